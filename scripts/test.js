@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// Runs the whole suite (vitest) and ends with one plain line: "N passed, N failed[, N skipped]".
+import {spawnSync} from 'node:child_process';
+import {readFileSync, rmSync} from 'node:fs';
+import {fileURLToPath} from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const results = `${root}.vitest-results.json`;
+rmSync(results, {force: true});
+
+const build = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.build.json`], {stdio: 'inherit', cwd: root});
+if (build.status !== 0) {
+	console.log('0 passed, 1 failed');
+	process.exit(1);
+}
+
+const vitest = spawnSync(process.execPath, [`${root}node_modules/vitest/vitest.mjs`, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)], {stdio: 'inherit', cwd: root});
+
+let summary;
+try {
+	summary = JSON.parse(readFileSync(results, 'utf8'));
+} catch {
+	console.log('0 passed, 1 failed');
+	process.exit(vitest.status || 1);
+}
+
+const skipped = summary.numPendingTests + summary.numTodoTests;
+console.log(`${summary.numPassedTests} passed, ${summary.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(vitest.status ?? 1);

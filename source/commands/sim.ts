@@ -1,0 +1,100 @@
+import meow from 'meow';
+import {startSimulator} from '../sim/start-simulator.js';
+
+export const simHelp = `
+	Usage
+	  $ podtop sim [options]
+
+	Serves a faithful local simulation of the service until Ctrl-C (SIGINT) or SIGTERM:
+	  the job API at      http://HOST:PORT/v2/<endpoint_id>/{run,runsync,status,status-sync,
+	                      stream,cancel,retry,purge-queue,health}
+	  introspection at    http://HOST:PORT/__sim/{stats,endpoints}   (same key)
+
+	Options
+	  --host               Interface to listen on                      [default: 127.0.0.1]
+	  --port               Port to listen on; 0 picks a free one       [default: 8787]
+	  --api-key            Key clients must send (a random one when absent)
+	  --seed               Seed for the fleet, ids and behaviour       [default: 1]
+	  --speed              Simulated time runs X times faster (job run
+	                       times, retention, webhook spacing, idle
+	                       timeouts); rate-limit windows stay real time [default: 1]
+	  --rate-limit-scale   Multiply every rate limit, e.g. 0.01 to hit
+	                       them cheaply in tests                       [default: 1]
+	  --worker-allowance   Requests per 10 s each running worker adds
+	                       to an endpoint's limits                     [default: 50]
+	  --endpoints          Number of account endpoints in the fleet    [default: 8]
+	  --no-load            Turn off the background load generator
+
+	Keys are accepted as "Authorization: Bearer KEY" or "Authorization: KEY".
+
+	Examples
+	  $ podtop sim --port 8787 --api-key test-key
+	  $ curl -H 'Authorization: Bearer test-key' http://127.0.0.1:8787/v2/black-forest-labs-flux-1-schnell/health
+`;
+
+function positive(name: string, value: number): number {
+	if (!Number.isFinite(value) || value <= 0) {
+		throw new Error(`--${name} must be a positive number, got ${value}`);
+	}
+
+	return value;
+}
+
+export async function runSim(argv: readonly string[]): Promise<void> {
+	const cli = meow(simHelp, {
+		importMeta: import.meta,
+		argv: [...argv],
+		flags: {
+			host: {type: 'string', default: '127.0.0.1'},
+			port: {type: 'number', default: 8787},
+			apiKey: {type: 'string'},
+			seed: {type: 'number', default: 1},
+			speed: {type: 'number', default: 1},
+			rateLimitScale: {type: 'number', default: 1},
+			workerAllowance: {type: 'number', default: 50},
+			endpoints: {type: 'number', default: 8},
+			load: {type: 'boolean', default: true},
+		},
+	});
+	const {flags} = cli;
+	if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65_535) {
+		throw new Error(`--port must be an integer from 0 to 65535, got ${flags.port}`);
+	}
+
+	if (!Number.isInteger(flags.endpoints) || flags.endpoints < 0) {
+		throw new Error(`--endpoints must be a whole number, got ${flags.endpoints}`);
+	}
+
+	const sim = await startSimulator({
+		host: flags.host,
+		port: flags.port,
+		apiKey: flags.apiKey,
+		seed: flags.seed,
+		speed: positive('speed', flags.speed),
+		rateLimitScale: positive('rate-limit-scale', flags.rateLimitScale),
+		workerAllowance: flags.workerAllowance,
+		endpointCount: flags.endpoints,
+		load: flags.load,
+	});
+	const lines = [
+		`podtop simulator listening on ${sim.url}`,
+		`  job API   ${sim.url}/v2/<endpoint_id>/...`,
+		`  api key   ${sim.apiKey}`,
+		`  endpoints ${sim.endpoints.map(endpoint => `${endpoint.id} (${endpoint.name})`).join('\n            ')}`,
+		'Ctrl-C to stop.',
+	];
+	process.stdout.write(`${lines.join('\n')}\n`);
+
+	await new Promise<void>(resolve => {
+		const stop = () => {
+			process.off('SIGINT', stop);
+			process.off('SIGTERM', stop);
+			resolve();
+		};
+
+		process.on('SIGINT', stop);
+		process.on('SIGTERM', stop);
+	});
+	await sim.close();
+	process.stdout.write('simulator stopped\n');
+}

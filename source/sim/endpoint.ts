@@ -1,0 +1,330 @@
+import type {SimClock, SimTimer} from './clock.js';
+import type {EndpointSpec} from './endpoint-spec.js';
+import {createJobId} from './ids.js';
+import {isTerminal, notifyWaiters, type Job, type JobStatus, type TerminalStatus} from './job.js';
+import type {JobRequest} from './job-request.js';
+import type {Random} from './random.js';
+import {isQueueFull} from './rate-table.js';
+import {splitOutput} from './stream-chunks.js';
+import {WorkerPool, type SimWorker} from './worker-pool.js';
+import {workerHandlers} from './workers/index.js';
+
+const minute = 60_000;
+export const asyncRetention = 30 * minute;
+export const syncRetention = {min: minute, max: 5 * minute} as const;
+
+type EndpointOptions = {
+	readonly spec: EndpointSpec;
+	readonly clock: SimClock;
+	readonly random: Random;
+	readonly baseUrl: () => string;
+	/** A job reached a terminal state (webhooks hang off this). */
+	readonly onTerminal: (job: Job) => void;
+};
+
+type Outcome = {readonly output?: unknown; readonly error?: string; readonly retries?: number};
+
+/** One serverless endpoint: its queue, its jobs (until they expire) and its worker pool. */
+export class Endpoint {
+	spec: EndpointSpec;
+	readonly counters = {completed: 0, failed: 0, retried: 0};
+	readonly #options: EndpointOptions;
+	readonly #jobs = new Map<string, Job>();
+	#queue: Job[] = [];
+	readonly #pool: WorkerPool;
+	#scalerTimer?: SimTimer;
+
+	constructor(options: EndpointOptions) {
+		this.#options = options;
+		this.spec = options.spec;
+		this.#pool = new WorkerPool({
+			clock: options.clock,
+			random: options.random.fork('workers'),
+			spec: () => this.spec,
+			onChange: () => this.#schedule(),
+		});
+		this.#schedule();
+	}
+
+	get id(): string {
+		return this.spec.id;
+	}
+
+	get jobCount(): number {
+		return this.#jobs.size;
+	}
+
+	get queueLength(): number {
+		return this.#queue.length;
+	}
+
+	get workers(): Iterable<SimWorker> {
+		return this.#pool.workers;
+	}
+
+	runningWorkers(): number {
+		return this.#pool.counts().running;
+	}
+
+	isQueueFull(): boolean {
+		return isQueueFull(this.#queue.length, this.spec.workersMax);
+	}
+
+	submit(request: JobRequest, sync: boolean, retention: number): Job {
+		const now = this.#options.clock.now();
+		const job: Job = {
+			id: createJobId(this.#options.random, sync),
+			endpointId: this.id,
+			input: request.input,
+			webhook: request.webhook,
+			policy: request.policy,
+			sync,
+			retention,
+			status: 'IN_QUEUE',
+			queuedAt: now,
+			pendingChunks: [],
+			yields: [],
+			expiresAt: now + request.policy.ttl,
+			waiters: new Set(),
+		};
+		this.#jobs.set(job.id, job);
+		this.#queue.push(job);
+		this.#armExpiry(job);
+		this.#schedule();
+		return job;
+	}
+
+	/** The job, or undefined when it never existed or has expired. */
+	get(jobId: string): Job | undefined {
+		const job = this.#jobs.get(jobId);
+		if (job && job.expiresAt <= this.#options.clock.now()) {
+			this.#drop(job);
+			return undefined;
+		}
+
+		return job;
+	}
+
+	/** `/status?ttl=`: the caller wants the job gone sooner. */
+	shortenLife(job: Job, ttlMs: number): void {
+		job.expiresAt = Math.min(job.expiresAt, this.#options.clock.now() + ttlMs);
+		this.#armExpiry(job);
+	}
+
+	/** Removes a queued job or stops a running one; a finished job is left as it is. */
+	cancel(job: Job): void {
+		if (!isTerminal(job.status)) {
+			this.#finish(job, 'CANCELLED', {});
+		}
+	}
+
+	/** Only FAILED or TIMED_OUT jobs go back to the queue, with the same id and input. */
+	retry(job: Job): boolean {
+		if (job.status !== 'FAILED' && job.status !== 'TIMED_OUT') {
+			return false;
+		}
+
+		const now = this.#options.clock.now();
+		for (const key of ['output', 'error', 'startedAt', 'finishedAt', 'workerId', 'retries'] as const) {
+			delete job[key];
+		}
+
+		job.status = 'IN_QUEUE';
+		job.queuedAt = now;
+		job.pendingChunks = [];
+		job.yields = [];
+		job.expiresAt = now + job.policy.ttl;
+		this.counters.retried++;
+		this.#queue.push(job);
+		this.#armExpiry(job);
+		notifyWaiters(job);
+		this.#schedule();
+		return true;
+	}
+
+	/** Drops every queued job; running jobs are untouched. Returns how many went. */
+	purgeQueue(): number {
+		const purged = this.#queue;
+		this.#queue = [];
+		for (const job of purged) {
+			this.#drop(job);
+		}
+
+		this.#schedule();
+		return purged.length;
+	}
+
+	/** `/health`: job counters (completed, failed, retried cumulative) and the six worker states. */
+	health(): {jobs: Record<string, number>; workers: Record<string, number>} {
+		const counts = this.#pool.counts();
+		return {
+			jobs: {
+				completed: this.counters.completed,
+				failed: this.counters.failed,
+				inProgress: counts.running,
+				inQueue: this.#queue.length,
+				retried: this.counters.retried,
+			},
+			workers: {
+				idle: counts.idle,
+				initializing: counts.initializing,
+				ready: counts.idle + counts.running,
+				running: counts.running,
+				throttled: counts.throttled,
+				unhealthy: counts.unhealthy,
+			},
+		};
+	}
+
+	/** Replaces the spec (a GraphQL save) and rescales to it. */
+	update(spec: EndpointSpec): void {
+		this.spec = spec;
+		this.#schedule();
+	}
+
+	dispose(): void {
+		this.#scalerTimer?.cancel();
+		for (const job of this.#jobs.values()) {
+			job.stopExecution?.();
+			job.expiryTimer?.cancel();
+		}
+
+		this.#jobs.clear();
+		this.#queue = [];
+		this.#pool.dispose();
+	}
+
+	/** Dispatches queued jobs to idle workers and asks the pool for the workers the queue needs. */
+	#schedule(): void {
+		for (let worker = this.#pool.findIdle(); worker && this.#queue.length > 0; worker = this.#pool.findIdle()) {
+			const index = this.#queue.findIndex(job => !job.policy.lowPriority);
+			const [job] = this.#queue.splice(index === -1 ? 0 : index, 1);
+			this.#start(job!, worker);
+		}
+
+		const now = this.#options.clock.now();
+		const delayMs = this.spec.scalerValue * 1000;
+		let waiting = 0;
+		let overdue = 0;
+		let nextOverdueAt = Number.POSITIVE_INFINITY;
+		for (const job of this.#queue) {
+			if (!job.policy.lowPriority) {
+				waiting++;
+				if (now - job.queuedAt >= delayMs) {
+					overdue++;
+				} else {
+					nextOverdueAt = Math.min(nextOverdueAt, job.queuedAt + delayMs);
+				}
+			}
+		}
+
+		this.#pool.reconcile({waiting, overdue, running: this.#pool.counts().running});
+		this.#scalerTimer?.cancel();
+		this.#scalerTimer = Number.isFinite(nextOverdueAt) && this.spec.scalerType === 'QUEUE_DELAY'
+			? this.#options.clock.setTimeout(() => this.#schedule(), nextOverdueAt - now)
+			: undefined;
+	}
+
+	#start(job: Job, worker: SimWorker): void {
+		const {clock, random, baseUrl} = this.#options;
+		this.#pool.assign(worker, job.id);
+		job.status = 'IN_PROGRESS';
+		job.startedAt = clock.now();
+		job.workerId = worker.id;
+		const live = () => job.status === 'IN_PROGRESS' && job.workerId === worker.id && this.#jobs.has(job.id);
+		const stopHandler = workerHandlers[this.spec.worker](job.input, {
+			clock,
+			random,
+			baseUrl: baseUrl(),
+			jobId: job.id,
+			yield: (output, metrics) => {
+				if (live()) {
+					this.#yield(job, output, metrics);
+				}
+			},
+			complete: output => {
+				if (live()) {
+					this.#finish(job, 'COMPLETED', {output});
+				}
+			},
+			fail: (error, retries) => {
+				if (live()) {
+					this.#finish(job, 'FAILED', {error, retries});
+				}
+			},
+		});
+		const timeout = clock.setTimeout(() => this.#finish(job, 'TIMED_OUT', {}), job.policy.executionTimeout);
+		job.stopExecution = () => {
+			stopHandler();
+			timeout.cancel();
+		};
+
+		notifyWaiters(job);
+	}
+
+	#yield(job: Job, output: unknown, metrics: Record<string, unknown> | undefined): void {
+		job.yields.push(output);
+		for (const piece of splitOutput(output)) {
+			job.pendingChunks.push(metrics ? {metrics, output: piece} : {output: piece});
+		}
+
+		notifyWaiters(job);
+	}
+
+	#finish(job: Job, status: TerminalStatus, outcome: Outcome): void {
+		const now = this.#options.clock.now();
+		const wasRunning = job.status === 'IN_PROGRESS';
+		this.#stop(job);
+		job.status = status;
+		job.finishedAt = now;
+		if (status === 'COMPLETED') {
+			job.output = this.spec.returnAggregateStream ? job.yields : (outcome.output ?? job.yields.at(-1) ?? null);
+			this.counters.completed++;
+		} else if (status === 'FAILED' || status === 'TIMED_OUT') {
+			job.error = outcome.error ?? (status === 'TIMED_OUT' ? `Job timed out after ${job.policy.executionTimeout} ms` : 'Job failed');
+			this.counters.failed++;
+		}
+
+		if (outcome.retries !== undefined) {
+			job.retries = outcome.retries;
+		}
+
+		if (!wasRunning) {
+			delete job.startedAt;
+		}
+
+		job.expiresAt = Math.min(job.expiresAt, now + job.retention);
+		this.#armExpiry(job);
+		notifyWaiters(job);
+		this.#options.onTerminal(job);
+		this.#schedule();
+	}
+
+	/** Takes a job off the queue or off its worker, without deciding its fate. */
+	#stop(job: Job): void {
+		if (job.status === 'IN_QUEUE') {
+			this.#queue = this.#queue.filter(queued => queued !== job);
+		}
+
+		job.stopExecution?.();
+		job.stopExecution = undefined;
+		const worker = job.workerId === undefined ? undefined : this.#pool.get(job.workerId);
+		if (worker?.jobId === job.id) {
+			this.#pool.release(worker);
+		}
+	}
+
+	#drop(job: Job): void {
+		this.#stop(job);
+		job.expiryTimer?.cancel();
+		this.#jobs.delete(job.id);
+		notifyWaiters(job);
+	}
+
+	#armExpiry(job: Job): void {
+		job.expiryTimer?.cancel();
+		job.expiryTimer = this.#options.clock.setTimeout(() => this.#drop(job), job.expiresAt - this.#options.clock.now());
+	}
+}
+
+export type {JobStatus};

@@ -1,0 +1,40 @@
+import {toEndpointSpec, type EndpointSpec, type EndpointSpecInput} from './endpoint-spec.js';
+import {createEndpointId} from './ids.js';
+import type {Random} from './random.js';
+import {fluxDev, fluxSchnell} from './workers/flux.js';
+
+type Template = Omit<EndpointSpecInput, 'id'> & {readonly name: string};
+
+/** The demo fleet: every worker behaviour, sized so a demo moves without flooding anything. */
+const templates: readonly Template[] = [
+	{name: 'llama-3-8b-instruct-vllm', worker: 'text-generation', workersMin: 1, workersMax: 5, idleTimeout: 30, scalerType: 'QUEUE_DELAY', scalerValue: 4, returnAggregateStream: true, flashBoot: true, loadPerMinute: 14},
+	{name: 'sdxl-turbo', worker: 'flaky', workersMin: 0, workersMax: 4, idleTimeout: 10, scalerType: 'QUEUE_DELAY', scalerValue: 3, loadPerMinute: 18},
+	{name: 'video-upscaler', worker: 'slow', workersMin: 0, workersMax: 2, idleTimeout: 60, executionTimeoutMs: 45_000, loadPerMinute: 2},
+	{name: 'embeddings-bge-m3', worker: 'echo', workersMin: 2, workersMax: 10, idleTimeout: 5, scalerType: 'REQUEST_COUNT', scalerValue: 3, flashBoot: true, loadPerMinute: 90},
+	{name: 'mistral-7b-batch', worker: 'text-generation', workersMin: 0, workersMax: 3, idleTimeout: 20, returnAggregateStream: true, loadPerMinute: 5},
+	{name: 'whisper-large-v3', worker: 'flaky', workersMin: 1, workersMax: 3, idleTimeout: 15, loadPerMinute: 8},
+	{name: 'smoke-test-echo', worker: 'echo', workersMin: 0, workersMax: 1, idleTimeout: 5, loadPerMinute: 1},
+	{name: 'qwen2-72b-awq', worker: 'text-generation', workersMin: 0, workersMax: 2, idleTimeout: 120, scalerValue: 10, returnAggregateStream: true, loadPerMinute: 3},
+];
+
+/** The public image models, callable by their slug. */
+export const publicModelEndpoints: readonly EndpointSpec[] = [
+	toEndpointSpec({id: fluxDev.slug, name: fluxDev.slug, worker: 'flux-dev', workersMin: 1, workersMax: 20, idleTimeout: 60, flashBoot: true, public: true, loadPerMinute: 4}),
+	toEndpointSpec({id: fluxSchnell.slug, name: fluxSchnell.slug, worker: 'flux-schnell', workersMin: 1, workersMax: 20, idleTimeout: 60, flashBoot: true, public: true, loadPerMinute: 6}),
+];
+
+/**
+The account's endpoints for a seed: the curated demo set first, then (for `count` above it) more
+endpoints cycling through the same behaviours, for benchmarks of large fleets.
+*/
+export function createDemoEndpoints(random: Random, count = templates.length): EndpointSpec[] {
+	return Array.from({length: count}, (_, index) => {
+		const template = templates[index % templates.length]!;
+		const round = Math.floor(index / templates.length);
+		return toEndpointSpec({
+			...template,
+			id: createEndpointId(random),
+			name: round === 0 ? template.name : `${template.name}-${round + 1}`,
+		});
+	});
+}

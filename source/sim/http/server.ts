@@ -1,0 +1,61 @@
+import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http';
+import type {Simulator} from '../simulator.js';
+import {isValidKey, presentedKey} from './auth.js';
+import {handleJobRoute} from './job-routes.js';
+import {sendError} from './respond.js';
+import {handleSimRoute} from './sim-routes.js';
+
+/** Longer than any sensible poll interval, so clients keep their connections. */
+const keepAliveMs = 65_000;
+
+async function route(sim: Simulator, request: IncomingMessage, response: ServerResponse, closing: AbortSignal): Promise<void> {
+	const url = new URL(request.url ?? '/', 'http://sim.local');
+	let segments: string[];
+	try {
+		segments = url.pathname.split('/').filter(Boolean).map(part => decodeURIComponent(part));
+	} catch {
+		sendError(response, 400, 'Malformed URL path');
+		request.resume();
+		return;
+	}
+
+	const [root, ...parts] = segments;
+	const key = presentedKey(request, url, false);
+	if (!isValidKey(key, sim.config.apiKey)) {
+		// The body of a 401 is not something clients may depend on; keep it plain.
+		sendError(response, 401, 'Unauthorized');
+		request.resume();
+		return;
+	}
+
+	switch (root) {
+		case 'v2': {
+			await handleJobRoute(sim, key!, request, response, url, parts, closing);
+			return;
+		}
+
+		case '__sim': {
+			handleSimRoute(sim, request, response, parts);
+			return;
+		}
+
+		default: {
+			sendError(response, 404, `No route ${request.method} ${url.pathname}`);
+			request.resume();
+		}
+	}
+}
+
+/** The simulator's HTTP server: the job API under `/v2`, the introspection routes under `/__sim`. */
+export function createSimServer(sim: Simulator): {server: Server; closing: AbortController} {
+	const closing = new AbortController();
+	const server = createServer((request, response) => {
+		route(sim, request, response, closing.signal).catch((error: unknown) => {
+			sendError(response, 500, error instanceof Error ? error.message : 'Internal error');
+		});
+	});
+	server.keepAliveTimeout = keepAliveMs;
+	server.headersTimeout = keepAliveMs + 1000;
+	server.requestTimeout = 330_000;
+	return {server, closing};
+}

@@ -1,0 +1,96 @@
+import {SimClock} from './clock.js';
+import {Endpoint} from './endpoint.js';
+import {toEndpointSpec, type EndpointSpec, type EndpointSpecInput} from './endpoint-spec.js';
+import {createDemoEndpoints, publicModelEndpoints} from './fleet.js';
+import {LoadGenerator} from './load-generator.js';
+import {createRandom, type Random} from './random.js';
+import {RateLimiter} from './rate-limiter.js';
+import {SimStats} from './stats.js';
+import {WebhookSender} from './webhook.js';
+
+export type SimulatorConfig = {
+	readonly apiKey: string;
+	readonly seed: number;
+	readonly speed: number;
+	readonly rateLimitScale: number;
+	readonly workerAllowance: number;
+	/** Background load generator on. */
+	readonly load: boolean;
+	/** The account's endpoints; the demo fleet when absent. */
+	readonly endpoints?: readonly EndpointSpecInput[];
+	/** Size of the generated demo fleet when `endpoints` is absent. */
+	readonly endpointCount?: number;
+};
+
+/** The simulated service: one fleet that the job API (and later the GraphQL API) reads and changes. */
+export class Simulator {
+	readonly config: SimulatorConfig;
+	readonly clock: SimClock;
+	readonly random: Random;
+	readonly stats = new SimStats();
+	readonly limiter: RateLimiter;
+	readonly endpoints = new Map<string, Endpoint>();
+	baseUrl = '';
+	readonly #webhooks: WebhookSender;
+	readonly #load: LoadGenerator;
+
+	constructor(config: SimulatorConfig) {
+		this.config = config;
+		this.clock = new SimClock(config.speed);
+		this.random = createRandom(config.seed);
+		this.limiter = new RateLimiter({scale: config.rateLimitScale, workerAllowance: config.workerAllowance});
+		this.#webhooks = new WebhookSender(this.clock);
+		this.#load = new LoadGenerator(this.clock, this.random.fork('load'));
+		const specs = config.endpoints
+			? config.endpoints.map(spec => toEndpointSpec(spec))
+			: [...createDemoEndpoints(this.random.fork('fleet'), config.endpointCount), ...publicModelEndpoints];
+		for (const spec of specs) {
+			this.addEndpoint(spec);
+		}
+	}
+
+	addEndpoint(spec: EndpointSpec): Endpoint {
+		if (this.endpoints.has(spec.id)) {
+			throw new Error(`endpoint ${spec.id} exists already`);
+		}
+
+		const endpoint = new Endpoint({
+			spec,
+			clock: this.clock,
+			random: this.random.fork(`endpoint:${spec.id}`),
+			baseUrl: () => this.baseUrl,
+			onTerminal: job => {
+				this.#webhooks.send(job);
+			},
+		});
+		this.endpoints.set(spec.id, endpoint);
+		if (this.config.load) {
+			this.#load.add(endpoint);
+		}
+
+		return endpoint;
+	}
+
+	removeEndpoint(id: string): boolean {
+		const endpoint = this.endpoints.get(id);
+		if (!endpoint) {
+			return false;
+		}
+
+		this.#load.remove(endpoint);
+		endpoint.dispose();
+		this.endpoints.delete(id);
+		return true;
+	}
+
+	close(): void {
+		this.#load.close();
+		this.#webhooks.close();
+		for (const endpoint of this.endpoints.values()) {
+			endpoint.dispose();
+		}
+
+		this.endpoints.clear();
+		this.clock.close();
+	}
+}

@@ -1,0 +1,86 @@
+import {randomBytes} from 'node:crypto';
+import type {AddressInfo} from 'node:net';
+import type {EndpointSpec, EndpointSpecInput} from './endpoint-spec.js';
+import {createSimServer} from './http/server.js';
+import {Simulator} from './simulator.js';
+
+export type StartSimulatorOptions = {
+	readonly host?: string;
+	/** 0 picks a free port. */
+	readonly port?: number;
+	/** A random key when absent. */
+	readonly apiKey?: string;
+	readonly seed?: number;
+	/** Simulated time runs this many times faster than real time. */
+	readonly speed?: number;
+	/** Multiplies every rate limit (e.g. 0.01 in tests). */
+	readonly rateLimitScale?: number;
+	/** Requests per 10 s each running worker adds to an endpoint's limits. */
+	readonly workerAllowance?: number;
+	/** Background load generator (default on). */
+	readonly load?: boolean;
+	/** The account's endpoints, replacing the demo fleet. */
+	readonly endpoints?: readonly EndpointSpecInput[];
+	/** How many endpoints the generated demo fleet has. */
+	readonly endpointCount?: number;
+};
+
+export type RunningSimulator = {
+	/** Base URL, e.g. `http://127.0.0.1:8787`; the job API is under `${url}/v2`. */
+	readonly url: string;
+	readonly apiKey: string;
+	readonly endpoints: readonly EndpointSpec[];
+	readonly close: () => Promise<void>;
+};
+
+export function createApiKey(): string {
+	return `rpa_SIM${randomBytes(18).toString('hex').toUpperCase()}`;
+}
+
+/** Starts the simulated service in this process. Tests and the demo mode embed it this way. */
+export async function startSimulator(options: StartSimulatorOptions = {}): Promise<RunningSimulator> {
+	const apiKey = options.apiKey ?? createApiKey();
+	const sim = new Simulator({
+		apiKey,
+		seed: options.seed ?? 1,
+		speed: options.speed ?? 1,
+		rateLimitScale: options.rateLimitScale ?? 1,
+		workerAllowance: options.workerAllowance ?? 50,
+		load: options.load ?? true,
+		endpoints: options.endpoints,
+		endpointCount: options.endpointCount,
+	});
+	const {server, closing} = createSimServer(sim);
+	const host = options.host ?? '127.0.0.1';
+	try {
+		await new Promise<void>((resolve, reject) => {
+			server.once('error', reject);
+			server.listen(options.port ?? 0, host, () => {
+				server.off('error', reject);
+				resolve();
+			});
+		});
+	} catch (error) {
+		sim.close();
+		throw error;
+	}
+
+	const {port} = server.address() as AddressInfo;
+	const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+	sim.baseUrl = url;
+	let closed: Promise<void> | undefined;
+	return {
+		url,
+		apiKey,
+		endpoints: [...sim.endpoints.values()].map(endpoint => endpoint.spec),
+		async close() {
+			closed ??= new Promise<void>(resolve => {
+				closing.abort();
+				sim.close();
+				server.close(() => resolve());
+				server.closeAllConnections();
+			});
+			return closed;
+		},
+	};
+}

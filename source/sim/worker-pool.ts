@@ -1,0 +1,173 @@
+import type {SimClock, SimTimer} from './clock.js';
+import type {EndpointSpec} from './endpoint-spec.js';
+import {createWorkerId} from './ids.js';
+import type {Random} from './random.js';
+
+export const workerStates = ['initializing', 'idle', 'running', 'throttled', 'unhealthy'] as const;
+export type WorkerState = typeof workerStates[number];
+
+export type SimWorker = {
+	readonly id: string;
+	state: WorkerState;
+	/** Simulated time the worker entered its state. */
+	since: number;
+	jobId?: string;
+	timer?: SimTimer;
+};
+
+/** What the queue asks of the scaler. Low-priority jobs are not counted: they never trigger scaling. */
+export type Demand = {
+	/** Jobs waiting, low-priority ones excluded. */
+	readonly waiting: number;
+	/** Of those, jobs that have waited at least the scaler's queue delay. */
+	readonly overdue: number;
+	/** Jobs running now. */
+	readonly running: number;
+};
+
+type PoolOptions = {
+	readonly clock: SimClock;
+	readonly random: Random;
+	readonly spec: () => EndpointSpec;
+	/** A worker became idle or went away: time to dispatch and to rescale. */
+	readonly onChange: () => void;
+};
+
+const unhealthyChance = 0.01;
+
+/**
+An endpoint's workers between workersMin and workersMax: cold starts (initializing), idle,
+running, scale-up on demand, scale-down after the idle timeout, throttled while a GPU is not
+free (more likely near the maximum), and an occasional unhealthy worker that is replaced.
+*/
+export class WorkerPool {
+	readonly #options: PoolOptions;
+	readonly #workers = new Map<string, SimWorker>();
+
+	constructor(options: PoolOptions) {
+		this.#options = options;
+	}
+
+	get workers(): Iterable<SimWorker> {
+		return this.#workers.values();
+	}
+
+	get(id: string): SimWorker | undefined {
+		return this.#workers.get(id);
+	}
+
+	counts(): Record<WorkerState, number> {
+		const counts = {initializing: 0, idle: 0, running: 0, throttled: 0, unhealthy: 0};
+		for (const worker of this.#workers.values()) {
+			counts[worker.state]++;
+		}
+
+		return counts;
+	}
+
+	findIdle(): SimWorker | undefined {
+		for (const worker of this.#workers.values()) {
+			if (worker.state === 'idle') {
+				return worker;
+			}
+		}
+
+		return undefined;
+	}
+
+	assign(worker: SimWorker, jobId: string): void {
+		this.#enter(worker, 'running');
+		worker.jobId = jobId;
+	}
+
+	/** A worker's job ended: it idles (rarely it turns unhealthy and is replaced). */
+	release(worker: SimWorker): void {
+		worker.jobId = undefined;
+		if (this.#options.random.chance(unhealthyChance)) {
+			this.#enter(worker, 'unhealthy');
+			worker.timer = this.#options.clock.setTimeout(() => this.#remove(worker), this.#options.random.int(20_000, 60_000));
+			return;
+		}
+
+		this.#becomeIdle(worker);
+	}
+
+	/** Adds workers the demand calls for, within workersMin and workersMax. Returns how many it added. */
+	reconcile(demand: Demand): number {
+		const spec = this.#options.spec();
+		const counts = this.counts();
+		const active = this.#workers.size - counts.unhealthy;
+		const spare = counts.idle + counts.initializing + counts.throttled;
+		let wanted = spec.workersMin - active;
+		if (spec.scalerType === 'REQUEST_COUNT') {
+			wanted = Math.max(wanted, Math.ceil((demand.waiting + demand.running) / Math.max(1, spec.scalerValue)) - active);
+		} else if (demand.waiting > 0 && active === 0) {
+			wanted = Math.max(wanted, 1);
+		} else {
+			wanted = Math.max(wanted, demand.overdue - spare);
+		}
+
+		const adding = Math.max(0, Math.min(wanted, spec.workersMax - active));
+		for (let index = 0; index < adding; index++) {
+			this.#add(active + index + 1 >= spec.workersMax);
+		}
+
+		return adding;
+	}
+
+	/** Stops every timer; the pool is not used again. */
+	dispose(): void {
+		for (const worker of this.#workers.values()) {
+			worker.timer?.cancel();
+		}
+
+		this.#workers.clear();
+	}
+
+	#add(atMaximum: boolean): void {
+		const {clock, random} = this.#options;
+		const worker: SimWorker = {id: createWorkerId(random), state: 'initializing', since: clock.now()};
+		this.#workers.set(worker.id, worker);
+		if (random.chance(atMaximum ? 0.4 : 0.1)) {
+			this.#enter(worker, 'throttled');
+			worker.timer = clock.setTimeout(() => this.#initialize(worker), random.int(5000, 25_000));
+			return;
+		}
+
+		this.#initialize(worker);
+	}
+
+	#initialize(worker: SimWorker): void {
+		const {clock, random, spec} = this.#options;
+		this.#enter(worker, 'initializing');
+		const coldStartMs = spec().flashBoot ? random.int(800, 3000) : random.int(4000, 18_000);
+		worker.timer = clock.setTimeout(() => this.#becomeIdle(worker), coldStartMs);
+	}
+
+	#becomeIdle(worker: SimWorker): void {
+		const {clock, spec, onChange} = this.#options;
+		this.#enter(worker, 'idle');
+		worker.timer = clock.setTimeout(() => this.#idleTimedOut(worker), spec().idleTimeout * 1000);
+		onChange();
+	}
+
+	#idleTimedOut(worker: SimWorker): void {
+		const active = this.#workers.size - this.counts().unhealthy;
+		if (worker.state === 'idle' && active > this.#options.spec().workersMin) {
+			this.#remove(worker);
+		}
+	}
+
+	#remove(worker: SimWorker): void {
+		worker.timer?.cancel();
+		this.#workers.delete(worker.id);
+		this.#options.onChange();
+	}
+
+	#enter(worker: SimWorker, state: WorkerState): void {
+		worker.timer?.cancel();
+		worker.timer = undefined;
+		worker.state = state;
+		worker.since = this.#options.clock.now();
+	}
+}

@@ -1,0 +1,44 @@
+import type {SimClock} from '../clock.js';
+import type {Random} from '../random.js';
+
+export type ExecutionContext = {
+	readonly clock: SimClock;
+	readonly random: Random;
+	/** Base URL of the simulator, for links in outputs. */
+	readonly baseUrl: string;
+	readonly jobId: string;
+	/** Emits a stream chunk (`{output}` or, with metrics, `{metrics, output}`). */
+	readonly yield: (output: unknown, metrics?: Record<string, unknown>) => void;
+	readonly complete: (output?: unknown) => void;
+	/** Ends the job FAILED; `retries` when the platform retried before giving up. */
+	readonly fail: (error: string, retries?: number) => void;
+};
+
+/** Starts a job's work and returns a function that stops it (cancel, timeout, expiry). */
+export type WorkerHandler = (input: Record<string, unknown>, context: ExecutionContext) => () => void;
+
+export type Step = {readonly afterMs: number; readonly run: () => void};
+
+/** Runs steps one after another on the simulated clock; the returned function stops the rest. */
+export function runSteps(clock: SimClock, steps: readonly Step[]): () => void {
+	let index = 0;
+	let timer: {cancel: () => void} | undefined;
+	let stopped = false;
+	const next = () => {
+		const step = steps[index++];
+		if (!step || stopped) {
+			return;
+		}
+
+		timer = clock.setTimeout(() => {
+			step.run();
+			next();
+		}, step.afterMs);
+	};
+
+	next();
+	return () => {
+		stopped = true;
+		timer?.cancel();
+	};
+}
