@@ -1,0 +1,74 @@
+import {spawn, spawnSync} from 'node:child_process';
+import {fileURLToPath} from 'node:url';
+import {request} from 'undici';
+import {describe, expect, test} from 'vitest';
+
+const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+describe('podtop sim (the built CLI)', () => {
+	test('prints its URL and key, serves the job API, and stops cleanly on SIGTERM', async () => {
+		const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--api-key', 'cli-key', '--no-load'], {stdio: ['ignore', 'pipe', 'pipe']});
+		let output = '';
+		child.stdout.setEncoding('utf8');
+		child.stdout.on('data', (text: string) => {
+			output += text;
+		});
+		const url = await new Promise<string>((resolve, reject) => {
+			const timer = setTimeout(() => reject(new Error(`no URL printed: ${output}`)), 10_000);
+			child.stdout.on('data', () => {
+				const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+				if (match && output.includes('Ctrl-C')) {
+					clearTimeout(timer);
+					resolve(match[1]!);
+				}
+			});
+		});
+		expect(output).toMatch(/api key\s+cli-key/);
+		const endpoint = /endpoints (\w{14}) \(/.exec(output)![1];
+		const health = await request(`${url}/v2/${endpoint}/health`, {headers: {authorization: 'Bearer cli-key'}});
+		expect(health.statusCode).toBe(200);
+		expect(await health.body.json()).toHaveProperty('workers.running');
+
+		const exited = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)));
+		child.kill('SIGTERM');
+		expect(await exited).toBe(0);
+		expect(output).toMatch(/simulator stopped/);
+	});
+
+	test('a random key is made when none is given', async () => {
+		const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--no-load'], {stdio: ['ignore', 'pipe', 'pipe']});
+		let output = '';
+		child.stdout.setEncoding('utf8');
+		await new Promise<void>(resolve => {
+			child.stdout.on('data', (text: string) => {
+				output += text;
+				if (output.includes('Ctrl-C')) {
+					resolve();
+				}
+			});
+		});
+		child.kill('SIGINT');
+		expect(output).toMatch(/api key\s+rpa_SIM[\dA-F]{36}/);
+		await new Promise(resolve => child.once('exit', resolve));
+	});
+
+	test('--help documents every flag; bad flags fail with a clear message', () => {
+		const help = spawnSync(process.execPath, [cli, 'sim', '--help'], {encoding: 'utf8'});
+		expect(help.status).toBe(0);
+		for (const flag of ['--host', '--port', '--api-key', '--seed', '--speed', '--rate-limit-scale', '--worker-allowance', '--endpoints', '--no-load']) {
+			expect(help.stdout).toContain(flag);
+		}
+
+		const top = spawnSync(process.execPath, [cli, '--help'], {encoding: 'utf8'});
+		expect(top.status).toBe(0);
+		expect(top.stdout).toMatch(/sim\s+Run the local simulator/);
+
+		const bad = spawnSync(process.execPath, [cli, 'sim', '--speed', '0'], {encoding: 'utf8'});
+		expect(bad.status).toBe(1);
+		expect(bad.stderr).toMatch(/--speed must be a positive number/);
+
+		const unknown = spawnSync(process.execPath, [cli, 'frobnicate'], {encoding: 'utf8'});
+		expect(unknown.status).toBe(2);
+		expect(unknown.stderr).toMatch(/unknown command "frobnicate"/);
+	});
+});
