@@ -7,7 +7,7 @@ const help = `
 	  $ podtop <command> [options]
 
 	Commands
-	  sim        Run the local simulator of the service (job API)
+	  sim        Run the local simulator of the service (job and GraphQL APIs)
 
 	Options
 	  --help     Show help (also: podtop <command> --help)

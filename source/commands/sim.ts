@@ -8,6 +8,7 @@ export const simHelp = `
 	Serves a faithful local simulation of the service until Ctrl-C (SIGINT) or SIGTERM:
 	  the job API at      http://HOST:PORT/v2/<endpoint_id>/{run,runsync,status,status-sync,
 	                      stream,cancel,retry,purge-queue,health}
+	  the GraphQL API at  http://HOST:PORT/graphql   (key as Bearer or ?api_key=)
 	  introspection at    http://HOST:PORT/__sim/{stats,endpoints}   (same key)
 
 	Options
@@ -23,6 +24,9 @@ export const simHelp = `
 	  --worker-allowance   Requests per 10 s each running worker adds
 	                       to an endpoint's limits                     [default: 50]
 	  --endpoints          Number of account endpoints in the fleet    [default: 8]
+	  --pods               Number of pods in the fleet                 [default: 12]
+	  --graphql-rate       GraphQL requests per second per key; 429
+	                       above it                                    [default: 5]
 	  --no-load            Turn off the background load generator
 
 	Keys are accepted as "Authorization: Bearer KEY" or "Authorization: KEY".
@@ -53,6 +57,8 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 			rateLimitScale: {type: 'number', default: 1},
 			workerAllowance: {type: 'number', default: 50},
 			endpoints: {type: 'number', default: 8},
+			pods: {type: 'number', default: 12},
+			graphqlRate: {type: 'number', default: 5},
 			load: {type: 'boolean', default: true},
 		},
 	});
@@ -61,8 +67,10 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 		throw new Error(`--port must be an integer from 0 to 65535, got ${flags.port}`);
 	}
 
-	if (!Number.isInteger(flags.endpoints) || flags.endpoints < 0) {
-		throw new Error(`--endpoints must be a whole number, got ${flags.endpoints}`);
+	for (const name of ['endpoints', 'pods'] as const) {
+		if (!Number.isInteger(flags[name]) || flags[name] < 0) {
+			throw new Error(`--${name} must be a whole number, got ${flags[name]}`);
+		}
 	}
 
 	const sim = await startSimulator({
@@ -74,11 +82,14 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 		rateLimitScale: positive('rate-limit-scale', flags.rateLimitScale),
 		workerAllowance: flags.workerAllowance,
 		endpointCount: flags.endpoints,
+		podCount: flags.pods,
+		graphqlRate: positive('graphql-rate', flags.graphqlRate),
 		load: flags.load,
 	});
 	const lines = [
 		`podtop simulator listening on ${sim.url}`,
 		`  job API   ${sim.url}/v2/<endpoint_id>/...`,
+		`  GraphQL   ${sim.url}/graphql`,
 		`  api key   ${sim.apiKey}`,
 		`  endpoints ${sim.endpoints.map(endpoint => `${endpoint.id} (${endpoint.name})`).join('\n            ')}`,
 		'Ctrl-C to stop.',

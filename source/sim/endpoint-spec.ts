@@ -1,14 +1,25 @@
 import type {WorkerKind} from './workers/index.js';
 
 export type ScalerType = 'QUEUE_DELAY' | 'REQUEST_COUNT';
+export type EnvironmentVariable = {readonly key: string; readonly value: string};
 
-/** What the simulator needs to run an endpoint's jobs and workers. */
+/** One serverless endpoint: the record the GraphQL API reads and writes, plus how the simulator runs it. */
 export type EndpointSpec = {
 	readonly id: string;
 	readonly name: string;
-	readonly worker: WorkerKind;
+	readonly templateId: string;
+	/** Comma-separated GPU pools, e.g. "ADA_24,AMPERE_24". */
+	readonly gpuIds: string;
+	readonly gpuCount: number;
+	/** Comma-separated region codes; empty for any region. */
+	readonly locations: string;
+	readonly networkVolumeId: string | undefined;
+	readonly env: readonly EnvironmentVariable[];
+	/** Comma-separated CUDA versions; empty for any. */
+	readonly allowedCudaVersions: string;
 	readonly workersMin: number;
 	readonly workersMax: number;
+	readonly workersStandby: number;
 	/** Seconds an idle worker above `workersMin` lives. */
 	readonly idleTimeout: number;
 	readonly scalerType: ScalerType;
@@ -17,6 +28,12 @@ export type EndpointSpec = {
 	/** Default `policy.executionTimeout` for its jobs, milliseconds. */
 	readonly executionTimeoutMs: number;
 	readonly flashBoot: boolean;
+	/** Bumped by every save. */
+	readonly version: number;
+	/** ISO timestamp. */
+	readonly createdAt: string;
+	/** How its workers behave (the simulator's stand-in for the container image). */
+	readonly worker: WorkerKind;
 	/** `/status` and `/runsync` output is the list of all yields. */
 	readonly returnAggregateStream: boolean;
 	/** Jobs per simulated minute the background load generator submits at its base rate (0: none). */
@@ -26,13 +43,23 @@ export type EndpointSpec = {
 };
 
 export const endpointDefaults = {
+	templateId: 'sim-template',
+	gpuIds: 'AMPERE_24',
+	gpuCount: 1,
+	locations: '',
+	networkVolumeId: undefined,
+	env: [],
+	allowedCudaVersions: '',
 	workersMin: 0,
 	workersMax: 3,
+	workersStandby: 1,
 	idleTimeout: 5,
 	scalerType: 'QUEUE_DELAY',
 	scalerValue: 4,
 	executionTimeoutMs: 600_000,
 	flashBoot: false,
+	version: 0,
+	createdAt: '2026-01-01T00:00:00.000Z',
 	returnAggregateStream: false,
 	loadPerMinute: 0,
 	public: false,

@@ -179,6 +179,7 @@ export class Endpoint {
 	/** Replaces the spec (a GraphQL save) and rescales to it. */
 	update(spec: EndpointSpec): void {
 		this.spec = spec;
+		this.#pool.rescale();
 		this.#schedule();
 	}
 

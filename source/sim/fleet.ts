@@ -7,14 +7,14 @@ type Template = Omit<EndpointSpecInput, 'id'> & {readonly name: string};
 
 /** The demo fleet: every worker behaviour, sized so a demo moves without flooding anything. */
 const templates: readonly Template[] = [
-	{name: 'llama-3-8b-instruct-vllm', worker: 'text-generation', workersMin: 1, workersMax: 5, idleTimeout: 30, scalerType: 'QUEUE_DELAY', scalerValue: 4, returnAggregateStream: true, flashBoot: true, loadPerMinute: 14},
-	{name: 'sdxl-turbo', worker: 'flaky', workersMin: 0, workersMax: 4, idleTimeout: 10, scalerType: 'QUEUE_DELAY', scalerValue: 3, loadPerMinute: 18},
-	{name: 'video-upscaler', worker: 'slow', workersMin: 0, workersMax: 2, idleTimeout: 60, executionTimeoutMs: 45_000, loadPerMinute: 2},
-	{name: 'embeddings-bge-m3', worker: 'echo', workersMin: 2, workersMax: 10, idleTimeout: 5, scalerType: 'REQUEST_COUNT', scalerValue: 3, flashBoot: true, loadPerMinute: 90},
-	{name: 'mistral-7b-batch', worker: 'text-generation', workersMin: 0, workersMax: 3, idleTimeout: 20, returnAggregateStream: true, loadPerMinute: 5},
-	{name: 'whisper-large-v3', worker: 'flaky', workersMin: 1, workersMax: 3, idleTimeout: 15, loadPerMinute: 8},
-	{name: 'smoke-test-echo', worker: 'echo', workersMin: 0, workersMax: 1, idleTimeout: 5, loadPerMinute: 1},
-	{name: 'qwen2-72b-awq', worker: 'text-generation', workersMin: 0, workersMax: 2, idleTimeout: 120, scalerValue: 10, returnAggregateStream: true, loadPerMinute: 3},
+	{name: 'llama-3-8b-instruct-vllm', gpuIds: 'ADA_24,AMPERE_24', locations: 'US', templateId: 'vllm-0-6-4', env: [{key: 'MODEL_NAME', value: 'meta-llama/Meta-Llama-3-8B-Instruct'}, {key: 'MAX_MODEL_LEN', value: '8192'}], worker: 'text-generation', workersMin: 1, workersMax: 5, idleTimeout: 30, scalerType: 'QUEUE_DELAY', scalerValue: 4, returnAggregateStream: true, flashBoot: true, loadPerMinute: 14},
+	{name: 'sdxl-turbo', gpuIds: 'ADA_24', templateId: 'sdxl-turbo-a1', worker: 'flaky', workersMin: 0, workersMax: 4, idleTimeout: 10, scalerType: 'QUEUE_DELAY', scalerValue: 3, loadPerMinute: 18},
+	{name: 'video-upscaler', gpuIds: 'AMPERE_48,ADA_48_PRO', locations: 'US,RO', templateId: 'real-esrgan-video', worker: 'slow', workersMin: 0, workersMax: 2, idleTimeout: 60, executionTimeoutMs: 45_000, loadPerMinute: 2},
+	{name: 'embeddings-bge-m3', gpuIds: 'AMPERE_16', templateId: 'infinity-embed', env: [{key: 'MODEL_NAMES', value: 'BAAI/bge-m3'}], worker: 'echo', workersMin: 2, workersMax: 10, idleTimeout: 5, scalerType: 'REQUEST_COUNT', scalerValue: 3, flashBoot: true, loadPerMinute: 90},
+	{name: 'mistral-7b-batch', gpuIds: 'AMPERE_24', locations: 'CZ,FR,RO', templateId: 'vllm-0-6-4', worker: 'text-generation', workersMin: 0, workersMax: 3, idleTimeout: 20, returnAggregateStream: true, loadPerMinute: 5},
+	{name: 'whisper-large-v3', gpuIds: 'ADA_24,AMPERE_24', templateId: 'faster-whisper', worker: 'flaky', workersMin: 1, workersMax: 3, idleTimeout: 15, loadPerMinute: 8},
+	{name: 'smoke-test-echo', gpuIds: 'AMPERE_16', templateId: 'runpod-echo', worker: 'echo', workersMin: 0, workersMax: 1, idleTimeout: 5, loadPerMinute: 1},
+	{name: 'qwen2-72b-awq', gpuIds: 'AMPERE_80,ADA_80_PRO', gpuCount: 2, locations: 'US', networkVolumeId: 'nv-qwen72b-weights', templateId: 'vllm-0-6-4', worker: 'text-generation', workersMin: 0, workersMax: 2, idleTimeout: 120, scalerValue: 10, returnAggregateStream: true, loadPerMinute: 3},
 ];
 
 /** The public image models, callable by their slug. */
@@ -35,6 +35,7 @@ export function createDemoEndpoints(random: Random, count = templates.length): E
 			...template,
 			id: createEndpointId(random),
 			name: round === 0 ? template.name : `${template.name}-${round + 1}`,
+			createdAt: new Date(Date.UTC(2026, 0, 5 + (index % 300), 9, index % 60)).toISOString(),
 		});
 	});
 }

@@ -3,8 +3,11 @@ import {Endpoint} from './endpoint.js';
 import {toEndpointSpec, type EndpointSpec, type EndpointSpecInput} from './endpoint-spec.js';
 import {createDemoEndpoints, publicModelEndpoints} from './fleet.js';
 import {LoadGenerator} from './load-generator.js';
+import {Market} from './market/market.js';
+import {PodFleet} from './pods/pod-fleet.js';
 import {createRandom, type Random} from './random.js';
-import {RateLimiter} from './rate-limiter.js';
+import {RateLimiter, type Admission} from './rate-limiter.js';
+import {SlidingWindow} from './sliding-window.js';
 import {SimStats} from './stats.js';
 import {WebhookSender} from './webhook.js';
 
@@ -20,6 +23,10 @@ export type SimulatorConfig = {
 	readonly endpoints?: readonly EndpointSpecInput[];
 	/** Size of the generated demo fleet when `endpoints` is absent. */
 	readonly endpointCount?: number;
+	/** Number of pods in the fleet. */
+	readonly podCount: number;
+	/** GraphQL requests per second allowed per key (the service publishes none; clients must still budget it). */
+	readonly graphqlRate: number;
 };
 
 /** The simulated service: one fleet that the job API (and later the GraphQL API) reads and changes. */
@@ -30,7 +37,10 @@ export class Simulator {
 	readonly stats = new SimStats();
 	readonly limiter: RateLimiter;
 	readonly endpoints = new Map<string, Endpoint>();
+	readonly market: Market;
+	readonly pods: PodFleet;
 	baseUrl = '';
+	readonly #graphqlWindows = new Map<string, SlidingWindow>();
 	readonly #webhooks: WebhookSender;
 	readonly #load: LoadGenerator;
 
@@ -41,6 +51,8 @@ export class Simulator {
 		this.limiter = new RateLimiter({scale: config.rateLimitScale, workerAllowance: config.workerAllowance});
 		this.#webhooks = new WebhookSender(this.clock);
 		this.#load = new LoadGenerator(this.clock, this.random.fork('load'));
+		this.market = new Market(config.seed, () => this.clock.now());
+		this.pods = new PodFleet({market: this.market, clock: this.clock, random: this.random.fork('pods'), count: config.podCount});
 		const specs = config.endpoints
 			? config.endpoints.map(spec => toEndpointSpec(spec))
 			: [...createDemoEndpoints(this.random.fork('fleet'), config.endpointCount), ...publicModelEndpoints];
@@ -83,8 +95,26 @@ export class Simulator {
 		return true;
 	}
 
+	/** GraphQL's per-key request rate (`--graphql-rate`): a sliding one-second window. */
+	admitGraphql(apiKey: string, now = performance.now()): Admission {
+		let window = this.#graphqlWindows.get(apiKey);
+		if (!window) {
+			window = new SlidingWindow(1000);
+			this.#graphqlWindows.set(apiKey, window);
+		}
+
+		const allowed = Math.max(1, Math.floor(this.config.graphqlRate));
+		if (window.count(now) >= allowed) {
+			return {ok: false, retryAfterSeconds: 1, reason: `Rate limit exceeded: ${allowed} GraphQL requests per second`};
+		}
+
+		window.add(now);
+		return {ok: true, release() {}};
+	}
+
 	close(): void {
 		this.#load.close();
+		this.pods.close();
 		this.#webhooks.close();
 		for (const endpoint of this.endpoints.values()) {
 			endpoint.dispose();

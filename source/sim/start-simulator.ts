@@ -23,10 +23,14 @@ export type StartSimulatorOptions = {
 	readonly endpoints?: readonly EndpointSpecInput[];
 	/** How many endpoints the generated demo fleet has. */
 	readonly endpointCount?: number;
+	/** How many pods the fleet has (default 12). */
+	readonly podCount?: number;
+	/** GraphQL requests per second per key (default 5). */
+	readonly graphqlRate?: number;
 };
 
 export type RunningSimulator = {
-	/** Base URL, e.g. `http://127.0.0.1:8787`; the job API is under `${url}/v2`. */
+	/** Base URL, e.g. `http://127.0.0.1:8787`; the job API is under `${url}/v2`, GraphQL at `${url}/graphql`. */
 	readonly url: string;
 	readonly apiKey: string;
 	readonly endpoints: readonly EndpointSpec[];
@@ -49,6 +53,8 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 		load: options.load ?? true,
 		endpoints: options.endpoints,
 		endpointCount: options.endpointCount,
+		podCount: options.podCount ?? 12,
+		graphqlRate: options.graphqlRate ?? 5,
 	});
 	const {server, closing} = createSimServer(sim);
 	const host = options.host ?? '127.0.0.1';

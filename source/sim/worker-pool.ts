@@ -80,9 +80,14 @@ export class WorkerPool {
 		worker.jobId = jobId;
 	}
 
-	/** A worker's job ended: it idles (rarely it turns unhealthy and is replaced). */
+	/** A worker's job ended: it idles (rarely it turns unhealthy and is replaced), or goes when the endpoint is over its maximum. */
 	release(worker: SimWorker): void {
 		worker.jobId = undefined;
+		if (this.#active() > this.#options.spec().workersMax) {
+			this.#remove(worker);
+			return;
+		}
+
 		if (this.#options.random.chance(unhealthyChance)) {
 			this.#enter(worker, 'unhealthy');
 			worker.timer = this.#options.clock.setTimeout(() => this.#remove(worker), this.#options.random.int(20_000, 60_000));
@@ -96,7 +101,7 @@ export class WorkerPool {
 	reconcile(demand: Demand): number {
 		const spec = this.#options.spec();
 		const counts = this.counts();
-		const active = this.#workers.size - counts.unhealthy;
+		const active = this.#active();
 		const spare = counts.idle + counts.initializing + counts.throttled;
 		let wanted = spec.workersMin - active;
 		if (spec.scalerType === 'REQUEST_COUNT') {
@@ -113,6 +118,28 @@ export class WorkerPool {
 		}
 
 		return adding;
+	}
+
+	/**
+	After the spec changed: workers over the new maximum that are not running go now (running ones
+	go when their job ends), and idle workers restart their idle timeout against the new minimum.
+	*/
+	rescale(): void {
+		const order: readonly WorkerState[] = ['throttled', 'initializing', 'idle'];
+		for (const state of order) {
+			for (const worker of [...this.#workers.values()]) {
+				if (worker.state === state && this.#active() > this.#options.spec().workersMax) {
+					this.#remove(worker);
+				}
+			}
+		}
+
+		for (const worker of this.#workers.values()) {
+			if (worker.state === 'idle') {
+				worker.timer?.cancel();
+				worker.timer = this.#options.clock.setTimeout(() => this.#idleTimedOut(worker), this.#options.spec().idleTimeout * 1000);
+			}
+		}
 	}
 
 	/** Stops every timer; the pool is not used again. */
@@ -151,9 +178,13 @@ export class WorkerPool {
 		onChange();
 	}
 
+	/** Workers that count against the endpoint's limits: all but the unhealthy ones. */
+	#active(): number {
+		return this.#workers.size - this.counts().unhealthy;
+	}
+
 	#idleTimedOut(worker: SimWorker): void {
-		const active = this.#workers.size - this.counts().unhealthy;
-		if (worker.state === 'idle' && active > this.#options.spec().workersMin) {
+		if (worker.state === 'idle' && this.#active() > this.#options.spec().workersMin) {
 			this.#remove(worker);
 		}
 	}

@@ -1,6 +1,8 @@
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http';
 import type {Simulator} from '../simulator.js';
 import {isValidKey, presentedKey} from './auth.js';
+import {createRootValue} from '../graphql/resolvers.js';
+import {handleGraphqlRoute} from './graphql-route.js';
 import {handleJobRoute} from './job-routes.js';
 import {sendError} from './respond.js';
 import {handleSimRoute} from './sim-routes.js';
@@ -8,7 +10,7 @@ import {handleSimRoute} from './sim-routes.js';
 /** Longer than any sensible poll interval, so clients keep their connections. */
 const keepAliveMs = 65_000;
 
-async function route(sim: Simulator, request: IncomingMessage, response: ServerResponse, closing: AbortSignal): Promise<void> {
+async function route(sim: Simulator, graphqlRoot: Record<string, unknown>, request: IncomingMessage, response: ServerResponse, closing: AbortSignal): Promise<void> {
 	const url = new URL(request.url ?? '/', 'http://sim.local');
 	let segments: string[];
 	try {
@@ -20,7 +22,8 @@ async function route(sim: Simulator, request: IncomingMessage, response: ServerR
 	}
 
 	const [root, ...parts] = segments;
-	const key = presentedKey(request, url, false);
+	// GraphQL also takes the key as ?api_key= (runpod-python does); the job API never does.
+	const key = presentedKey(request, url, root === 'graphql');
 	if (!isValidKey(key, sim.config.apiKey)) {
 		// The body of a 401 is not something clients may depend on; keep it plain.
 		sendError(response, 401, 'Unauthorized');
@@ -31,6 +34,11 @@ async function route(sim: Simulator, request: IncomingMessage, response: ServerR
 	switch (root) {
 		case 'v2': {
 			await handleJobRoute(sim, key!, request, response, url, parts, closing);
+			return;
+		}
+
+		case 'graphql': {
+			await handleGraphqlRoute(sim, graphqlRoot, key!, request, response);
 			return;
 		}
 
@@ -46,11 +54,12 @@ async function route(sim: Simulator, request: IncomingMessage, response: ServerR
 	}
 }
 
-/** The simulator's HTTP server: the job API under `/v2`, the introspection routes under `/__sim`. */
+/** The simulator's HTTP server: the job API under `/v2`, GraphQL at `/graphql`, introspection under `/__sim`. */
 export function createSimServer(sim: Simulator): {server: Server; closing: AbortController} {
 	const closing = new AbortController();
+	const graphqlRoot = createRootValue(sim);
 	const server = createServer((request, response) => {
-		route(sim, request, response, closing.signal).catch((error: unknown) => {
+		route(sim, graphqlRoot, request, response, closing.signal).catch((error: unknown) => {
 			sendError(response, 500, error instanceof Error ? error.message : 'Internal error');
 		});
 	});

@@ -1,0 +1,76 @@
+import type {Endpoint} from '../endpoint.js';
+import {createEndpointId} from '../ids.js';
+import {gpuCatalogue} from '../market/gpu-catalogue.js';
+import {podView} from '../pods/pod-view.js';
+import type {DeployInput} from '../pods/pod-request.js';
+import {ServiceError} from '../service-error.js';
+import type {Simulator} from '../simulator.js';
+import {endpointFromInput, endpointView, simUserId, type EndpointInput} from './endpoint-record.js';
+import {gpuTypeView} from './gpu-type-view.js';
+
+type PodIdInput = {readonly input: {readonly podId: string; readonly gpuCount?: number | null; readonly bidPerGpu?: number}};
+
+function accountEndpoint(sim: Simulator, id: string): Endpoint {
+	const endpoint = sim.endpoints.get(id);
+	if (!endpoint || endpoint.spec.public) {
+		throw new ServiceError(`Endpoint ${id} not found`, 'NOT_FOUND');
+	}
+
+	return endpoint;
+}
+
+/** Root resolvers for graphql-js: one function per query and mutation field of the schema. */
+export function createRootValue(sim: Simulator): Record<string, unknown> {
+	const now = () => sim.clock.now();
+	const pods = () => sim.pods.list().map(pod => podView(pod, now));
+	return {
+		myself: () => ({
+			id: simUserId,
+			email: 'operator@podtop.invalid',
+			clientBalance: 1234.56,
+			currentSpendPerHr: () => Math.round(sim.pods.list().filter(pod => pod.desiredStatus === 'RUNNING').reduce((sum, pod) => sum + pod.costPerHr, 0) * 1000) / 1000,
+			spendLimit: 80,
+			endpoints: () => [...sim.endpoints.values()].filter(endpoint => !endpoint.spec.public).map(endpoint => endpointView(endpoint.spec)),
+			pods,
+			serverlessDiscount: {discountFactor: 0.85, type: 'ACTIVE_WORKER', expirationDate: '2027-01-01T00:00:00.000Z'},
+		}),
+		pod({input}: {input: {podId: string}}) {
+			const pod = sim.pods.get(input.podId);
+			return pod ? podView(pod, now) : null;
+		},
+		gpuTypes({input}: {input?: {id?: string | null; ids?: ReadonlyArray<string | null> | null} | null}) {
+			const wanted = new Set([input?.id, ...(input?.ids ?? [])].filter((id): id is string => Boolean(id)));
+			return gpuCatalogue.filter(model => wanted.size === 0 || wanted.has(model.id)).map(model => gpuTypeView(model, sim.market));
+		},
+		saveEndpoint({input}: {input: EndpointInput}) {
+			if (input.id) {
+				const endpoint = accountEndpoint(sim, input.id);
+				const spec = endpointFromInput(input, {id: endpoint.id, createdAt: endpoint.spec.createdAt, version: endpoint.spec.version + 1, previous: endpoint.spec});
+				endpoint.update(spec);
+				return endpointView(spec);
+			}
+
+			const spec = endpointFromInput(input, {id: createEndpointId(sim.random), createdAt: new Date(now()).toISOString(), version: 0});
+			sim.addEndpoint(spec);
+			return endpointView(spec);
+		},
+		deleteEndpoint({id}: {id: string}) {
+			const endpoint = accountEndpoint(sim, id);
+			if (endpoint.spec.workersMin !== 0 || endpoint.spec.workersMax !== 0) {
+				throw new ServiceError(`Endpoint ${id} still has workers (min ${endpoint.spec.workersMin}, max ${endpoint.spec.workersMax}): set workersMin and workersMax to 0 before deleting it`, 'CONFLICT');
+			}
+
+			sim.removeEndpoint(id);
+			return null;
+		},
+		podFindAndDeployOnDemand: ({input}: {input: DeployInput}) => podView(sim.pods.deploy(input, false), now),
+		podRentInterruptable: ({input}: {input: DeployInput}) => podView(sim.pods.deploy(input, true), now),
+		podResume: ({input}: PodIdInput) => podView(sim.pods.resume(input.podId, input.gpuCount), now),
+		podBidResume: ({input}: PodIdInput) => podView(sim.pods.bidResume(input.podId, input.bidPerGpu!, input.gpuCount), now),
+		podStop: ({input}: PodIdInput) => podView(sim.pods.stop(input.podId), now),
+		podTerminate({input}: PodIdInput) {
+			sim.pods.terminate(input.podId);
+			return null;
+		},
+	};
+}

@@ -1,0 +1,211 @@
+import type {SimClock, SimTimer} from '../clock.js';
+import {createEndpointId} from '../ids.js';
+import {dataCenters, findGpu} from '../market/gpu-catalogue.js';
+import type {CloudChoice, Market} from '../market/market.js';
+import type {Random} from '../random.js';
+import {messages, ServiceError} from '../service-error.js';
+import {demoPods} from './demo-pods.js';
+import {patternForImage, type LoadPattern} from './load-patterns.js';
+import type {PodCloud, SimPod} from './pod.js';
+import {validateDeploy, type DeployInput} from './pod-request.js';
+
+/** How often the spot market checks bids against the price (simulated ms). */
+const spotCheckMs = 15_000;
+
+const stamp = (reason: string, now: number) => `${reason}: ${new Date(now).toString()}`;
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
+/** The account's pods: deploy, stop, resume, bid-resume, terminate, and spot interruptions. */
+export class PodFleet {
+	readonly #pods = new Map<string, SimPod>();
+	readonly #market: Market;
+	readonly #clock: SimClock;
+	readonly #random: Random;
+	#spotTimer?: SimTimer;
+
+	constructor(options: {readonly market: Market; readonly clock: SimClock; readonly random: Random; readonly count: number}) {
+		this.#market = options.market;
+		this.#clock = options.clock;
+		this.#random = options.random;
+		for (const pod of demoPods(options.count, {random: this.#random, market: this.#market, now: this.#clock.now()})) {
+			this.#pods.set(pod.id, pod);
+		}
+
+		this.#scheduleSpotCheck();
+	}
+
+	list(): SimPod[] {
+		return [...this.#pods.values()];
+	}
+
+	get(id: string): SimPod | undefined {
+		return this.#pods.get(id);
+	}
+
+	deploy(input: DeployInput, spot: boolean): SimPod {
+		const {model, gpuCount, dataCenterId} = validateDeploy(input);
+		const cloud: CloudChoice = input.cloudType ?? 'ALL';
+		const podCloud: PodCloud = cloud === 'ALL' ? (model.communityPrice === undefined ? 'SECURE' : 'COMMUNITY') : cloud;
+		const price = this.#market.onDemandPrice(model, podCloud);
+		if (price === undefined) {
+			throw new ServiceError(messages.noCapacity, 'NO_CAPACITY');
+		}
+
+		if (spot) {
+			this.#checkBid(model.id, podCloud, input.bidPerGpu ?? 0);
+		}
+
+		if (!this.#market.hold(model.id, gpuCount)) {
+			throw new ServiceError(messages.noCapacity, 'NO_CAPACITY');
+		}
+
+		const now = this.#clock.now();
+		const id = createEndpointId(this.#random);
+		const imageName = input.imageName ?? `runpod/${input.templateId}`;
+		const pod: SimPod = {
+			id,
+			name: input.name || `${model.displayName} pod`,
+			imageName,
+			gpuTypeId: model.id,
+			gpuCount,
+			cloudType: podCloud,
+			interruptible: spot,
+			bidPerGpu: spot ? input.bidPerGpu ?? undefined : undefined,
+			costPerHr: round((spot ? input.bidPerGpu! : price) * gpuCount),
+			desiredStatus: 'RUNNING',
+			startedAt: now,
+			lastStatusChange: stamp('Rented by User', now),
+			env: (input.env ?? []).map(({key, value}) => `${key}=${value}`),
+			ports: input.ports ? input.ports.replaceAll(' ', '') : null,
+			volumeInGb: input.volumeInGb ?? 0,
+			containerDiskInGb: input.containerDiskInGb ?? 20,
+			vcpuCount: Math.max(input.minVcpuCount ?? 0, 8 * gpuCount),
+			memoryInGb: Math.max(input.minMemoryInGb ?? 0, 31 * gpuCount),
+			volumeMountPath: input.volumeMountPath ?? '/workspace',
+			dockerArgs: input.dockerArgs ?? '',
+			templateId: input.templateId ?? null,
+			networkVolumeId: input.networkVolumeId ?? null,
+			dataCenterId: dataCenterId ?? this.#random.pick(dataCenters).id,
+			machineId: this.#random.alphanumeric(12),
+			podHostId: `${id}-${this.#random.int(10_000_000, 99_999_999)}`,
+			pattern: patternForImage(imageName) satisfies LoadPattern,
+			seed: this.#random.int(1, 2 ** 30),
+			version: 0,
+		};
+		this.#pods.set(pod.id, pod);
+		return pod;
+	}
+
+	stop(id: string): SimPod {
+		const pod = this.#require(id);
+		if (pod.desiredStatus !== 'RUNNING') {
+			throw new ServiceError(`Pod ${id} is not running`, 'CONFLICT');
+		}
+
+		this.#halt(pod, 'Exited by user');
+		return pod;
+	}
+
+	resume(id: string, gpuCount?: number | null): SimPod {
+		const pod = this.#require(id);
+		if (pod.interruptible) {
+			throw new ServiceError(`Pod ${id} is a spot pod; resume it with podBidResume`);
+		}
+
+		return this.#start(pod, gpuCount ?? pod.gpuCount);
+	}
+
+	bidResume(id: string, bidPerGpu: number, gpuCount?: number | null): SimPod {
+		const pod = this.#require(id);
+		if (!pod.interruptible) {
+			throw new ServiceError(`Pod ${id} is an on-demand pod; resume it with podResume`);
+		}
+
+		this.#checkBid(pod.gpuTypeId, pod.cloudType, bidPerGpu);
+		pod.bidPerGpu = bidPerGpu;
+		return this.#start(pod, gpuCount ?? pod.gpuCount);
+	}
+
+	terminate(id: string): void {
+		const pod = this.#require(id);
+		if (pod.desiredStatus === 'RUNNING') {
+			this.#market.release(pod.gpuTypeId, pod.gpuCount);
+		}
+
+		pod.desiredStatus = 'TERMINATED';
+		this.#pods.delete(id);
+	}
+
+	close(): void {
+		this.#spotTimer?.cancel();
+	}
+
+	#require(id: string): SimPod {
+		const pod = this.#pods.get(id);
+		if (!pod) {
+			throw new ServiceError(`Pod ${id} not found`, 'NOT_FOUND');
+		}
+
+		return pod;
+	}
+
+	#start(pod: SimPod, gpuCount: number): SimPod {
+		if (pod.desiredStatus === 'RUNNING') {
+			throw new ServiceError(`Pod ${pod.id} is already running`, 'CONFLICT');
+		}
+
+		const model = findGpu(pod.gpuTypeId)!;
+		if (!Number.isInteger(gpuCount) || gpuCount < 1 || gpuCount > model.maxGpuCount) {
+			throw new ServiceError(`gpuCount must be between 1 and ${model.maxGpuCount} for ${model.id}`);
+		}
+
+		if (!this.#market.hold(pod.gpuTypeId, gpuCount)) {
+			throw new ServiceError(messages.noFreeGpus, 'NO_CAPACITY');
+		}
+
+		const perGpu = pod.interruptible ? pod.bidPerGpu! : this.#market.onDemandPrice(model, pod.cloudType)!;
+		const now = this.#clock.now();
+		pod.gpuCount = gpuCount;
+		pod.costPerHr = round(perGpu * gpuCount);
+		pod.desiredStatus = 'RUNNING';
+		pod.startedAt = now;
+		pod.lastStatusChange = stamp('Resumed by user', now);
+		pod.version++;
+		return pod;
+	}
+
+	#halt(pod: SimPod, reason: string): void {
+		this.#market.release(pod.gpuTypeId, pod.gpuCount);
+		pod.desiredStatus = 'EXITED';
+		pod.startedAt = undefined;
+		pod.lastStatusChange = stamp(reason, this.#clock.now());
+		pod.version++;
+	}
+
+	#checkBid(gpuTypeId: string, cloud: PodCloud, bid: number): void {
+		const minimum = this.#market.spotPrice(findGpu(gpuTypeId)!, cloud);
+		if (minimum === undefined) {
+			throw new ServiceError(messages.noCapacity, 'NO_CAPACITY');
+		}
+
+		if (!(bid >= minimum)) {
+			throw new ServiceError(`Your bid of $${bid}/GPU/hr is below the minimum bid price of $${minimum}/GPU/hr.`);
+		}
+	}
+
+	/** Spot pods whose bid the market price has passed are interrupted (EXITED). */
+	#scheduleSpotCheck(): void {
+		this.#spotTimer = this.#clock.setTimeout(() => {
+			for (const pod of this.#pods.values()) {
+				if (pod.interruptible && pod.desiredStatus === 'RUNNING') {
+					const price = this.#market.spotPrice(findGpu(pod.gpuTypeId)!, pod.cloudType);
+					if (price !== undefined && price > pod.bidPerGpu!) {
+						this.#halt(pod, `Interrupted: spot price $${price}/GPU/hr rose above the bid`);
+					}
+				}
+			}
+
+			this.#scheduleSpotCheck();
+		}, Math.max(spotCheckMs, this.#clock.speed * 50));
+	}
+}

@@ -1,0 +1,43 @@
+import {request} from 'undici';
+import type {TestSim} from './sim-client.js';
+
+export type GraphqlReply = {readonly status: number; readonly headers: Record<string, string | string[] | undefined>; readonly body: any};
+
+/** POSTs a GraphQL document to the simulator: key as Bearer (default), as `?api_key=`, or none. */
+export async function gql(sim: TestSim, query: string, options: {variables?: Record<string, unknown>; operationName?: string; auth?: 'bearer' | 'query' | 'none'; key?: string} = {}): Promise<GraphqlReply> {
+	const key = options.key ?? sim.apiKey;
+	const auth = options.auth ?? 'bearer';
+	const url = auth === 'query' ? `${sim.url}/graphql?api_key=${encodeURIComponent(key)}` : `${sim.url}/graphql`;
+	const headers: Record<string, string> = {'content-type': 'application/json'};
+	if (auth === 'bearer') {
+		headers.authorization = `Bearer ${key}`;
+	}
+
+	const body: Record<string, unknown> = {query};
+	if (options.variables) {
+		body.variables = options.variables;
+	}
+
+	if (options.operationName) {
+		body.operationName = options.operationName;
+	}
+
+	const response = await request(url, {method: 'POST', headers, body: JSON.stringify(body), headersTimeout: 10_000, bodyTimeout: 10_000});
+	const text = await response.body.text();
+	let parsed: unknown = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {}
+
+	return {status: response.statusCode, headers: response.headers, body: parsed};
+}
+
+/** Data of a successful query; fails the test with the errors otherwise. */
+export async function gqlData(sim: TestSim, query: string, variables?: Record<string, unknown>): Promise<any> {
+	const reply = await gql(sim, query, {variables});
+	if (reply.status !== 200 || reply.body.errors) {
+		throw new Error(`GraphQL failed (${reply.status}): ${JSON.stringify(reply.body)}`);
+	}
+
+	return reply.body.data;
+}
