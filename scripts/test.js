@@ -8,8 +8,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const results = `${root}.vitest-results.json`;
 rmSync(results, {force: true});
 
-const build = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.build.json`], {stdio: 'inherit', cwd: root});
-if (build.status !== 0) {
+// Build dist/ (the terminal tests run the real CLI) and type-check everything, tests included.
+const tsc = `${root}node_modules/typescript/bin/tsc`;
+const build = spawnSync(process.execPath, [tsc, '-p', `${root}tsconfig.build.json`], {stdio: 'inherit', cwd: root});
+const typecheck = build.status === 0 && spawnSync(process.execPath, [tsc, '--noEmit', '-p', `${root}tsconfig.json`], {stdio: 'inherit', cwd: root});
+if (build.status !== 0 || !typecheck || typecheck.status !== 0) {
 	console.log('0 passed, 1 failed');
 	process.exit(1);
 }

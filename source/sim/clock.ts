@@ -25,6 +25,11 @@ export class SimClock {
 		return this.#simStart + ((performance.now() - this.#realStart) * this.speed);
 	}
 
+	/** Simulated milliseconds since the simulator started: what seeded curves (load, stock, prices) follow, so a seed replays them. */
+	elapsed(): number {
+		return (performance.now() - this.#realStart) * this.speed;
+	}
+
 	/** Real milliseconds that `simMs` of simulated time take. */
 	toRealMs(simMs: number): number {
 		return simMs / this.speed;

@@ -51,7 +51,7 @@ export class Simulator {
 		this.limiter = new RateLimiter({scale: config.rateLimitScale, workerAllowance: config.workerAllowance});
 		this.#webhooks = new WebhookSender(this.clock);
 		this.#load = new LoadGenerator(this.clock, this.random.fork('load'));
-		this.market = new Market(config.seed, () => this.clock.now());
+		this.market = new Market(config.seed, () => this.clock.elapsed());
 		this.pods = new PodFleet({market: this.market, clock: this.clock, random: this.random.fork('pods'), count: config.podCount});
 		const specs = config.endpoints
 			? config.endpoints.map(spec => toEndpointSpec(spec))

@@ -4,7 +4,7 @@ import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
 let sim: TestSim | undefined;
 afterEach(async () => sim?.close());
 
-type Health = {jobs: Record<string, number>; workers: Record<string, number>};
+type Health = {jobs: Record<string, number>; workers: {idle: number; initializing: number; ready: number; running: number; throttled: number; unhealthy: number}};
 
 /** Internal consistency of one /health answer. */
 function expectConsistent(health: Health): void {

@@ -21,8 +21,8 @@ function accountEndpoint(sim: Simulator, id: string): Endpoint {
 
 /** Root resolvers for graphql-js: one function per query and mutation field of the schema. */
 export function createRootValue(sim: Simulator): Record<string, unknown> {
-	const now = () => sim.clock.now();
-	const pods = () => sim.pods.list().map(pod => podView(pod, now));
+	const {clock} = sim;
+	const pods = () => sim.pods.list().map(pod => podView(pod, clock));
 	return {
 		myself: () => ({
 			id: simUserId,
@@ -36,7 +36,7 @@ export function createRootValue(sim: Simulator): Record<string, unknown> {
 		}),
 		pod({input}: {input: {podId: string}}) {
 			const pod = sim.pods.get(input.podId);
-			return pod ? podView(pod, now) : null;
+			return pod ? podView(pod, clock) : null;
 		},
 		gpuTypes({input}: {input?: {id?: string | null; ids?: ReadonlyArray<string | null> | null} | null}) {
 			const wanted = new Set([input?.id, ...(input?.ids ?? [])].filter((id): id is string => Boolean(id)));
@@ -50,7 +50,7 @@ export function createRootValue(sim: Simulator): Record<string, unknown> {
 				return endpointView(spec);
 			}
 
-			const spec = endpointFromInput(input, {id: createEndpointId(sim.random), createdAt: new Date(now()).toISOString(), version: 0});
+			const spec = endpointFromInput(input, {id: createEndpointId(sim.random), createdAt: new Date(clock.now()).toISOString(), version: 0});
 			sim.addEndpoint(spec);
 			return endpointView(spec);
 		},
@@ -63,11 +63,11 @@ export function createRootValue(sim: Simulator): Record<string, unknown> {
 			sim.removeEndpoint(id);
 			return null;
 		},
-		podFindAndDeployOnDemand: ({input}: {input: DeployInput}) => podView(sim.pods.deploy(input, false), now),
-		podRentInterruptable: ({input}: {input: DeployInput}) => podView(sim.pods.deploy(input, true), now),
-		podResume: ({input}: PodIdInput) => podView(sim.pods.resume(input.podId, input.gpuCount), now),
-		podBidResume: ({input}: PodIdInput) => podView(sim.pods.bidResume(input.podId, input.bidPerGpu!, input.gpuCount), now),
-		podStop: ({input}: PodIdInput) => podView(sim.pods.stop(input.podId), now),
+		podFindAndDeployOnDemand: ({input}: {input: DeployInput}) => podView(sim.pods.deploy(input, false), clock),
+		podRentInterruptable: ({input}: {input: DeployInput}) => podView(sim.pods.deploy(input, true), clock),
+		podResume: ({input}: PodIdInput) => podView(sim.pods.resume(input.podId, input.gpuCount), clock),
+		podBidResume: ({input}: PodIdInput) => podView(sim.pods.bidResume(input.podId, input.bidPerGpu!, input.gpuCount), clock),
+		podStop: ({input}: PodIdInput) => podView(sim.pods.stop(input.podId), clock),
 		podTerminate({input}: PodIdInput) {
 			sim.pods.terminate(input.podId);
 			return null;

@@ -31,6 +31,7 @@ export class Market {
 	readonly #now: () => number;
 	readonly #held = new Map<string, number>();
 
+	/** `now` is simulated time since start, so a seed replays the same market. */
 	constructor(seed: number, now: () => number) {
 		this.#seed = seed;
 		this.#now = now;

@@ -1,3 +1,4 @@
+import type {SimClock} from '../clock.js';
 import {seedOf} from '../noise.js';
 import {findGpu} from '../market/gpu-catalogue.js';
 import {containerLoad, gpuLoad} from './load-patterns.js';
@@ -34,10 +35,10 @@ const gpuUuid = (pod: SimPod, index: number) => {
 A pod as the GraphQL API shows it. Costly fields are functions, so graphql-js computes them only
 when a document selects them: `runtime` is null unless the pod is running.
 */
-export function podView(pod: SimPod, now: () => number): Record<string, unknown> {
+export function podView(pod: SimPod, clock: SimClock): Record<string, unknown> {
 	const model = findGpu(pod.gpuTypeId);
 	const running = pod.desiredStatus === 'RUNNING' && pod.startedAt !== undefined;
-	const uptimeSeconds = () => (running ? Math.max(0, Math.floor((now() - pod.startedAt!) / 1000)) : 0);
+	const uptimeSeconds = () => (running ? Math.max(0, Math.floor((clock.now() - pod.startedAt!) / 1000)) : 0);
 	return {
 		id: pod.id,
 		name: pod.name,
@@ -80,8 +81,8 @@ export function podView(pod: SimPod, now: () => number): Record<string, unknown>
 			? {
 				uptimeInSeconds: uptimeSeconds(),
 				ports: portsOf(pod),
-				gpus: Array.from({length: pod.gpuCount}, (_, index) => ({id: gpuUuid(pod, index), ...gpuLoad(pod.pattern, pod.seed + index, now())})),
-				container: containerLoad(pod.pattern, pod.seed, now()),
+				gpus: Array.from({length: pod.gpuCount}, (_, index) => ({id: gpuUuid(pod, index), ...gpuLoad(pod.pattern, pod.seed + index, clock.elapsed())})),
+				container: containerLoad(pod.pattern, pod.seed, clock.elapsed()),
 			}
 			: null),
 	};
