@@ -1,5 +1,6 @@
 import {SimClock} from './clock.js';
 import {Endpoint} from './endpoint.js';
+import {FaultInjector} from './faults.js';
 import {toEndpointSpec, type EndpointSpec, type EndpointSpecInput} from './endpoint-spec.js';
 import {createDemoEndpoints, publicModelEndpoints} from './fleet.js';
 import {LoadGenerator} from './load-generator.js';
@@ -35,6 +36,7 @@ export class Simulator {
 	readonly clock: SimClock;
 	readonly random: Random;
 	readonly stats = new SimStats();
+	readonly faults = new FaultInjector();
 	readonly limiter: RateLimiter;
 	readonly endpoints = new Map<string, Endpoint>();
 	readonly market: Market;

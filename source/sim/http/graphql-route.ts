@@ -2,6 +2,7 @@ import type {IncomingMessage, ServerResponse} from 'node:http';
 import {execute, getOperationAST, GraphQLError, parse, validate, type DocumentNode} from 'graphql';
 import {schema} from '../graphql/schema.js';
 import type {Simulator} from '../simulator.js';
+import {applyFault} from './apply-fault.js';
 import {BodyTooLargeError, readBody} from './read-body.js';
 import {sendJson} from './respond.js';
 
@@ -28,6 +29,11 @@ export async function handleGraphqlRoute(sim: Simulator, rootValue: Record<strin
 	}
 
 	const endStats = sim.stats.begin('graphql', 'request');
+	if (await applyFault(sim, 'graphql', request, response)) {
+		endStats();
+		return;
+	}
+
 	const admission = sim.admitGraphql(apiKey);
 	if (!admission.ok) {
 		sim.stats.rateLimited('graphql', 'request');

@@ -7,6 +7,7 @@ import type {Simulator} from '../simulator.js';
 import {readMillis} from './query.js';
 import {BodyTooLargeError, readBody} from './read-body.js';
 import {sendError, sendJson} from './respond.js';
+import {applyFault} from './apply-fault.js';
 import {waitForJob} from './wait-for-job.js';
 
 const megabyte = 1024 * 1024;
@@ -138,6 +139,11 @@ export async function handleJobRoute(sim: Simulator, apiKey: string, request: In
 	}
 
 	const endStats = sim.stats.begin(endpointId, operation);
+	if (await applyFault(sim, operation, request, response)) {
+		endStats();
+		return;
+	}
+
 	const group = limitGroupOf(operation);
 	const admission = sim.limiter.admit(`${apiKey}|${endpointId}|${group}`, publishedLimits[group], endpoint.runningWorkers());
 	if (!admission.ok) {

@@ -43,7 +43,7 @@ async function route(sim: Simulator, graphqlRoot: Record<string, unknown>, reque
 		}
 
 		case '__sim': {
-			handleSimRoute(sim, request, response, parts);
+			await handleSimRoute(sim, request, response, parts);
 			return;
 		}
 

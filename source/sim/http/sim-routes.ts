@@ -1,9 +1,11 @@
 import type {IncomingMessage, ServerResponse} from 'node:http';
+import {parseFault} from '../faults.js';
 import type {Simulator} from '../simulator.js';
+import {readBody} from './read-body.js';
 import {sendError, sendJson} from './respond.js';
 
 /** `/__sim/...`: the simulator's own introspection, behind the same key. Not part of the service. */
-export function handleSimRoute(sim: Simulator, request: IncomingMessage, response: ServerResponse, parts: readonly string[]): void {
+export async function handleSimRoute(sim: Simulator, request: IncomingMessage, response: ServerResponse, parts: readonly string[]): Promise<void> {
 	const route = `${request.method} ${parts.join('/')}`;
 	switch (route) {
 		case 'GET stats': {
@@ -14,6 +16,32 @@ export function handleSimRoute(sim: Simulator, request: IncomingMessage, respons
 		case 'POST stats/reset': {
 			sim.stats.reset();
 			sendJson(response, 200, {reset: true});
+			return;
+		}
+
+		case 'POST faults': {
+			let body: unknown;
+			try {
+				body = JSON.parse(await readBody(request, 64 * 1024));
+			} catch {
+				sendError(response, 400, 'fault must be JSON');
+				return;
+			}
+
+			const fault = parseFault(body);
+			if (typeof fault === 'string') {
+				sendError(response, 400, fault);
+				return;
+			}
+
+			sim.faults.add(fault);
+			sendJson(response, 200, {added: fault});
+			return;
+		}
+
+		case 'DELETE faults': {
+			sim.faults.clear();
+			sendJson(response, 200, {cleared: true});
 			return;
 		}
 
