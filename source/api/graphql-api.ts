@@ -1,0 +1,85 @@
+import {ClientError, GraphQLClient} from 'graphql-request';
+import {fetch as undiciFetch} from 'undici';
+import {ApiError, fromTransportError, kindForStatus, parseRetryAfter} from './errors.js';
+import {documents} from './graphql-documents.js';
+import type {EndpointInput, EndpointRecord, GpuTypeRecord, PodDeployInput, PodRecord} from './graphql-types.js';
+import type {Pools} from './pools.js';
+
+type CallOptions = {readonly signal?: AbortSignal};
+
+export type GraphqlApi = {
+	readonly endpoints: (options?: CallOptions) => Promise<EndpointRecord[]>;
+	readonly pods: (options?: CallOptions) => Promise<PodRecord[]>;
+	readonly pod: (podId: string, options?: CallOptions) => Promise<PodRecord | null>;
+	readonly gpuTypes: (options?: CallOptions & {readonly gpuCount?: number}) => Promise<GpuTypeRecord[]>;
+	readonly saveEndpoint: (input: EndpointInput, options?: CallOptions) => Promise<EndpointRecord>;
+	readonly deleteEndpoint: (id: string, options?: CallOptions) => Promise<void>;
+	readonly deployOnDemand: (input: PodDeployInput, options?: CallOptions) => Promise<PodRecord>;
+	readonly rentInterruptable: (input: PodDeployInput & {readonly bidPerGpu: number}, options?: CallOptions) => Promise<PodRecord>;
+	readonly resume: (podId: string, gpuCount?: number, options?: CallOptions) => Promise<PodRecord>;
+	readonly bidResume: (podId: string, bidPerGpu: number, gpuCount?: number, options?: CallOptions) => Promise<PodRecord>;
+	readonly stop: (podId: string, options?: CallOptions) => Promise<PodRecord>;
+	readonly terminate: (podId: string, options?: CallOptions) => Promise<void>;
+};
+
+/** Maps graphql-request's errors: HTTP statuses by kind, resolver errors by `errors[0].message`. */
+function toApiError(error: unknown, label: string): ApiError {
+	if (error instanceof ClientError) {
+		const {status, errors, headers} = error.response;
+		if (status >= 200 && status < 300 && errors?.length) {
+			return new ApiError('graphql', `${label}: ${errors[0]!.message}`, {status});
+		}
+
+		const detail = status === 401 || status === 429 ? `HTTP ${status}` : (errors?.[0]?.message ?? `HTTP ${status}`);
+		return new ApiError(kindForStatus(status), `${label}: ${detail}`, {status, retryAfterMs: parseRetryAfter(headers?.get?.('retry-after'))});
+	}
+
+	return fromTransportError(error, label);
+}
+
+/**
+Typed functions for every GraphQL operation, through graphql-request with its `fetch` routed
+through undici's pool for the origin. The key goes in the Authorization header, never the URL.
+*/
+export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; readonly apiKey: string; readonly pools: Pools}): GraphqlApi {
+	const dispatcher = pools.for(url);
+	const client = new GraphQLClient(url, {
+		headers: {authorization: `Bearer ${apiKey}`, 'user-agent': 'podtop'},
+		fetch: (async (input: string | URL | Request, init?: RequestInit) => undiciFetch(input as string, {...init as object, dispatcher} as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch,
+	});
+	const call = async <T>(label: string, document: string, variables: Record<string, unknown>, signal: AbortSignal | undefined): Promise<T> => {
+		const timeout = AbortSignal.timeout(pools.timeouts.headersMs + pools.timeouts.bodyMs);
+		try {
+			return await client.request<T>({document, variables, signal: signal ? AbortSignal.any([signal, timeout]) : timeout});
+		} catch (error) {
+			throw toApiError(error, label);
+		}
+	};
+
+	const required = <T>(value: T | null | undefined, label: string): T => {
+		if (value === null || value === undefined) {
+			throw new ApiError('graphql', `${label}: the service returned nothing`);
+		}
+
+		return value;
+	};
+
+	return {
+		endpoints: async (options = {}) => (await call<{myself: {endpoints: EndpointRecord[]} | null}>('endpoints', documents.endpoints, {}, options.signal)).myself?.endpoints ?? [],
+		pods: async (options = {}) => (await call<{myself: {pods: PodRecord[]} | null}>('pods', documents.pods, {}, options.signal)).myself?.pods ?? [],
+		pod: async (podId, options = {}) => (await call<{pod: PodRecord | null}>(`pod ${podId}`, documents.pod, {podId}, options.signal)).pod,
+		gpuTypes: async (options = {}) => (await call<{gpuTypes: GpuTypeRecord[]}>('gpuTypes', documents.gpuTypes, {gpuCount: options.gpuCount ?? 1}, options.signal)).gpuTypes,
+		saveEndpoint: async (input, options = {}) => required((await call<{saveEndpoint: EndpointRecord | null}>('saveEndpoint', documents.saveEndpoint, {input}, options.signal)).saveEndpoint, 'saveEndpoint'),
+		async deleteEndpoint(id, options = {}) {
+			await call('deleteEndpoint', documents.deleteEndpoint, {id}, options.signal);
+		},
+		deployOnDemand: async (input, options = {}) => required((await call<{podFindAndDeployOnDemand: PodRecord | null}>('podFindAndDeployOnDemand', documents.deployOnDemand, {input}, options.signal)).podFindAndDeployOnDemand, 'podFindAndDeployOnDemand'),
+		rentInterruptable: async (input, options = {}) => required((await call<{podRentInterruptable: PodRecord | null}>('podRentInterruptable', documents.rentInterruptable, {input}, options.signal)).podRentInterruptable, 'podRentInterruptable'),
+		resume: async (podId, gpuCount, options = {}) => required((await call<{podResume: PodRecord | null}>(`podResume ${podId}`, documents.resume, {input: {podId, gpuCount}}, options.signal)).podResume, 'podResume'),
+		bidResume: async (podId, bidPerGpu, gpuCount, options = {}) => required((await call<{podBidResume: PodRecord | null}>(`podBidResume ${podId}`, documents.bidResume, {input: {podId, bidPerGpu, gpuCount}}, options.signal)).podBidResume, 'podBidResume'),
+		stop: async (podId, options = {}) => required((await call<{podStop: PodRecord | null}>(`podStop ${podId}`, documents.stop, {input: {podId}}, options.signal)).podStop, 'podStop'),
+		async terminate(podId, options = {}) {
+			await call(`podTerminate ${podId}`, documents.terminate, {input: {podId}}, options.signal);
+		},
+	};
+}
