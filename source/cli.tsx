@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 import meow from 'meow';
 import {runSim} from './commands/sim.js';
+import {runSnapshot} from './commands/snapshot.js';
+import {runWatch} from './commands/watch.js';
 
 const help = `
 	Usage
 	  $ podtop <command> [options]
 
 	Commands
+	  snapshot   Print endpoints, pods and GPU stock once (tables or --json)
+	  watch      Print one JSON line per change (--jsonl) until interrupted
 	  sim        Run the local simulator of the service (job and GraphQL APIs)
 
 	Options
@@ -15,13 +19,20 @@ const help = `
 
 	The live dashboard is not built yet; see readme.md for what works today.
 
+	With no API key configured (RUNPOD_API_KEY or ~/.runpod/config.toml), or with --demo,
+	podtop runs on its built-in simulator and says DEMO everywhere.
+
 	Examples
+	  $ podtop snapshot
+	  $ podtop watch --jsonl --endpoints abc123
 	  $ podtop sim --port 8787
-	  $ podtop sim --help
+	  $ podtop <command> --help
 `;
 
 const commands: Record<string, (argv: readonly string[]) => Promise<void>> = {
 	sim: runSim,
+	snapshot: runSnapshot,
+	watch: runWatch,
 };
 
 async function main(): Promise<void> {

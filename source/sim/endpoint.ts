@@ -20,6 +20,8 @@ type EndpointOptions = {
 	readonly baseUrl: () => string;
 	/** A job reached a terminal state (webhooks hang off this). */
 	readonly onTerminal: (job: Job) => void;
+	/** Start as if it had been serving for hours: warm workers, lifetime counters. */
+	readonly warm?: boolean;
 };
 
 type Outcome = {readonly output?: unknown; readonly error?: string; readonly retries?: number};
@@ -43,6 +45,14 @@ export class Endpoint {
 			spec: () => this.spec,
 			onChange: () => this.#schedule(),
 		});
+		if (options.warm) {
+			const hours = options.random.between(2, 40);
+			this.counters.completed = Math.round(options.spec.loadPerMinute * 60 * hours);
+			this.counters.failed = Math.round(this.counters.completed * (options.spec.worker === 'flaky' ? 0.3 : 0.01));
+			this.counters.retried = Math.round(this.counters.failed * 0.2);
+			this.#pool.warmStart();
+		}
+
 		this.#schedule();
 	}
 

@@ -1,4 +1,4 @@
-import {SlidingWindow} from './sliding-window.js';
+import {SlidingWindow} from '../lib/sliding-window.js';
 import {rateWindowMs, type RateLimit} from './rate-table.js';
 
 export type RateLimiterOptions = {

@@ -8,7 +8,7 @@ import {Market} from './market/market.js';
 import {PodFleet} from './pods/pod-fleet.js';
 import {createRandom, type Random} from './random.js';
 import {RateLimiter, type Admission} from './rate-limiter.js';
-import {SlidingWindow} from './sliding-window.js';
+import {SlidingWindow} from '../lib/sliding-window.js';
 import {SimStats} from './stats.js';
 import {WebhookSender} from './webhook.js';
 
@@ -59,11 +59,12 @@ export class Simulator {
 			? config.endpoints.map(spec => toEndpointSpec(spec))
 			: [...createDemoEndpoints(this.random.fork('fleet'), config.endpointCount), ...publicModelEndpoints];
 		for (const spec of specs) {
-			this.addEndpoint(spec);
+			this.addEndpoint(spec, config.load);
 		}
 	}
 
-	addEndpoint(spec: EndpointSpec): Endpoint {
+	/** `warm`: the endpoint has been serving for hours (the demo fleet), not just created. */
+	addEndpoint(spec: EndpointSpec, warm = false): Endpoint {
 		if (this.endpoints.has(spec.id)) {
 			throw new Error(`endpoint ${spec.id} exists already`);
 		}
@@ -73,6 +74,7 @@ export class Simulator {
 			clock: this.clock,
 			random: this.random.fork(`endpoint:${spec.id}`),
 			baseUrl: () => this.baseUrl,
+			warm,
 			onTerminal: job => {
 				this.#webhooks.send(job);
 			},

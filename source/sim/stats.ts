@@ -1,4 +1,4 @@
-import {SlidingWindow} from './sliding-window.js';
+import {SlidingWindow} from '../lib/sliding-window.js';
 import {rateWindowMs} from './rate-table.js';
 
 export type OperationStats = {

@@ -142,6 +142,16 @@ export class WorkerPool {
 		}
 	}
 
+	/** Starts with workersMin workers already warm (a fleet that has been running for a while). */
+	warmStart(): void {
+		const {clock, random, spec} = this.#options;
+		while (this.#active() < spec().workersMin) {
+			const worker: SimWorker = {id: createWorkerId(random), state: 'idle', since: clock.now()};
+			this.#workers.set(worker.id, worker);
+			this.#becomeIdle(worker);
+		}
+	}
+
 	/** Stops every timer; the pool is not used again. */
 	dispose(): void {
 		for (const worker of this.#workers.values()) {

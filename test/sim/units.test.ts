@@ -1,7 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import {SimClock} from '../../source/sim/clock.js';
 import {createRandom} from '../../source/sim/random.js';
-import {SlidingWindow} from '../../source/sim/sliding-window.js';
+import {SlidingWindow} from '../../source/lib/sliding-window.js';
 import {splitOutput} from '../../source/sim/stream-chunks.js';
 
 describe('SlidingWindow', () => {

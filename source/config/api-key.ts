@@ -1,0 +1,52 @@
+import {readFileSync, statSync} from 'node:fs';
+import {homedir} from 'node:os';
+import path from 'node:path';
+import {parseSimpleToml} from './toml.js';
+
+export type KeySource = {
+	readonly apiKey: string | undefined;
+	/** Where it came from, for messages (never the key itself). */
+	readonly origin: string;
+	readonly warnings: readonly string[];
+};
+
+export function defaultConfigPath(home = homedir()): string {
+	return path.join(home, '.runpod', 'config.toml');
+}
+
+/**
+Finds the API key: `RUNPOD_API_KEY`, else `~/.runpod/config.toml` (runpod-python's
+`[<profile>] api_key`, then runpodctl's top-level `apikey`). Never from a command-line flag.
+*/
+export function findApiKey({env = process.env, configPath = defaultConfigPath(), profile = 'default'}: {env?: NodeJS.ProcessEnv; configPath?: string; profile?: string} = {}): KeySource {
+	const fromEnv = env.RUNPOD_API_KEY?.trim();
+	if (fromEnv) {
+		return {apiKey: fromEnv, origin: 'RUNPOD_API_KEY', warnings: []};
+	}
+
+	let text: string;
+	const warnings: string[] = [];
+	try {
+		text = readFileSync(configPath, 'utf8');
+		// eslint-disable-next-line no-bitwise
+		if ((statSync(configPath).mode & 0o077) !== 0) {
+			warnings.push(`${configPath} can be read by other users; run: chmod 600 ${configPath}`);
+		}
+	} catch {
+		return {apiKey: undefined, origin: 'none', warnings};
+	}
+
+	const config = parseSimpleToml(text);
+	const fromProfile = config[profile]?.api_key ?? config[profile]?.apikey;
+	if (fromProfile) {
+		return {apiKey: fromProfile, origin: `${configPath} [${profile}]`, warnings};
+	}
+
+	if (profile !== 'default') {
+		warnings.push(`profile "${profile}" not found in ${configPath}`);
+		return {apiKey: undefined, origin: 'none', warnings};
+	}
+
+	const topLevel = config['']?.apikey ?? config['']?.api_key;
+	return topLevel ? {apiKey: topLevel, origin: configPath, warnings} : {apiKey: undefined, origin: 'none', warnings};
+}

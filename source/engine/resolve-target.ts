@@ -1,0 +1,60 @@
+import {findApiKey} from '../config/api-key.js';
+
+export const defaultApiUrl = 'https://api.runpod.ai/v2';
+export const defaultGraphqlUrl = 'https://api.runpod.io/graphql';
+
+export type TargetOptions = {
+	readonly demo?: boolean;
+	readonly apiUrl?: string;
+	readonly graphqlUrl?: string;
+	readonly profile?: string;
+	readonly env?: NodeJS.ProcessEnv;
+	readonly configPath?: string;
+};
+
+export type Target =
+	| {readonly mode: 'demo'; readonly warnings: readonly string[]}
+	| {readonly mode: 'live'; readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string; readonly warnings: readonly string[]};
+
+function checkUrl(name: string, value: string): string {
+	let url: URL;
+	try {
+		url = new URL(value);
+	} catch {
+		throw new Error(`--${name} is not a URL: ${value}`);
+	}
+
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		throw new Error(`--${name} must be http or https`);
+	}
+
+	if (url.username || url.password || url.searchParams.has('api_key')) {
+		throw new Error(`--${name} must not carry credentials; set RUNPOD_API_KEY instead`);
+	}
+
+	return value.replace(/\/+$/, '');
+}
+
+/** Live against the real service (or `--api-url`), or DEMO on the built-in simulator when there is no key. */
+export function resolveTarget(options: TargetOptions): Target {
+	const apiUrl = options.apiUrl === undefined ? undefined : checkUrl('api-url', options.apiUrl);
+	const graphqlUrl = options.graphqlUrl === undefined ? undefined : checkUrl('graphql-url', options.graphqlUrl);
+	if (options.demo) {
+		return {mode: 'demo', warnings: []};
+	}
+
+	const key = findApiKey({env: options.env, configPath: options.configPath, profile: options.profile});
+	if (!key.apiKey) {
+		if (options.profile) {
+			throw new Error(`no API key for profile "${options.profile}" in ~/.runpod/config.toml`);
+		}
+
+		if (apiUrl || graphqlUrl) {
+			throw new Error('no API key: set RUNPOD_API_KEY or add api_key to ~/.runpod/config.toml');
+		}
+
+		return {mode: 'demo', warnings: [...key.warnings, 'No API key configured: running on the built-in simulator (DEMO).']};
+	}
+
+	return {mode: 'live', apiUrl: apiUrl ?? defaultApiUrl, graphqlUrl: graphqlUrl ?? defaultGraphqlUrl, apiKey: key.apiKey, warnings: key.warnings};
+}

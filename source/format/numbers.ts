@@ -1,0 +1,42 @@
+/** `0.4213` → `42%`; undefined → `–`. */
+export function formatPercent(share: number | undefined, digits = 0): string {
+	return share === undefined || !Number.isFinite(share) ? '–' : `${(share * 100).toFixed(digits)}%`;
+}
+
+/** Dollars per hour with sensible precision: `$0.34/h`, `$23.92/h`. */
+export function formatDollarsPerHour(value: number | null | undefined): string {
+	if (value === null || value === undefined) {
+		return '–';
+	}
+
+	return `$${value < 1 ? value.toFixed(3).replace(/0$/, '') : value.toFixed(2)}/h`;
+}
+
+export function formatPrice(value: number | null | undefined): string {
+	if (value === null || value === undefined) {
+		return '–';
+	}
+
+	return `$${value < 1 ? value.toFixed(3).replace(/0$/, '') : value.toFixed(2)}`;
+}
+
+/** Compact counts: 999, 1.2k, 34k, 1.2M. */
+export function formatCount(value: number | undefined): string {
+	if (value === undefined) {
+		return '–';
+	}
+
+	if (value < 1000) {
+		return String(Math.round(value));
+	}
+
+	if (value < 1_000_000) {
+		return `${(value / 1000).toFixed(value < 10_000 ? 1 : 0)}k`;
+	}
+
+	return `${(value / 1_000_000).toFixed(1)}M`;
+}
+
+export function formatRate(perMinute: number | undefined): string {
+	return perMinute === undefined ? '–' : `${perMinute < 10 ? perMinute.toFixed(1) : Math.round(perMinute)}/m`;
+}

@@ -1,0 +1,66 @@
+import type {PodtopState} from '../store/state.js';
+import type {SourceName} from '../store/types.js';
+
+export type ChangeEvent = Record<string, unknown> & {readonly type: string};
+
+/**
+What changed between two store states, as events for `podtop watch --jsonl`. Compares by identity:
+the store only replaces what changed, so this is cheap and exact.
+*/
+export function changeEvents(previous: PodtopState, next: PodtopState, at: string): ChangeEvent[] {
+	const events: ChangeEvent[] = [];
+	if (previous.endpoints.order !== next.endpoints.order) {
+		events.push({type: 'endpoints', at, ids: next.endpoints.order});
+	}
+
+	for (const id of next.endpoints.order) {
+		const before = previous.endpoints.byId[id];
+		const after = next.endpoints.byId[id]!;
+		if (before?.record !== after.record) {
+			events.push({type: 'endpoint', at, endpoint: after.record});
+		}
+
+		if (after.health && before?.health !== after.health) {
+			events.push({type: 'health', at, endpointId: id, health: after.health, figures: after.figures});
+		}
+
+		if (before?.healthError !== after.healthError && after.healthError !== undefined) {
+			events.push({type: 'health.error', at, endpointId: id, error: after.healthError});
+		}
+	}
+
+	for (const id of next.pods.order) {
+		if (previous.pods.byId[id]?.record !== next.pods.byId[id]!.record) {
+			events.push({type: 'pod', at, pod: next.pods.byId[id]!.record});
+		}
+	}
+
+	for (const id of previous.pods.order) {
+		if (!next.pods.byId[id]) {
+			events.push({type: 'pod.removed', at, id});
+		}
+	}
+
+	for (const id of next.gpus.order) {
+		if (previous.gpus.byId[id]?.record !== next.gpus.byId[id]!.record) {
+			events.push({type: 'gpu', at, gpuType: next.gpus.byId[id]!.record});
+		}
+	}
+
+	for (const source of ['jobApi', 'graphql'] as const satisfies readonly SourceName[]) {
+		const before = previous.connection[source];
+		const after = next.connection[source];
+		if (before.staleSince !== after.staleSince || (after.staleSince !== undefined && before.lastError !== after.lastError)) {
+			events.push({type: 'connection', at, source, stale: after.staleSince !== undefined, ...(after.staleSince === undefined ? {} : {since: new Date(after.staleSince).toISOString(), error: after.lastError})});
+		}
+	}
+
+	for (const key of next.jobs.order) {
+		if (previous.jobs.byKey[key] !== next.jobs.byKey[key]) {
+			const {endpointId, id, status, delayTime, executionTime, error, chunkCount} = next.jobs.byKey[key]!;
+			events.push({type: 'job', at, endpointId, id, status, delayTime, executionTime, error, chunkCount});
+		}
+	}
+
+	return events;
+}

@@ -1,0 +1,40 @@
+import {formatDollarsPerHour, formatPrice} from '../format/numbers.js';
+import {formatDuration} from '../format/duration.js';
+import {textTable} from '../format/text-table.js';
+import {meanGpuUtil} from '../store/pod-actions.js';
+import type {Snapshot} from './take-snapshot.js';
+
+/** The snapshot as text for people: three tables under a header that says DEMO or LIVE. */
+export function snapshotText(snapshot: Snapshot): string {
+	const endpoints = textTable(
+		['ENDPOINT', 'NAME', 'RUN', 'IDLE', 'INIT', 'THROT', 'UNHLT', 'MIN-MAX', 'QUEUE', 'PROG', 'DONE', 'FAILED', 'RETRIED'],
+		snapshot.endpoints.map(({id, name, workersMin, workersMax, health: {jobs, workers}}) => [
+			id, name, String(workers.running), String(workers.idle), String(workers.initializing), String(workers.throttled), String(workers.unhealthy),
+			workersMin === undefined || workersMin === null ? '–' : `${workersMin}-${workersMax}`,
+			String(jobs.inQueue), String(jobs.inProgress), String(jobs.completed), String(jobs.failed), String(jobs.retried),
+		]),
+		new Set([2, 3, 4, 5, 6, 8, 9, 10, 11, 12]),
+	);
+	const pods = textTable(
+		['POD', 'NAME', 'GPU', 'STATUS', 'GPU%', 'CPU%', 'MEM%', 'UPTIME', 'COST'],
+		snapshot.pods.map(pod => {
+			const util = meanGpuUtil(pod);
+			return [
+				pod.id, pod.name ?? '', `${pod.gpuCount ?? 0}× ${pod.machine?.gpuDisplayName ?? '?'}`, pod.desiredStatus ?? '?',
+				util === undefined ? '–' : String(util), pod.runtime?.container?.cpuPercent?.toString() ?? '–', pod.runtime?.container?.memoryPercent?.toString() ?? '–',
+				pod.runtime ? formatDuration(pod.runtime.uptimeInSeconds) : '–', formatDollarsPerHour(pod.costPerHr),
+			];
+		}),
+		new Set([4, 5, 6, 7, 8]),
+	);
+	const gpus = textTable(
+		['GPU TYPE', 'MEM', 'SECURE', 'COMMUNITY', 'SPOT', 'STOCK', 'FREE'],
+		snapshot.gpuTypes.map(type => [
+			type.id, `${type.memoryInGb ?? '?'}GB`, formatPrice(type.securePrice), formatPrice(type.communityPrice), formatPrice(type.lowestPrice?.minimumBidPrice),
+			type.lowestPrice?.stockStatus ?? '–', String(type.lowestPrice?.maxUnreservedGpuCount ?? '–'),
+		]),
+		new Set([1, 2, 3, 4, 6]),
+	);
+	const mode = snapshot.mode === 'demo' ? 'DEMO (built-in simulator)' : 'LIVE';
+	return `${mode} · ${snapshot.apiHost} · ${snapshot.generatedAt}\n\n${endpoints}\n\n${pods}\n\n${gpus}\n`;
+}

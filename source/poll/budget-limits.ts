@@ -1,0 +1,53 @@
+/** The service's published per-endpoint limits (requests per 10 s, concurrent requests). */
+const published = {
+	run: {perWindow: 1000, concurrent: 200},
+	runsync: {perWindow: 2000, concurrent: 400},
+	status: {perWindow: 2000, concurrent: 400},
+	cancel: {perWindow: 100, concurrent: 20},
+	'purge-queue': {perWindow: 2, concurrent: 1},
+	retry: {perWindow: 100, concurrent: 20},
+} as const;
+
+export type JobOperationGroup = keyof typeof published | 'health';
+
+/** `/status`, `/status-sync` and `/stream` share one limit. */
+export function groupOf(operation: string): JobOperationGroup {
+	if (operation === 'status-sync' || operation === 'stream') {
+		return 'status';
+	}
+
+	return operation as JobOperationGroup;
+}
+
+export type BudgetLimit = {readonly perWindow: number; readonly windowMs: number; readonly concurrency: number};
+
+export type BudgetSettings = {
+	/** Share of each published limit podtop may use (default 0.1). */
+	readonly share: number;
+	/** `/health` has no published limit: requests per 10 s per endpoint podtop allows itself. */
+	readonly healthPerWindow: number;
+	/** GraphQL publishes no limit: requests per 10 s podtop allows itself, all operations together. */
+	readonly graphqlPerWindow: number;
+};
+
+export const defaultBudgetSettings: BudgetSettings = {share: 0.1, healthPerWindow: 10, graphqlPerWindow: 10};
+
+const windowMs = 10_000;
+
+/** The budget podtop keeps for a job operation group on one endpoint, or for GraphQL. */
+export function budgetLimit(group: JobOperationGroup | 'graphql', settings: BudgetSettings): BudgetLimit {
+	if (group === 'graphql') {
+		return {perWindow: settings.graphqlPerWindow, windowMs, concurrency: 2};
+	}
+
+	if (group === 'health') {
+		return {perWindow: settings.healthPerWindow, windowMs, concurrency: 1};
+	}
+
+	const limit = published[group];
+	return {
+		perWindow: Math.max(1, Math.floor(limit.perWindow * settings.share)),
+		windowMs,
+		concurrency: Math.max(1, Math.floor(limit.concurrent * settings.share)),
+	};
+}

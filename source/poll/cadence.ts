@@ -1,0 +1,32 @@
+/** How often each kind of data is refreshed (ms). Hidden panes poll slower; jobs by state. */
+export type Cadence = {
+	readonly endpointsMs: number;
+	readonly healthMs: number;
+	readonly healthHiddenMs: number;
+	readonly podsMs: number;
+	readonly podsHiddenMs: number;
+	readonly gpusMs: number;
+	readonly gpusHiddenMs: number;
+	readonly jobsTickMs: number;
+	readonly jobInProgressMs: number;
+	readonly jobInQueueMs: number;
+	readonly jobUnknownMs: number;
+	readonly streamMs: number;
+	readonly budgetPublishMs: number;
+};
+
+export const defaultCadence: Cadence = {
+	endpointsMs: 60_000,
+	healthMs: 5000,
+	healthHiddenMs: 15_000,
+	podsMs: 5000,
+	podsHiddenMs: 20_000,
+	gpusMs: 30_000,
+	gpusHiddenMs: 60_000,
+	jobsTickMs: 500,
+	jobInProgressMs: 1000,
+	jobInQueueMs: 5000,
+	jobUnknownMs: 2000,
+	streamMs: 500,
+	budgetPublishMs: 1000,
+};

@@ -1,0 +1,76 @@
+export type Loop = {
+	readonly start: () => void;
+	/** Runs now (a user pressed `r`); if a run is under way, another follows it at once. */
+	readonly trigger: () => void;
+	readonly stop: () => void;
+};
+
+/**
+A self-scheduling loop: run, wait for it to finish, sleep `intervalMs()`, run again. Runs never
+overlap (unlike setInterval), and stop() clears the timer and aborts the run in flight.
+*/
+export function createLoop(run: (signal: AbortSignal) => Promise<void>, intervalMs: () => number): Loop {
+	let timer: NodeJS.Timeout | undefined;
+	let controller: AbortController | undefined;
+	let running = false;
+	let again = false;
+	let stopped = true;
+
+	const tick = async () => {
+		timer = undefined;
+		if (stopped) {
+			return;
+		}
+
+		running = true;
+		controller = new AbortController();
+		try {
+			await run(controller.signal);
+		} catch {
+			// A loop reports its own errors to the store; it must never die of one.
+		} finally {
+			running = false;
+			controller = undefined;
+		}
+
+		if (stopped) {
+			return;
+		}
+
+		if (again) {
+			again = false;
+			void tick();
+			return;
+		}
+
+		timer = setTimeout(() => void tick(), intervalMs());
+	};
+
+	return {
+		start() {
+			if (stopped) {
+				stopped = false;
+				void tick();
+			}
+		},
+		trigger() {
+			if (stopped) {
+				return;
+			}
+
+			if (running) {
+				again = true;
+				return;
+			}
+
+			clearTimeout(timer);
+			void tick();
+		},
+		stop() {
+			stopped = true;
+			clearTimeout(timer);
+			timer = undefined;
+			controller?.abort();
+		},
+	};
+}

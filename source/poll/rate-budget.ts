@@ -1,0 +1,83 @@
+import {SlidingWindow} from '../lib/sliding-window.js';
+import type {BudgetLimit} from './budget-limits.js';
+
+export type BudgetSnapshot = {
+	readonly key: string;
+	readonly used: number;
+	readonly allowed: number;
+	readonly windowMs: number;
+	readonly inFlight: number;
+	readonly concurrency: number;
+	readonly backoffUntil?: number;
+};
+
+const backoffBaseMs = 1000;
+const backoffCapMs = 60_000;
+
+/**
+One (endpoint, operation) budget, or GraphQL's: a sliding window and a concurrency cap, plus the
+backoff in force after a 429. Every podtop loop that touches the same resource shares it.
+*/
+export class RateBudget {
+	readonly key: string;
+	readonly limit: BudgetLimit;
+	readonly #window: SlidingWindow;
+	readonly #random: () => number;
+	#inFlight = 0;
+	#backoffUntil = 0;
+	#attempt = 0;
+
+	constructor(key: string, limit: BudgetLimit, random: () => number = Math.random) {
+		this.key = key;
+		this.limit = limit;
+		this.#window = new SlidingWindow(limit.windowMs);
+		this.#random = random;
+	}
+
+	/** Takes a slot when one is free now and returns 0; otherwise the milliseconds to wait. */
+	tryAcquire(now: number): number {
+		if (now < this.#backoffUntil) {
+			return this.#backoffUntil - now;
+		}
+
+		if (this.#inFlight >= this.limit.concurrency) {
+			return Number.POSITIVE_INFINITY;
+		}
+
+		if (this.#window.count(now) >= this.limit.perWindow) {
+			return Math.max(1, this.#window.msUntilSlotFrees(now));
+		}
+
+		this.#window.add(now);
+		this.#inFlight++;
+		return 0;
+	}
+
+	release(): void {
+		this.#inFlight = Math.max(0, this.#inFlight - 1);
+	}
+
+	/** The service said 429: wait `retryAfterMs` when it said how long, else back off exponentially with full jitter. */
+	rateLimited(now: number, retryAfterMs?: number): number {
+		const delay = retryAfterMs ?? this.#random() * Math.min(backoffCapMs, backoffBaseMs * (2 ** this.#attempt));
+		this.#attempt = Math.min(this.#attempt + 1, 16);
+		this.#backoffUntil = Math.max(this.#backoffUntil, now + delay);
+		return delay;
+	}
+
+	succeeded(): void {
+		this.#attempt = 0;
+	}
+
+	snapshot(now: number): BudgetSnapshot {
+		return {
+			key: this.key,
+			used: this.#window.count(now),
+			allowed: this.limit.perWindow,
+			windowMs: this.limit.windowMs,
+			inFlight: this.#inFlight,
+			concurrency: this.limit.concurrency,
+			...(this.#backoffUntil > now ? {backoffUntil: this.#backoffUntil} : {}),
+		};
+	}
+}

@@ -1,0 +1,37 @@
+import type {GraphqlApi} from '../api/graphql-api.js';
+import type {EndpointInput, PodDeployInput} from '../api/graphql-types.js';
+import type {JobApi} from '../api/job-api.js';
+import type {JobRequest} from '../api/job-types.js';
+import {budgetKey, type Priority, type Scheduler} from './scheduler.js';
+
+/**
+Every API call podtop makes, routed through the scheduler with its budget, priority and
+idempotency: reads are coalesced and may be retried; `/run`, `/runsync`, `/cancel`, `/retry`,
+`/purge-queue` and every mutation go out once, at a user's priority.
+*/
+export function createScheduledApi({jobApi, graphqlApi, scheduler}: {readonly jobApi: JobApi; readonly graphqlApi: GraphqlApi; readonly scheduler: Scheduler}) {
+	const read = async <T>(budget: string, coalesce: string, priority: Priority, run: (signal: AbortSignal) => Promise<T>) => scheduler.submit({budget, coalesce, priority, idempotent: true, run});
+	const write = async <T>(budget: string, run: (signal: AbortSignal) => Promise<T>) => scheduler.submit({budget, priority: 'action', idempotent: false, run});
+
+	return {
+		health: async (endpointId: string, priority: Priority) => read(budgetKey(endpointId, 'health'), `health:${endpointId}`, priority, async signal => jobApi.health(endpointId, {signal})),
+		status: async (endpointId: string, jobId: string, priority: Priority) => read(budgetKey(endpointId, 'status'), `status:${endpointId}/${jobId}`, priority, async signal => jobApi.status(endpointId, jobId, {signal})),
+		stream: async (endpointId: string, jobId: string, priority: Priority) => read(budgetKey(endpointId, 'status'), `stream:${endpointId}/${jobId}`, priority, async signal => jobApi.stream(endpointId, jobId, {signal})),
+		endpoints: async (priority: Priority) => read('graphql', 'endpoints', priority, async signal => graphqlApi.endpoints({signal})),
+		pods: async (priority: Priority) => read('graphql', 'pods', priority, async signal => graphqlApi.pods({signal})),
+		gpuTypes: async (priority: Priority) => read('graphql', 'gpuTypes', priority, async signal => graphqlApi.gpuTypes({signal})),
+
+		run: async (endpointId: string, request: JobRequest) => write(budgetKey(endpointId, 'run'), async signal => jobApi.run(endpointId, request, {signal})),
+		cancel: async (endpointId: string, jobId: string) => write(budgetKey(endpointId, 'cancel'), async signal => jobApi.cancel(endpointId, jobId, {signal})),
+		retry: async (endpointId: string, jobId: string) => write(budgetKey(endpointId, 'retry'), async signal => jobApi.retry(endpointId, jobId, {signal})),
+		purgeQueue: async (endpointId: string) => write(budgetKey(endpointId, 'purge-queue'), async signal => jobApi.purgeQueue(endpointId, {signal})),
+		saveEndpoint: async (input: EndpointInput) => write('graphql', async signal => graphqlApi.saveEndpoint(input, {signal})),
+		deleteEndpoint: async (id: string) => write('graphql', async signal => graphqlApi.deleteEndpoint(id, {signal})),
+		deployOnDemand: async (input: PodDeployInput) => write('graphql', async signal => graphqlApi.deployOnDemand(input, {signal})),
+		stopPod: async (podId: string) => write('graphql', async signal => graphqlApi.stop(podId, {signal})),
+		resumePod: async (podId: string, gpuCount?: number) => write('graphql', async signal => graphqlApi.resume(podId, gpuCount, {signal})),
+		terminatePod: async (podId: string) => write('graphql', async signal => graphqlApi.terminate(podId, {signal})),
+	};
+}
+
+export type ScheduledApi = ReturnType<typeof createScheduledApi>;

@@ -1,0 +1,235 @@
+import {ApiError} from '../api/errors.js';
+import {budgetLimit, defaultBudgetSettings, type BudgetSettings, type JobOperationGroup} from './budget-limits.js';
+import {RateBudget, type BudgetSnapshot} from './rate-budget.js';
+
+/** A user's action first, then what is on screen, then background refresh. */
+export type Priority = 'action' | 'visible' | 'background';
+const rank: Record<Priority, number> = {action: 0, visible: 1, background: 2};
+
+export type Task<T> = {
+	/** Budget key: `<endpointId>:<group>` or `graphql`. */
+	readonly budget: string;
+	readonly priority: Priority;
+	/** Requests with the same key share one flight: everyone gets the same answer. */
+	readonly coalesce?: string;
+	/** Reads may be retried after 429, 5xx, network errors and timeouts; writes never are. */
+	readonly idempotent: boolean;
+	readonly run: (signal: AbortSignal) => Promise<T>;
+};
+
+type Pending = {
+	readonly task: Task<unknown>;
+	priority: Priority;
+	attempts: number;
+	notBefore: number;
+	readonly resolve: (value: unknown) => void;
+	readonly reject: (error: unknown) => void;
+	readonly promise: Promise<unknown>;
+};
+
+const transientKinds = new Set(['server', 'network', 'timeout']);
+/** Attempts for a read hit by 5xx, network errors or timeouts, before the caller hears of it. */
+const transientAttempts = 2;
+/** Attempts for a read hit by 429s before the caller hears of it. */
+const rateLimitedAttempts = 6;
+
+export function budgetKey(endpointId: string, group: JobOperationGroup): string {
+	return `${endpointId}:${group}`;
+}
+
+/**
+Runs every request podtop makes: within its budget, highest priority first, coalesced, with
+backoff after 429s (Retry-After when given, full jitter otherwise) and retries for reads only.
+Nothing here uses setInterval: one timer per budget waits for the next free slot.
+*/
+export class Scheduler {
+	readonly #settings: BudgetSettings;
+	readonly #random: () => number;
+	readonly #now: () => number;
+	readonly #budgets = new Map<string, RateBudget>();
+	readonly #queues = new Map<string, Pending[]>();
+	readonly #timers = new Map<string, NodeJS.Timeout>();
+	readonly #coalesced = new Map<string, Pending>();
+	readonly #inFlight = new Set<AbortController>();
+	#stopped = false;
+
+	constructor(options: {settings?: BudgetSettings; random?: () => number; now?: () => number} = {}) {
+		this.#settings = options.settings ?? defaultBudgetSettings;
+		this.#random = options.random ?? Math.random;
+		this.#now = options.now ?? (() => performance.now());
+	}
+
+	async submit<T>(task: Task<T>): Promise<T> {
+		if (this.#stopped) {
+			throw new ApiError('aborted', 'podtop is shutting down');
+		}
+
+		if (task.coalesce) {
+			const existing = this.#coalesced.get(task.coalesce);
+			if (existing) {
+				if (rank[task.priority] < rank[existing.priority]) {
+					existing.priority = task.priority;
+				}
+
+				return existing.promise as Promise<T>;
+			}
+		}
+
+		let resolve!: (value: unknown) => void;
+		let reject!: (error: unknown) => void;
+		const promise = new Promise<unknown>((resolve_, reject_) => {
+			resolve = resolve_;
+			reject = reject_;
+		});
+		const pending: Pending = {task: task as Task<unknown>, priority: task.priority, attempts: 0, notBefore: 0, resolve, reject, promise};
+		if (task.coalesce) {
+			this.#coalesced.set(task.coalesce, pending);
+			const forget = () => {
+				if (this.#coalesced.get(task.coalesce!) === pending) {
+					this.#coalesced.delete(task.coalesce!);
+				}
+			};
+
+			promise.then(forget, forget);
+		}
+
+		this.#enqueue(pending);
+		return promise as Promise<T>;
+	}
+
+	/** Budgets as they stand, for the UI. */
+	snapshot(): Record<string, BudgetSnapshot> {
+		const now = this.#now();
+		return Object.fromEntries([...this.#budgets].map(([key, budget]) => [key, budget.snapshot(now)]));
+	}
+
+	/** Aborts requests in flight and rejects everything queued. */
+	stop(): void {
+		this.#stopped = true;
+		for (const timer of this.#timers.values()) {
+			clearTimeout(timer);
+		}
+
+		this.#timers.clear();
+		for (const controller of this.#inFlight) {
+			controller.abort();
+		}
+
+		for (const queue of this.#queues.values()) {
+			for (const pending of queue) {
+				pending.reject(new ApiError('aborted', 'podtop is shutting down'));
+			}
+		}
+
+		this.#queues.clear();
+	}
+
+	#budget(key: string): RateBudget {
+		let budget = this.#budgets.get(key);
+		if (!budget) {
+			const group = key === 'graphql' ? 'graphql' : key.slice(key.lastIndexOf(':') + 1) as JobOperationGroup;
+			budget = new RateBudget(key, budgetLimit(group, this.#settings), this.#random);
+			this.#budgets.set(key, budget);
+		}
+
+		return budget;
+	}
+
+	#enqueue(pending: Pending): void {
+		const key = pending.task.budget;
+		const queue = this.#queues.get(key) ?? [];
+		queue.push(pending);
+		this.#queues.set(key, queue);
+		this.#pump(key);
+	}
+
+	/** Starts what the budget allows now; otherwise arms one timer for when it will. */
+	#pump(key: string): void {
+		if (this.#stopped) {
+			return;
+		}
+
+		const queue = this.#queues.get(key);
+		const budget = this.#budget(key);
+		while (queue && queue.length > 0) {
+			const now = this.#now();
+			queue.sort((a, b) => (rank[a.priority] - rank[b.priority]) || (a.notBefore - b.notBefore));
+			const ready = queue.findIndex(pending => pending.notBefore <= now);
+			if (ready === -1) {
+				this.#arm(key, Math.min(...queue.map(pending => pending.notBefore)) - now);
+				return;
+			}
+
+			const wait = budget.tryAcquire(now);
+			if (wait > 0) {
+				// Infinity: the concurrency cap is full; a finishing request pumps again.
+				if (Number.isFinite(wait)) {
+					this.#arm(key, wait);
+				}
+
+				return;
+			}
+
+			const [pending] = queue.splice(ready, 1);
+			void this.#execute(key, budget, pending!);
+		}
+	}
+
+	#arm(key: string, delayMs: number): void {
+		const existing = this.#timers.get(key);
+		if (existing) {
+			clearTimeout(existing);
+		}
+
+		this.#timers.set(key, setTimeout(() => {
+			this.#timers.delete(key);
+			this.#pump(key);
+		}, Math.max(1, Math.ceil(delayMs))));
+	}
+
+	async #execute(key: string, budget: RateBudget, pending: Pending): Promise<void> {
+		const controller = new AbortController();
+		this.#inFlight.add(controller);
+		pending.attempts++;
+		try {
+			const value = await pending.task.run(controller.signal);
+			budget.succeeded();
+			pending.resolve(value);
+		} catch (error) {
+			this.#failed(budget, pending, error);
+		} finally {
+			this.#inFlight.delete(controller);
+			budget.release();
+			this.#pump(key);
+		}
+	}
+
+	#failed(budget: RateBudget, pending: Pending, error: unknown): void {
+		const now = this.#now();
+		if (this.#stopped || !(error instanceof ApiError)) {
+			pending.reject(error);
+			return;
+		}
+
+		if (error.kind === 'rate-limited') {
+			budget.rateLimited(now, error.retryAfterMs);
+			if (pending.task.idempotent && pending.attempts < rateLimitedAttempts) {
+				this.#requeue(pending, now);
+				return;
+			}
+		} else if (transientKinds.has(error.kind) && pending.task.idempotent && pending.attempts < transientAttempts) {
+			// Full jitter on this request alone: other requests of the budget are not to blame.
+			this.#requeue(pending, now + (this.#random() * 500 * (2 ** pending.attempts)));
+			return;
+		}
+
+		pending.reject(error);
+	}
+
+	#requeue(pending: Pending, notBefore: number): void {
+		pending.notBefore = notBefore;
+		const queue = this.#queues.get(pending.task.budget) ?? [];
+		queue.push(pending);
+		this.#queues.set(pending.task.budget, queue);
+	}
+}

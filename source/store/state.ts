@@ -1,0 +1,33 @@
+import type {BudgetState, ConnectionState, EndpointState, GpuState, PaneName, PodState, SourceName, TrackedJob} from './types.js';
+import type {EndpointActions} from './endpoint-actions.js';
+import type {PodActions} from './pod-actions.js';
+import type {GpuActions} from './gpu-actions.js';
+import type {JobActions} from './job-actions.js';
+import type {StatusActions} from './status-actions.js';
+
+export type Collection<T> = {
+	readonly byId: Readonly<Record<string, T>>;
+	/** Ids in the order the service listed them. */
+	readonly order: readonly string[];
+	/** When the list last came in. */
+	readonly updatedAt?: number;
+};
+
+export type PodtopState = {
+	readonly mode: 'demo' | 'live';
+	/** Host of the job API, for the header (no path, no query, no key). */
+	readonly apiHost: string;
+	/** `••••1a2b`: the key is never kept in the store. */
+	readonly keyFingerprint: string;
+	readonly endpoints: Collection<EndpointState>;
+	readonly pods: Collection<PodState>;
+	readonly gpus: Collection<GpuState>;
+	readonly jobs: {readonly byKey: Readonly<Record<string, TrackedJob>>; readonly order: readonly string[]};
+	readonly connection: Readonly<Record<SourceName, ConnectionState>>;
+	readonly budgets: Readonly<Record<string, BudgetState>>;
+	readonly ui: {readonly visiblePane: PaneName; readonly notices: readonly string[]};
+	readonly actions: EndpointActions & PodActions & GpuActions & JobActions & StatusActions;
+};
+
+export type SetState = (partial: Partial<PodtopState> | ((state: PodtopState) => Partial<PodtopState>)) => void;
+export type GetState = () => PodtopState;

@@ -1,0 +1,36 @@
+import {deepEqual} from '../lib/deep-equal.js';
+import type {GetState, SetState} from './state.js';
+import type {BudgetState, PaneName, SourceName} from './types.js';
+
+export type StatusActions = {
+	/** A poll cycle of one source ended: fine (`error` undefined) or failing. */
+	readonly reportSource: (source: SourceName, at: number, error?: string) => void;
+	readonly setBudgets: (budgets: Readonly<Record<string, BudgetState>>) => void;
+	readonly setVisiblePane: (pane: PaneName) => void;
+	readonly addNotice: (notice: string) => void;
+};
+
+export function statusActions(set: SetState, get: GetState): StatusActions {
+	return {
+		reportSource(source, at, error) {
+			const current = get().connection[source];
+			const next = error === undefined
+				? {lastSuccessAt: at, lastErrorAt: current.lastErrorAt, lastError: current.lastError}
+				: {...current, lastErrorAt: at, lastError: error, staleSince: current.staleSince ?? at};
+			set({connection: {...get().connection, [source]: next}});
+		},
+		setBudgets(budgets) {
+			if (!deepEqual(get().budgets, budgets)) {
+				set({budgets});
+			}
+		},
+		setVisiblePane(pane) {
+			if (get().ui.visiblePane !== pane) {
+				set({ui: {...get().ui, visiblePane: pane}});
+			}
+		},
+		addNotice(notice) {
+			set({ui: {...get().ui, notices: [...get().ui.notices, notice].slice(-5)}});
+		},
+	};
+}

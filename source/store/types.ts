@@ -1,0 +1,90 @@
+import type {EndpointRecord, GpuTypeRecord, PodRecord} from '../api/graphql-types.js';
+import type {Health, JobStatus, StreamChunk} from '../api/job-types.js';
+
+export type SourceName = 'jobApi' | 'graphql';
+
+/** Freshness of one data source: what the UI needs to be honest about its data. */
+export type ConnectionState = {
+	readonly lastSuccessAt?: number;
+	readonly lastErrorAt?: number;
+	readonly lastError?: string;
+	/** Set at the first failure after a success; cleared by the next success. */
+	readonly staleSince?: number;
+};
+
+export type HealthSample = {
+	readonly at: number;
+	readonly inQueue: number;
+	readonly inProgress: number;
+	readonly completed: number;
+	readonly failed: number;
+	readonly retried: number;
+	readonly running: number;
+};
+
+export type EndpointFigures = {
+	readonly throughputPerMinute: number | undefined;
+	/** Failed share of finished jobs in the window, 0..1. */
+	readonly failureRate: number | undefined;
+	/** Retries per finished job in the window. */
+	readonly retryRate: number | undefined;
+	/** Seconds until the queue is empty at the current pace; undefined when it is not draining. */
+	readonly drainEtaSeconds: number | undefined;
+};
+
+export type EndpointState = {
+	readonly record: EndpointRecord;
+	readonly health?: Health;
+	readonly healthAt?: number;
+	readonly healthError?: string;
+	readonly history: readonly HealthSample[];
+	readonly figures: EndpointFigures;
+};
+
+export type PodState = {
+	readonly record: PodRecord;
+	/** Mean GPU utilisation over time, newest last. */
+	readonly utilHistory: readonly number[];
+};
+
+export type StockStatus = 'High' | 'Medium' | 'Low' | 'None' | 'Unknown';
+
+export type GpuState = {
+	readonly record: GpuTypeRecord;
+	readonly stockHistory: readonly StockStatus[];
+};
+
+export type TrackedJob = {
+	readonly key: string;
+	readonly endpointId: string;
+	readonly id: string;
+	readonly status: JobStatus;
+	readonly trackedAt: number;
+	readonly updatedAt: number;
+	readonly delayTime?: number;
+	readonly executionTime?: number;
+	readonly workerId?: string;
+	readonly error?: string;
+	readonly output?: unknown;
+	/** Poll its stream (a job view is open on it). */
+	readonly follow: boolean;
+	/** The newest chunks, bounded. */
+	readonly chunks: readonly StreamChunk[];
+	readonly chunkCount: number;
+	/** Text output so far (bounded to its tail). */
+	readonly text: string;
+	readonly metrics?: Record<string, unknown>;
+	readonly lastError?: string;
+};
+
+export type BudgetState = {
+	readonly key: string;
+	readonly used: number;
+	readonly allowed: number;
+	readonly windowMs: number;
+	readonly inFlight: number;
+	readonly concurrency: number;
+	readonly backoffUntil?: number;
+};
+
+export type PaneName = 'endpoints' | 'pods' | 'gpus' | 'job';
