@@ -55,10 +55,13 @@ export function changeEvents(previous: PodtopState, next: PodtopState, at: strin
 		}
 	}
 
-	for (const key of next.jobs.order) {
-		if (previous.jobs.byKey[key] !== next.jobs.byKey[key]) {
-			const {endpointId, id, status, delayTime, executionTime, error, chunkCount} = next.jobs.byKey[key]!;
-			events.push({type: 'job', at, endpointId, id, status, delayTime, executionTime, error, chunkCount});
+	if (previous.jobs.revision !== next.jobs.revision) {
+		for (const key of next.jobs.changed) {
+			const job = next.jobs.byKey.get(key);
+			if (job) {
+				const {endpointId, id, status, delayTime, executionTime, error, chunkCount} = job;
+				events.push({type: 'job', at, endpointId, id, status, delayTime, executionTime, error, chunkCount});
+			}
 		}
 	}
 

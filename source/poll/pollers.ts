@@ -98,8 +98,7 @@ export function createPollers({store, api, scheduler, cadence = defaultCadence, 
 	}, () => (visible('gpus') ? cadence.gpusMs : cadence.gpusHiddenMs));
 
 	const jobsLoop = createLoop(async () => {
-		const {jobs} = store.getState();
-		const due = jobs.order.map(key => jobs.byKey[key]!).filter(job => {
+		const due = [...store.getState().jobs.byKey.values()].filter(job => {
 			if (isTerminalStatus(job.status)) {
 				return false;
 			}

@@ -1,5 +1,5 @@
 import {ApiError} from '../api/errors.js';
-import {budgetLimit, defaultBudgetSettings, type BudgetSettings, type JobOperationGroup} from './budget-limits.js';
+import {budgetLimit, defaultBudgetSettings, type BudgetLimit, type BudgetSettings, type JobOperationGroup} from './budget-limits.js';
 import {RateBudget, type BudgetSnapshot} from './rate-budget.js';
 
 /** A user's action first, then what is on screen, then background refresh. */
@@ -43,7 +43,7 @@ backoff after 429s (Retry-After when given, full jitter otherwise) and retries f
 Nothing here uses setInterval: one timer per budget waits for the next free slot.
 */
 export class Scheduler {
-	readonly #settings: BudgetSettings;
+	readonly #limitFor: (key: string) => BudgetLimit;
 	readonly #random: () => number;
 	readonly #now: () => number;
 	readonly #budgets = new Map<string, RateBudget>();
@@ -53,8 +53,9 @@ export class Scheduler {
 	readonly #inFlight = new Set<AbortController>();
 	#stopped = false;
 
-	constructor(options: {settings?: BudgetSettings; random?: () => number; now?: () => number} = {}) {
-		this.#settings = options.settings ?? defaultBudgetSettings;
+	constructor(options: {settings?: BudgetSettings; limitFor?: (key: string) => BudgetLimit; random?: () => number; now?: () => number} = {}) {
+		const settings = options.settings ?? defaultBudgetSettings;
+		this.#limitFor = options.limitFor ?? (key => budgetLimit(key === 'graphql' ? 'graphql' : key.slice(key.lastIndexOf(':') + 1) as JobOperationGroup, settings));
 		this.#random = options.random ?? Math.random;
 		this.#now = options.now ?? (() => performance.now());
 	}
@@ -127,8 +128,7 @@ export class Scheduler {
 	#budget(key: string): RateBudget {
 		let budget = this.#budgets.get(key);
 		if (!budget) {
-			const group = key === 'graphql' ? 'graphql' : key.slice(key.lastIndexOf(':') + 1) as JobOperationGroup;
-			budget = new RateBudget(key, budgetLimit(group, this.#settings), this.#random);
+			budget = new RateBudget(key, this.#limitFor(key), this.#random);
 			this.#budgets.set(key, budget);
 		}
 

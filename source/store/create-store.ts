@@ -23,7 +23,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint}: StoreOptions)
 		endpoints: {byId: {}, order: []},
 		pods: {byId: {}, order: []},
 		gpus: {byId: {}, order: []},
-		jobs: {byKey: {}, order: []},
+		jobs: {byKey: new Map(), revision: 0, changed: []},
 		connection: {jobApi: {}, graphql: {}},
 		budgets: {},
 		ui: {visiblePane: 'endpoints', notices: []},

@@ -20,71 +20,79 @@ export type JobActions = {
 
 export const jobKey = (endpointId: string, jobId: string) => `${endpointId}/${jobId}`;
 
-/** Drops the oldest finished jobs (then the oldest of any) once over the limit. */
-function evict(byKey: Record<string, TrackedJob>, order: string[]): string[] {
-	if (order.length <= trackedJobLimit) {
-		return order;
+/** Over the limit: drop the oldest finished, unfollowed jobs first, then the oldest of any. Returns the keys dropped. */
+function evict(byKey: Map<string, TrackedJob>): string[] {
+	const dropped: string[] = [];
+	for (const [key, job] of byKey) {
+		if (byKey.size <= trackedJobLimit) {
+			return dropped;
+		}
+
+		if (isTerminalStatus(job.status) && !job.follow) {
+			byKey.delete(key);
+			dropped.push(key);
+		}
 	}
 
-	const excess = order.length - trackedJobLimit;
-	const doomed = new Set(order.filter(key => isTerminalStatus(byKey[key]!.status) && !byKey[key]!.follow).slice(0, excess));
-	for (const key of order) {
-		if (doomed.size >= excess) {
+	for (const key of byKey.keys()) {
+		if (byKey.size <= trackedJobLimit) {
 			break;
 		}
 
-		doomed.add(key);
+		byKey.delete(key);
+		dropped.push(key);
 	}
 
-	for (const key of doomed) {
-		delete byKey[key];
-	}
-
-	return order.filter(key => !doomed.has(key));
+	return dropped;
 }
 
 export function jobActions(set: SetState, get: GetState): JobActions {
-	const patch = (key: string, change: (job: TrackedJob) => TrackedJob | undefined) => {
+	const publish = (changed: string[]) => {
 		const {jobs} = get();
-		const job = jobs.byKey[key];
-		const next = job && change(job);
-		if (job && next && next !== job) {
-			set({jobs: {...jobs, byKey: {...jobs.byKey, [key]: next}}});
+		set({jobs: {byKey: jobs.byKey, revision: jobs.revision + 1, changed}});
+	};
+
+	const patch = (key: string, change: (job: TrackedJob) => TrackedJob) => {
+		const byKey = get().jobs.byKey as Map<string, TrackedJob>;
+		const job = byKey.get(key);
+		if (!job) {
+			return;
+		}
+
+		const next = change(job);
+		if (next !== job) {
+			byKey.set(key, next);
+			publish([key]);
 		}
 	};
 
 	return {
 		trackJob(endpointId, jobId, {follow = false, at = Date.now()} = {}) {
 			const key = jobKey(endpointId, jobId);
-			const {jobs} = get();
-			const existing = jobs.byKey[key];
-			if (existing) {
-				if (follow && !existing.follow) {
-					patch(key, job => ({...job, follow}));
+			const byKey = get().jobs.byKey as Map<string, TrackedJob>;
+			if (byKey.has(key)) {
+				if (follow) {
+					patch(key, job => (job.follow ? job : {...job, follow}));
 				}
 
 				return key;
 			}
 
-			const byKey = {...jobs.byKey, [key]: {key, endpointId, id: jobId, status: 'UNKNOWN', trackedAt: at, updatedAt: at, follow, chunks: [], chunkCount: 0, text: ''}};
-			const order = evict(byKey, [...jobs.order, key]);
-			set({jobs: {byKey, order}});
+			byKey.set(key, {key, endpointId, id: jobId, status: 'UNKNOWN', trackedAt: at, updatedAt: at, follow, chunks: [], chunkCount: 0, text: ''});
+			publish([key, ...evict(byKey)]);
 			return key;
 		},
 		untrackJob(key) {
-			const {jobs} = get();
-			if (!jobs.byKey[key]) {
-				return;
+			const byKey = get().jobs.byKey as Map<string, TrackedJob>;
+			if (byKey.delete(key)) {
+				publish([key]);
 			}
-
-			const byKey = {...jobs.byKey};
-			delete byKey[key];
-			set({jobs: {byKey, order: jobs.order.filter(candidate => candidate !== key)}});
 		},
 		setFollow: (key, follow) => patch(key, job => (job.follow === follow ? job : {...job, follow})),
 		updateJob(key, body, at) {
 			patch(key, job => {
-				const next: TrackedJob = {
+				const same = body.status === job.status && body.delayTime === job.delayTime && body.executionTime === job.executionTime && body.workerId === job.workerId && body.error === job.error && body.output === job.output && job.lastError === undefined;
+				return same ? job : {
 					...job,
 					status: body.status,
 					delayTime: body.delayTime,
@@ -93,9 +101,8 @@ export function jobActions(set: SetState, get: GetState): JobActions {
 					error: body.error,
 					output: body.output,
 					lastError: undefined,
+					updatedAt: at,
 				};
-				const same = next.status === job.status && next.delayTime === job.delayTime && next.executionTime === job.executionTime && next.workerId === job.workerId && next.error === job.error && next.output === job.output && job.lastError === undefined;
-				return same ? job : {...next, updatedAt: at};
 			});
 		},
 		appendStream(key, status, chunks, at) {
@@ -104,9 +111,7 @@ export function jobActions(set: SetState, get: GetState): JobActions {
 					return job;
 				}
 
-				const added = chunks.map(chunk => chunkText(chunk.output)).join('');
-				const text = `${job.text}${added}`;
-				const metrics = [...chunks].reverse().find(chunk => chunk.metrics)?.metrics ?? job.metrics;
+				const text = `${job.text}${chunks.map(chunk => chunkText(chunk.output)).join('')}`;
 				return {
 					...job,
 					status,
@@ -114,7 +119,7 @@ export function jobActions(set: SetState, get: GetState): JobActions {
 					chunks: [...job.chunks, ...chunks].slice(-chunkLimit),
 					chunkCount: job.chunkCount + chunks.length,
 					text: text.length > textLimit ? text.slice(text.length - textLimit) : text,
-					metrics,
+					metrics: [...chunks].reverse().find(chunk => chunk.metrics)?.metrics ?? job.metrics,
 				};
 			});
 		},

@@ -22,7 +22,12 @@ export type PodtopState = {
 	readonly endpoints: Collection<EndpointState>;
 	readonly pods: Collection<PodState>;
 	readonly gpus: Collection<GpuState>;
-	readonly jobs: {readonly byKey: Readonly<Record<string, TrackedJob>>; readonly order: readonly string[]};
+	/**
+	Tracked jobs. The map is updated in place (10,000 jobs must not be copied on every poll); each
+	job record is replaced when it changes, `revision` counts writes and `changed` names the keys the
+	latest write touched. Select a job with `state.jobs.byKey.get(key)`.
+	*/
+	readonly jobs: {readonly byKey: ReadonlyMap<string, TrackedJob>; readonly revision: number; readonly changed: readonly string[]};
 	readonly connection: Readonly<Record<SourceName, ConnectionState>>;
 	readonly budgets: Readonly<Record<string, BudgetState>>;
 	readonly ui: {readonly visiblePane: PaneName; readonly notices: readonly string[]};

@@ -1,0 +1,122 @@
+import {describe, expect, test} from 'vitest';
+import type {Health} from '../../source/api/job-types.js';
+import {createPodtopStore} from '../../source/store/create-store.js';
+import {healthHistoryLimit, quietSampleMs} from '../../source/store/endpoint-actions.js';
+import {jobKey, textLimit, trackedJobLimit} from '../../source/store/job-actions.js';
+
+const store = () => createPodtopStore({mode: 'demo', apiHost: '127.0.0.1:1', keyFingerprint: '••••abcd'});
+
+function health(inQueue: number, completed: number, failed = 0): Health {
+	return {jobs: {completed, failed, inProgress: 1, inQueue, retried: 0}, workers: {idle: 0, initializing: 0, ready: 1, running: 1, throttled: 0, unhealthy: 0}};
+}
+
+function countWrites(podtop: ReturnType<typeof store>): () => number {
+	let writes = 0;
+	podtop.subscribe(() => {
+		writes++;
+	});
+	return () => writes;
+}
+
+describe('store', () => {
+	test('writes nothing when a poll brings nothing new', () => {
+		const podtop = store();
+		const writes = countWrites(podtop);
+		const {actions} = podtop.getState();
+		const pods = [{id: 'p1', name: 'a', desiredStatus: 'RUNNING', runtime: {gpus: [{gpuUtilPercent: 50}]}}];
+		actions.setPods(pods, 1);
+		actions.setPods(structuredClone(pods), 2);
+		actions.setEndpoints([{id: 'e1', name: 'one'}], 1);
+		actions.setEndpoints([{id: 'e1', name: 'one'}], 2);
+		actions.setGpuTypes([{id: 'g', lowestPrice: {stockStatus: 'High'}}], 1);
+		actions.setGpuTypes([{id: 'g', lowestPrice: {stockStatus: 'High'}}], 2);
+		actions.setHealth('e1', health(1, 10), 1000);
+		actions.setHealth('e1', health(1, 10), 2000);
+		actions.setBudgets({});
+		expect(writes()).toBe(4);
+	});
+
+	test('a changed pod keeps the unchanged ones by identity and grows its utilisation history', () => {
+		const podtop = store();
+		const {actions} = podtop.getState();
+		actions.setPods([{id: 'a', runtime: {gpus: [{gpuUtilPercent: 10}, {gpuUtilPercent: 30}]}}, {id: 'b', name: 'stopped'}], 1);
+		const before = podtop.getState().pods.byId;
+		actions.setPods([{id: 'a', runtime: {gpus: [{gpuUtilPercent: 90}, {gpuUtilPercent: 70}]}}, {id: 'b', name: 'stopped'}], 2);
+		const after = podtop.getState().pods.byId;
+		expect(after.b).toBe(before.b);
+		expect(after.a!.utilHistory).toEqual([20, 80]);
+	});
+
+	test('health history is bounded; a quiet endpoint still gets a sample every 30 s', () => {
+		const podtop = store();
+		const {actions} = podtop.getState();
+		actions.setEndpoints([{id: 'e', name: 'e'}], 0);
+		for (let index = 0; index < healthHistoryLimit + 50; index++) {
+			actions.setHealth('e', health(index, index), index * 1000);
+		}
+
+		expect(podtop.getState().endpoints.byId.e!.history).toHaveLength(healthHistoryLimit);
+		const last = podtop.getState().endpoints.byId.e!.history.at(-1)!;
+		actions.setHealth('e', health(last.inQueue, last.completed), last.at + 1000);
+		expect(podtop.getState().endpoints.byId.e!.history.at(-1)).toBe(last);
+		actions.setHealth('e', health(last.inQueue, last.completed), last.at + quietSampleMs);
+		expect(podtop.getState().endpoints.byId.e!.history.at(-1)!.at).toBe(last.at + quietSampleMs);
+	});
+
+	test('derives throughput, failure rate and drain ETA from the health history', () => {
+		const podtop = store();
+		const {actions} = podtop.getState();
+		actions.setEndpoints([{id: 'e', name: 'e'}], 0);
+		actions.setHealth('e', health(60, 100, 0), 0);
+		actions.setHealth('e', health(30, 170, 30), 60_000);
+		const {figures} = podtop.getState().endpoints.byId.e!;
+		expect(figures.throughputPerMinute).toBe(100);
+		expect(figures.failureRate).toBeCloseTo(0.3);
+		expect(figures.drainEtaSeconds).toBe(18);
+	});
+
+	test('tracks at most 10,000 jobs, dropping the oldest finished ones first', () => {
+		const podtop = store();
+		const {actions} = podtop.getState();
+		const first = actions.trackJob('e', 'job-0', {at: 0});
+		actions.updateJob(first, {id: 'job-0', status: 'IN_PROGRESS'}, 1);
+		const second = actions.trackJob('e', 'job-1', {at: 0});
+		actions.updateJob(second, {id: 'job-1', status: 'COMPLETED'}, 1);
+		for (let index = 2; index <= trackedJobLimit; index++) {
+			actions.trackJob('e', `job-${index}`, {at: index});
+		}
+
+		const {jobs} = podtop.getState();
+		expect(jobs.byKey.size).toBe(trackedJobLimit);
+		expect(jobs.byKey.has(second)).toBe(false);
+		expect(jobs.byKey.has(first)).toBe(true);
+		expect(jobs.byKey.has(jobKey('e', `job-${trackedJobLimit}`))).toBe(true);
+		expect(jobs.changed).toEqual([jobKey('e', `job-${trackedJobLimit}`), second]);
+	});
+
+	test('a job\'s stream text accumulates (text chunks, strings, other values) and is bounded to its tail', () => {
+		const podtop = store();
+		const {actions} = podtop.getState();
+		const key = actions.trackJob('e', 'j', {follow: true});
+		actions.appendStream(key, 'IN_PROGRESS', [{output: {text: ['Hello ']}, metrics: {avg_gen_throughput: 50}}, {output: 'world'}], 1);
+		actions.appendStream(key, 'IN_PROGRESS', [{output: {progress: 0.5}}], 2);
+		const job = podtop.getState().jobs.byKey.get(key)!;
+		expect(job.text).toBe('Hello world{"progress":0.5}\n');
+		expect(job.metrics).toEqual({avg_gen_throughput: 50});
+		expect(job.chunkCount).toBe(3);
+		actions.appendStream(key, 'IN_PROGRESS', [{output: 'x'.repeat(textLimit + 10)}], 3);
+		expect(podtop.getState().jobs.byKey.get(key)!.text).toHaveLength(textLimit);
+	});
+
+	test('connection state: stale from the first failure, cleared by the next success', () => {
+		const podtop = store();
+		const {actions} = podtop.getState();
+		actions.reportSource('jobApi', 1);
+		actions.reportSource('jobApi', 2, 'network error');
+		actions.reportSource('jobApi', 3, 'network error');
+		expect(podtop.getState().connection.jobApi).toMatchObject({staleSince: 2, lastError: 'network error', lastSuccessAt: 1});
+		actions.reportSource('jobApi', 4);
+		expect(podtop.getState().connection.jobApi.staleSince).toBeUndefined();
+		expect(podtop.getState().connection.jobApi.lastSuccessAt).toBe(4);
+	});
+});
