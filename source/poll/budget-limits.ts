@@ -19,7 +19,13 @@ export function groupOf(operation: string): JobOperationGroup {
 	return operation as JobOperationGroup;
 }
 
-export type BudgetLimit = {readonly perWindow: number; readonly windowMs: number; readonly concurrency: number};
+export type BudgetLimit = {
+	readonly perWindow: number;
+	readonly windowMs: number;
+	readonly concurrency: number;
+	/** Least time between two request starts: spreads a window's requests instead of bursting them. */
+	readonly minIntervalMs?: number;
+};
 
 export type BudgetSettings = {
 	/** Share of each published limit podtop may use (default 0.1). */
@@ -37,7 +43,8 @@ const windowMs = 10_000;
 /** The budget podtop keeps for a job operation group on one endpoint, or for GraphQL. */
 export function budgetLimit(group: JobOperationGroup | 'graphql', settings: BudgetSettings): BudgetLimit {
 	if (group === 'graphql') {
-		return {perWindow: settings.graphqlPerWindow, windowMs, concurrency: 2};
+		// No published limit, and the service may count per second: never burst, one at a time.
+		return {perWindow: settings.graphqlPerWindow, windowMs, concurrency: 1, minIntervalMs: windowMs / settings.graphqlPerWindow};
 	}
 
 	if (group === 'health') {

@@ -24,6 +24,7 @@ export class RateBudget {
 	readonly #window: SlidingWindow;
 	readonly #random: () => number;
 	#inFlight = 0;
+	#lastStart = Number.NEGATIVE_INFINITY;
 	#backoffUntil = 0;
 	#attempt = 0;
 
@@ -48,6 +49,12 @@ export class RateBudget {
 			return Math.max(1, this.#window.msUntilSlotFrees(now));
 		}
 
+		const spacing = (this.limit.minIntervalMs ?? 0) - (now - this.#lastStart);
+		if (spacing > 0) {
+			return spacing;
+		}
+
+		this.#lastStart = now;
 		this.#window.add(now);
 		this.#inFlight++;
 		return 0;

@@ -11,12 +11,19 @@ export type OperationStats = {
 
 type Counter = OperationStats & {inFlight: number; readonly window: SlidingWindow};
 
-/** What `/__sim/stats` reports: per endpoint (or `graphql`) and operation. Lets client tests prove they keep within budget. */
+/**
+What `/__sim/stats` reports: per endpoint (or `graphql`) and operation, plus `group:status` for the
+operations that share one limit. Lets client tests prove they keep within budget.
+*/
 export class SimStats {
 	#counters = new Map<string, Map<string, Counter>>();
 
-	/** Records a request's arrival; call the returned function when its response ends. */
-	begin(scope: string, operation: string, now = performance.now()): () => void {
+	/**
+	Records a request's arrival; call the returned function when its response ends. `group` is the
+	rate-limit group when it differs from the operation (`/stream` counts toward `status` too).
+	*/
+	begin(scope: string, operation: string, now = performance.now(), group?: string): () => void {
+		const endGroup = group && group !== operation ? this.begin(scope, `group:${group}`, now) : undefined;
 		const counter = this.#counter(scope, operation);
 		counter.requests++;
 		counter.peakWindow = Math.max(counter.peakWindow, counter.window.add(now));
@@ -27,12 +34,16 @@ export class SimStats {
 			if (!ended) {
 				ended = true;
 				counter.inFlight--;
+				endGroup?.();
 			}
 		};
 	}
 
-	rateLimited(scope: string, operation: string): void {
+	rateLimited(scope: string, operation: string, group?: string): void {
 		this.#counter(scope, operation).rateLimited++;
+		if (group && group !== operation) {
+			this.#counter(scope, `group:${group}`).rateLimited++;
+		}
 	}
 
 	snapshot(): Record<string, Record<string, OperationStats>> {

@@ -138,16 +138,16 @@ export async function handleJobRoute(sim: Simulator, apiKey: string, request: In
 		return;
 	}
 
-	const endStats = sim.stats.begin(endpointId, operation);
+	const group = limitGroupOf(operation);
+	const endStats = sim.stats.begin(endpointId, operation, undefined, group);
 	if (await applyFault(sim, operation, request, response)) {
 		endStats();
 		return;
 	}
 
-	const group = limitGroupOf(operation);
 	const admission = sim.limiter.admit(`${apiKey}|${endpointId}|${group}`, publishedLimits[group], endpoint.runningWorkers());
 	if (!admission.ok) {
-		sim.stats.rateLimited(endpointId, operation);
+		sim.stats.rateLimited(endpointId, operation, group);
 		endStats();
 		sendError(response, 429, admission.reason, {'retry-after': String(admission.retryAfterSeconds)});
 		return;
@@ -159,7 +159,7 @@ export async function handleJobRoute(sim: Simulator, apiKey: string, request: In
 	closing.addEventListener('abort', onGone, {once: true});
 	try {
 		if ((operation === 'run' || operation === 'runsync') && endpoint.isQueueFull()) {
-			sim.stats.rateLimited(endpointId, operation);
+			sim.stats.rateLimited(endpointId, operation, group);
 			sendError(response, 429, 'Queue is full', {'retry-after': '10'});
 			return;
 		}

@@ -1,0 +1,53 @@
+import {chmodSync, mkdtempSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {describe, expect, test} from 'vitest';
+import {findApiKey} from '../../source/config/api-key.js';
+import {parseSimpleToml} from '../../source/config/toml.js';
+import {resolveTarget} from '../../source/engine/resolve-target.js';
+
+function configFile(text: string, mode = 0o600): string {
+	const file = path.join(mkdtempSync(path.join(tmpdir(), 'podtop-config-')), 'config.toml');
+	writeFileSync(file, text);
+	chmodSync(file, mode);
+	return file;
+}
+
+describe('~/.runpod/config.toml', () => {
+	test('reads runpod-python profiles and runpodctl\'s top-level apikey', () => {
+		expect(parseSimpleToml('apikey = "top"\n# comment\n[default]\napi_key = "python-default"\n\n[work]\napi_key = \'python-work\' # trailing\n')).toEqual({'': {apikey: 'top'}, default: {api_key: 'python-default'}, work: {api_key: 'python-work'}});
+	});
+
+	test('RUNPOD_API_KEY wins, then the profile, then runpodctl\'s key', () => {
+		const both = configFile('apikey = "ctl-key"\n[default]\napi_key = "py-default"\n[work]\napi_key = "py-work"\n');
+		expect(findApiKey({env: {RUNPOD_API_KEY: 'env-key'}, configPath: both}).apiKey).toBe('env-key');
+		expect(findApiKey({env: {}, configPath: both}).apiKey).toBe('py-default');
+		expect(findApiKey({env: {}, configPath: both, profile: 'work'}).apiKey).toBe('py-work');
+		expect(findApiKey({env: {}, configPath: configFile('apikey = "ctl-key"\n')}).apiKey).toBe('ctl-key');
+		expect(findApiKey({env: {}, configPath: '/nonexistent/config.toml'}).apiKey).toBeUndefined();
+	});
+
+	test('a config file others can read gets a warning', () => {
+		const open = configFile('apikey = "k"\n', 0o644);
+		expect(findApiKey({env: {}, configPath: open}).warnings[0]).toMatch(/can be read by other users; run: chmod 600/);
+		expect(findApiKey({env: {}, configPath: configFile('apikey = "k"\n')}).warnings).toEqual([]);
+	});
+});
+
+describe('resolveTarget', () => {
+	test('no key: DEMO, with a notice; --demo forces it', () => {
+		expect(resolveTarget({env: {}, configPath: '/nonexistent'})).toMatchObject({mode: 'demo', warnings: [expect.stringMatching(/DEMO/)]});
+		expect(resolveTarget({env: {RUNPOD_API_KEY: 'k'}, demo: true}).mode).toBe('demo');
+	});
+
+	test('a key: LIVE against the real service by default', () => {
+		expect(resolveTarget({env: {RUNPOD_API_KEY: 'k'}})).toMatchObject({mode: 'live', apiUrl: 'https://api.runpod.ai/v2', graphqlUrl: 'https://api.runpod.io/graphql'});
+	});
+
+	test('URLs are checked and may not carry credentials', () => {
+		expect(() => resolveTarget({env: {RUNPOD_API_KEY: 'k'}, apiUrl: 'not a url'})).toThrow(/not a URL/);
+		expect(() => resolveTarget({env: {RUNPOD_API_KEY: 'k'}, graphqlUrl: 'https://x/graphql?api_key=secret'})).toThrow(/must not carry credentials/);
+		expect(() => resolveTarget({env: {}, configPath: '/nonexistent', apiUrl: 'https://example.com/v2'})).toThrow(/no API key/);
+		expect(() => resolveTarget({env: {}, configPath: '/nonexistent', profile: 'work'})).toThrow(/profile "work"/);
+	});
+});

@@ -1,0 +1,86 @@
+import {afterEach, describe, expect, test} from 'vitest';
+import {createGraphqlApi} from '../../source/api/graphql-api.js';
+import {createJobApi} from '../../source/api/job-api.js';
+import {Pools} from '../../source/api/pools.js';
+import type {Engine} from '../../source/engine/create-engine.js';
+import {createScheduledApi} from '../../source/poll/scheduled-api.js';
+import {Scheduler} from '../../source/poll/scheduler.js';
+import {defaultCadence} from '../../source/poll/cadence.js';
+import {startSimulator} from '../../source/sim/start-simulator.js';
+import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
+import {engineFor, simStats} from '../helpers/engine.js';
+
+let sim: TestSim | undefined;
+let engine: Engine | undefined;
+afterEach(async () => {
+	await engine?.close();
+	await sim?.close();
+	engine = undefined;
+	sim = undefined;
+});
+
+describe('the engine against a misbehaving service', () => {
+	test('an injected 429 with Retry-After is honoured before the read is tried again', async () => {
+		sim = await startTestSim({endpoints: [{id: 'e', workersMin: 0}]});
+		engine = await engineFor(sim);
+		await sim.call('POST', '/__sim/faults', {body: {operation: 'health', status: 429, retryAfter: 2}});
+		const started = performance.now();
+		const health = await engine.api.health('e', 'visible');
+		expect(performance.now() - started).toBeGreaterThanOrEqual(1990);
+		expect(health.workers).toBeDefined();
+		expect((await simStats(sim)).e!.health!.requests).toBe(2);
+		expect(engine.scheduler.snapshot()['e:health']).toBeDefined();
+	});
+
+	test('a failed /run is not sent again', async () => {
+		sim = await startTestSim({endpoints: [{id: 'e', workersMin: 0}]});
+		engine = await engineFor(sim);
+		for (const status of [500, 503, 429]) {
+			await sim.call('POST', '/__sim/stats/reset');
+			await sim.call('POST', '/__sim/faults', {body: {operation: 'run', status, retryAfter: status === 429 ? 1 : undefined}});
+			await expect(engine.api.run('e', {input: {}})).rejects.toMatchObject({status});
+			await new Promise(resolve => setTimeout(resolve, 1500));
+			expect((await simStats(sim)).e!.run!.requests, String(status)).toBe(1);
+		}
+	});
+
+	test('a timed-out /run is not sent again either', async () => {
+		sim = await startTestSim({endpoints: [{id: 'e', workersMin: 0}]});
+		const pools = new Pools({connectMs: 500, headersMs: 300, bodyMs: 300, keepAliveMs: 10_000});
+		const scheduler = new Scheduler();
+		const api = createScheduledApi({jobApi: createJobApi({baseUrl: `${sim.url}/v2`, apiKey: sim.apiKey, pools}), graphqlApi: createGraphqlApi({url: `${sim.url}/graphql`, apiKey: sim.apiKey, pools}), scheduler});
+		await sim.call('POST', '/__sim/faults', {body: {operation: 'run', status: 200, delayMs: 1000}});
+		await expect(api.run('e', {input: {}})).rejects.toMatchObject({kind: 'timeout'});
+		await new Promise(resolve => setTimeout(resolve, 1500));
+		expect((await simStats(sim)).e!.run!.requests).toBe(1);
+		scheduler.stop();
+		await pools.close();
+	});
+
+	test('data is marked stale within one poll interval of the API going away, and fresh again within one poll of its return', async () => {
+		const first = await startSimulator({port: 0, load: false, apiKey: 'k', endpoints: [{id: 'e', workersMin: 1, flashBoot: true}]});
+		const port = Number(new URL(first.url).port);
+		const cadence = {...defaultCadence, healthMs: 1000, podsMs: 1000, endpointsMs: 1000};
+		// GraphQL's own budget must allow the cadence asked of it (the default allows one request a second).
+		engine = await engineFor(first, {cadence, budget: {graphqlPerWindow: 50}});
+		engine.pollers.start();
+		const state = () => engine!.store.getState();
+		await waitFor(() => state().connection.jobApi.lastSuccessAt !== undefined && state().connection.graphql.lastSuccessAt !== undefined);
+
+		await first.close();
+		const wentAway = Date.now();
+		await waitFor(() => state().connection.jobApi.staleSince !== undefined && state().connection.graphql.staleSince !== undefined, 5000, 10);
+		// One interval, plus the single jittered retry a read gets (at most a second), plus scheduling slack.
+		const allowance = cadence.healthMs + 1000 + 500;
+		expect(Date.now() - wentAway).toBeLessThanOrEqual(allowance);
+		expect(state().endpoints.byId.e!.healthError).toMatch(/network/);
+
+		const second = await startSimulator({port, load: false, apiKey: 'k', endpoints: [{id: 'e', workersMin: 1, flashBoot: true}]});
+		const cameBack = Date.now();
+		await waitFor(() => state().connection.jobApi.staleSince === undefined && state().connection.graphql.staleSince === undefined, 5000, 10);
+		expect(Date.now() - cameBack).toBeLessThanOrEqual(allowance);
+		expect(state().endpoints.byId.e!.healthError).toBeUndefined();
+		await engine.close();
+		await second.close();
+	});
+});

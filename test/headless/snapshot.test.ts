@@ -1,0 +1,83 @@
+import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {startTestSim, type TestSim} from '../helpers/sim-client.js';
+import {cliEnv, runCli} from '../helpers/run-cli.js';
+
+let sim: TestSim;
+const key = 'rpa_SNAPSHOTSECRET0000111122223333';
+
+beforeAll(async () => {
+	sim = await startTestSim({apiKey: key, graphqlRate: 100});
+});
+
+afterAll(async () => sim.close());
+
+const live = (extra: Record<string, string> = {}) => cliEnv({RUNPOD_API_KEY: key, ...extra});
+const urls = () => ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`];
+
+describe('podtop snapshot', () => {
+	test('--json: endpoints with health, pods with runtime, GPU types with stock, in one document', async () => {
+		const {code, stdout, stderr} = await runCli(['snapshot', '--json', ...urls()], live());
+		expect(stderr).toBe('');
+		expect(code).toBe(0);
+		const snapshot = JSON.parse(stdout);
+		expect(snapshot.mode).toBe('live');
+		expect(snapshot.endpoints).toHaveLength(8);
+		expect(snapshot.endpoints[0].health.workers).toHaveProperty('running');
+		expect(snapshot.pods).toHaveLength(12);
+		expect(snapshot.pods.some((pod: {runtime: unknown}) => pod.runtime)).toBe(true);
+		expect(snapshot.gpuTypes.length).toBeGreaterThanOrEqual(15);
+		expect(stdout).not.toContain(key);
+	});
+
+	test('text tables for people, without a TTY', async () => {
+		const {code, stdout} = await runCli(['snapshot', ...urls()], live());
+		expect(code).toBe(0);
+		expect(stdout).toMatch(/^LIVE · 127\.0\.0\.1:\d+/);
+		expect(stdout).toMatch(/ENDPOINT\s+NAME\s+RUN/);
+		expect(stdout).toMatch(/llama-3-70b-finetune/);
+		expect(stdout).toMatch(/NVIDIA H100 80GB HBM3/);
+	});
+
+	test('--endpoints limits the picture, and takes public model endpoints by id', async () => {
+		const {stdout} = await runCli(['snapshot', '--json', '--endpoints', 'black-forest-labs-flux-1-dev', ...urls()], live());
+		const snapshot = JSON.parse(stdout);
+		expect(snapshot.endpoints.map((endpoint: {id: string}) => endpoint.id)).toEqual(['black-forest-labs-flux-1-dev']);
+	});
+
+	test('a bad key: exit 3, one line on stderr, and the key is nowhere', async () => {
+		const wrong = 'rpa_WRONGKEY99998888777766665555';
+		const {code, stdout, stderr} = await runCli(['snapshot', ...urls()], cliEnv({RUNPOD_API_KEY: wrong}));
+		expect(code).toBe(3);
+		expect(stdout).toBe('');
+		expect(stderr.trim().split('\n')).toHaveLength(1);
+		expect(stderr).toMatch(/authentication failed/);
+		expect(stderr).not.toContain(wrong);
+	});
+
+	test('an unknown endpoint: exit 4', async () => {
+		const {code, stderr} = await runCli(['snapshot', '--endpoints', 'doesnotexist00', ...urls()], live());
+		expect(code).toBe(4);
+		expect(stderr).toMatch(/not found/);
+	});
+
+	test('no service: exit 5 with a network error', async () => {
+		const {code, stderr} = await runCli(['snapshot', '--api-url', 'http://127.0.0.1:9/v2', '--graphql-url', 'http://127.0.0.1:9/graphql'], live());
+		expect(code).toBe(5);
+		expect(stderr.trim().split('\n')).toHaveLength(1);
+		expect(stderr).toMatch(/network error/);
+	});
+
+	test('no key configured: DEMO on the built-in simulator, and it says so', async () => {
+		const {code, stdout, stderr} = await runCli(['snapshot']);
+		expect(code).toBe(0);
+		expect(stdout).toMatch(/^DEMO/);
+		expect(stderr).toMatch(/No API key configured/);
+	});
+
+	test('the key is refused as a flag, and never read from one', async () => {
+		const {code, stderr} = await runCli(['snapshot', '--api-key', 'rpa_FLAGKEY'], live());
+		expect(code).toBe(1);
+		expect(stderr).toMatch(/never takes the API key on the command line/);
+		expect(stderr).not.toContain('rpa_FLAGKEY');
+	});
+});

@@ -1,0 +1,45 @@
+import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process';
+import {fileURLToPath} from 'node:url';
+
+export const cliPath = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+/** The environment for a child podtop: no inherited key, a home without a config file, CI unset. */
+export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {...process.env, HOME: '/nonexistent-podtop-home', NODE_ENV: 'production', ...extra};
+	delete env.RUNPOD_API_KEY;
+	delete env.CI;
+	for (const [key, value] of Object.entries(extra)) {
+		if (value === undefined) {
+			delete env[key];
+		} else {
+			env[key] = value;
+		}
+	}
+
+	return env;
+}
+
+export type CliResult = {readonly code: number | null; readonly stdout: string; readonly stderr: string};
+
+/** Runs the built CLI to completion (or until `timeoutMs`, then SIGTERM). */
+export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv = cliEnv(), timeoutMs = 20_000): Promise<CliResult> {
+	const child = spawn(process.execPath, [cliPath, ...args], {env});
+	return collect(child, timeoutMs);
+}
+
+export async function collect(child: ChildProcessWithoutNullStreams, timeoutMs: number): Promise<CliResult> {
+	let stdout = '';
+	let stderr = '';
+	child.stdout.setEncoding('utf8');
+	child.stderr.setEncoding('utf8');
+	child.stdout.on('data', (text: string) => {
+		stdout += text;
+	});
+	child.stderr.on('data', (text: string) => {
+		stderr += text;
+	});
+	const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+	const code = await new Promise<number | null>(resolve => child.once('close', resolve));
+	clearTimeout(timer);
+	return {code, stdout, stderr};
+}
