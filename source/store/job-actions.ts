@@ -5,9 +5,16 @@ import type {GetState, SetState} from './state.js';
 import type {TrackedJob} from './types.js';
 
 export const trackedJobLimit = 10_000;
-export const chunkLimit = 200;
-/** Characters of output text kept per job (its tail). */
+/** Characters of output text kept for a followed job (its tail)… */
 export const textLimit = 256 * 1024;
+/** …and once nobody follows it any more, so 10,000 tracked jobs stay small. */
+export const unfollowedTextLimit = 16 * 1024;
+
+/**
+Keeps the last `limit` characters, trimming only once the text is a quarter over: appending to a
+string is cheap, cutting it copies it, so cutting on every chunk would churn memory.
+*/
+const tail = (text: string, limit: number) => (text.length > limit * 1.25 ? text.slice(text.length - limit) : text);
 
 export type JobActions = {
 	readonly trackJob: (endpointId: string, jobId: string, options?: {follow?: boolean; at?: number}) => string;
@@ -78,7 +85,7 @@ export function jobActions(set: SetState, get: GetState): JobActions {
 				return key;
 			}
 
-			byKey.set(key, {key, endpointId, id: jobId, status: 'UNKNOWN', trackedAt: at, updatedAt: at, follow, chunks: [], chunkCount: 0, text: ''});
+			byKey.set(key, {key, endpointId, id: jobId, status: 'UNKNOWN', trackedAt: at, updatedAt: at, follow, chunkCount: 0, text: ''});
 			publish([key, ...evict(byKey)]);
 			return key;
 		},
@@ -88,7 +95,7 @@ export function jobActions(set: SetState, get: GetState): JobActions {
 				publish([key]);
 			}
 		},
-		setFollow: (key, follow) => patch(key, job => (job.follow === follow ? job : {...job, follow})),
+		setFollow: (key, follow) => patch(key, job => (job.follow === follow ? job : {...job, follow, text: follow || job.text.length <= unfollowedTextLimit ? job.text : job.text.slice(job.text.length - unfollowedTextLimit)})),
 		updateJob(key, body, at) {
 			patch(key, job => {
 				const same = body.status === job.status && body.delayTime === job.delayTime && body.executionTime === job.executionTime && body.workerId === job.workerId && body.error === job.error && body.output === job.output && job.lastError === undefined;
@@ -116,9 +123,8 @@ export function jobActions(set: SetState, get: GetState): JobActions {
 					...job,
 					status,
 					updatedAt: at,
-					chunks: [...job.chunks, ...chunks].slice(-chunkLimit),
 					chunkCount: job.chunkCount + chunks.length,
-					text: text.length > textLimit ? text.slice(text.length - textLimit) : text,
+					text: tail(text, job.follow ? textLimit : unfollowedTextLimit),
 					metrics: [...chunks].reverse().find(chunk => chunk.metrics)?.metrics ?? job.metrics,
 				};
 			});

@@ -1,5 +1,5 @@
 import type {EndpointRecord, GpuTypeRecord, PodRecord} from '../api/graphql-types.js';
-import type {Health, JobStatus, StreamChunk} from '../api/job-types.js';
+import type {Health, JobStatus} from '../api/job-types.js';
 
 export type SourceName = 'jobApi' | 'graphql';
 
@@ -68,10 +68,9 @@ export type TrackedJob = {
 	readonly output?: unknown;
 	/** Poll its stream (a job view is open on it). */
 	readonly follow: boolean;
-	/** The newest chunks, bounded. */
-	readonly chunks: readonly StreamChunk[];
+	/** Stream chunks received so far. */
 	readonly chunkCount: number;
-	/** Text output so far (bounded to its tail). */
+	/** Text output so far: the tail of it, 256 KB while followed, 16 KB after. */
 	readonly text: string;
 	readonly metrics?: Record<string, unknown>;
 	readonly lastError?: string;

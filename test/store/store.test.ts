@@ -2,7 +2,7 @@ import {describe, expect, test} from 'vitest';
 import type {Health} from '../../source/api/job-types.js';
 import {createPodtopStore} from '../../source/store/create-store.js';
 import {healthHistoryLimit, quietSampleMs} from '../../source/store/endpoint-actions.js';
-import {jobKey, textLimit, trackedJobLimit} from '../../source/store/job-actions.js';
+import {jobKey, textLimit, trackedJobLimit, unfollowedTextLimit} from '../../source/store/job-actions.js';
 
 const store = () => createPodtopStore({mode: 'demo', apiHost: '127.0.0.1:1', keyFingerprint: '••••abcd'});
 
@@ -104,8 +104,10 @@ describe('store', () => {
 		expect(job.text).toBe('Hello world{"progress":0.5}\n');
 		expect(job.metrics).toEqual({avg_gen_throughput: 50});
 		expect(job.chunkCount).toBe(3);
-		actions.appendStream(key, 'IN_PROGRESS', [{output: 'x'.repeat(textLimit + 10)}], 3);
+		actions.appendStream(key, 'IN_PROGRESS', [{output: 'x'.repeat(textLimit * 2)}], 3);
 		expect(podtop.getState().jobs.byKey.get(key)!.text).toHaveLength(textLimit);
+		actions.setFollow(key, false);
+		expect(podtop.getState().jobs.byKey.get(key)!.text).toHaveLength(unfollowedTextLimit);
 	});
 
 	test('connection state: stale from the first failure, cleared by the next success', () => {
