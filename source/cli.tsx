@@ -1,35 +1,39 @@
 #!/usr/bin/env node
 import meow from 'meow';
+import {describeError} from './api/errors.js';
+import {connectionFlags, connectionHelp, readConnectionFlags} from './commands/connection-flags.js';
+import {displayFlags, displayHelp} from './commands/dashboard-flags.js';
+import {runDashboard} from './commands/dashboard.js';
+import {runJob} from './commands/job.js';
 import {runSim} from './commands/sim.js';
 import {runSnapshot} from './commands/snapshot.js';
 import {runWatch} from './commands/watch.js';
 
 const help = `
 	Usage
+	  $ podtop [options]              the live dashboard (needs a terminal)
 	  $ podtop <command> [options]
 
 	Commands
-	  snapshot   Print endpoints, pods and GPU stock once (tables or --json)
-	  watch      Print one JSON line per change (--jsonl) until interrupted
-	  sim        Run the local simulator of the service (job and GraphQL APIs)
+	  job <endpoint> <id>   Follow one job's stream (dashboard in a terminal, tail -f in a pipe)
+	  snapshot              Print endpoints, pods and GPU stock once (tables or --json)
+	  watch                 Print one JSON line per change (--jsonl) until interrupted
+	  sim                   Run the local simulator of the service (job and GraphQL APIs)
+${connectionHelp}
+${displayHelp}
 
-	Options
-	  --help     Show help (also: podtop <command> --help)
-	  --version  Show the version
-
-	The live dashboard is not built yet; see readme.md for what works today.
-
-	With no API key configured (RUNPOD_API_KEY or ~/.runpod/config.toml), or with --demo,
-	podtop runs on its built-in simulator and says DEMO everywhere.
+	With no API key configured, or with --demo, podtop runs on its built-in simulator and says
+	DEMO everywhere. In the dashboard, ? lists the keys (k9s-style: Tab, /, :, Enter, Esc, q).
 
 	Examples
-	  $ podtop snapshot
-	  $ podtop watch --jsonl --endpoints abc123
-	  $ podtop sim --port 8787
+	  $ podtop
+	  $ RUNPOD_API_KEY=... podtop --endpoints abc123,def456
+	  $ podtop snapshot --json
 	  $ podtop <command> --help
 `;
 
 const commands: Record<string, (argv: readonly string[]) => Promise<void>> = {
+	job: runJob,
 	sim: runSim,
 	snapshot: runSnapshot,
 	watch: runWatch,
@@ -43,19 +47,20 @@ async function main(): Promise<void> {
 		return;
 	}
 
-	const cli = meow(help, {importMeta: import.meta, flags: {}});
-	if (name !== undefined && !name.startsWith('-')) {
-		process.stderr.write(`podtop: unknown command "${name}"\n`);
+	const cli = meow(help, {importMeta: import.meta, flags: {...connectionFlags, ...displayFlags}});
+	if (cli.input.length > 0) {
+		process.stderr.write(`podtop: unknown command "${cli.input[0]}"; see podtop --help\n`);
 		process.exitCode = 2;
 		return;
 	}
 
-	cli.showHelp(0);
+	const {target, endpointFilter, budget} = readConnectionFlags(cli.flags);
+	await runDashboard({target, endpointFilter, budget, color: cli.flags.color, ascii: cli.flags.ascii});
 }
 
 try {
 	await main();
 } catch (error) {
-	process.stderr.write(`podtop: ${error instanceof Error ? error.message : String(error)}\n`);
-	process.exitCode = 1;
+	process.stderr.write(`podtop: ${describeError(error)}\n`);
+	process.exitCode = process.exitCode && process.exitCode !== 0 ? process.exitCode : 1;
 }

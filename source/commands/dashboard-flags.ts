@@ -1,0 +1,10 @@
+/** Flags of the dashboard and `podtop job`. */
+export const displayFlags = {
+	color: {type: 'boolean', default: true},
+	ascii: {type: 'boolean', default: false},
+} as const;
+
+export const displayHelp = `
+	Display
+	  --no-color        No colours (also when NO_COLOR is set); symbols still carry meaning
+	  --ascii           ASCII only (also when the locale is not UTF-8)`;

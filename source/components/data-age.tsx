@@ -1,0 +1,29 @@
+import {Text} from 'ink';
+import {formatAge} from '../format/duration.js';
+import {sanitizeLine} from '../format/sanitize.js';
+import {usePodtop, useServices} from '../ui/app-context.js';
+import {useNow} from '../ui/use-now.js';
+import type {SourceName} from '../store/types.js';
+
+type Props = {readonly source: SourceName; readonly width: number};
+
+/**
+How fresh a pane's data is: `live` while polls succeed, `loading…` before the first, and when they
+fail `stale 12s · <error>` (the only thing that ticks, so a healthy idle screen stays still).
+*/
+export function DataAge({source, width}: Props) {
+	const {colors, glyphs} = useServices();
+	const connection = usePodtop(state => state.connection[source]);
+	const stale = connection.staleSince !== undefined;
+	const now = useNow(stale);
+	if (stale) {
+		const text = `${glyphs.warning} stale ${formatAge(connection.staleSince, now)} · ${sanitizeLine(connection.lastError ?? '')}`;
+		return <Text color={colors.bad} wrap="truncate">{text.slice(0, width)}</Text>;
+	}
+
+	if (connection.lastSuccessAt === undefined) {
+		return <Text dimColor>{connection.lastError ? sanitizeLine(connection.lastError).slice(0, width) : 'loading…'}</Text>;
+	}
+
+	return <Text color={colors.good}>live</Text>;
+}

@@ -1,0 +1,66 @@
+import {Box, Text} from 'ink';
+import {useShallow} from 'zustand/react/shallow';
+import {formatAge} from '../format/duration.js';
+import {bar} from '../format/glyphs.js';
+import {sanitizeLine} from '../format/sanitize.js';
+import type {BudgetState} from '../store/types.js';
+import {usePodtop, useServices} from '../ui/app-context.js';
+import {useNow} from '../ui/use-now.js';
+
+type Props = {readonly width: number; readonly freshnessBound: string};
+
+/** The budgets worth showing: GraphQL's, plus the fullest job-API budgets (backing-off ones first). */
+export function hotBudgets(budgets: Readonly<Record<string, BudgetState>>, count: number): BudgetState[] {
+	const all = Object.values(budgets);
+	const load = (budget: BudgetState) => (budget.backoffUntil ? 2 : budget.used / Math.max(1, budget.allowed));
+	const graphql = all.find(budget => budget.key === 'graphql');
+	const others = all.filter(budget => budget.key !== 'graphql').sort((a, b) => load(b) - load(a)).slice(0, count - (graphql ? 1 : 0));
+	return graphql ? [graphql, ...others] : others;
+}
+
+/**
+Top line: DEMO or LIVE, the API host, the key as a fingerprint, the hottest rate budgets (red when
+backing off) and how fresh the data is. A banner under it when a source is failing.
+*/
+export function Header({width, freshnessBound}: Props) {
+	const {colors, glyphs} = useServices();
+	const {mode, apiHost, keyFingerprint} = usePodtop(useShallow(state => ({mode: state.mode, apiHost: state.apiHost, keyFingerprint: state.keyFingerprint})));
+	const names = usePodtop(state => state.endpoints.byId);
+	const budgets = usePodtop(state => state.budgets);
+	const connection = usePodtop(state => state.connection);
+	const failing = (['jobApi', 'graphql'] as const).filter(source => connection[source].staleSince !== undefined);
+	const now = useNow(failing.length > 0);
+	const gauges = hotBudgets(budgets, width >= 110 ? 4 : 2).map(budget => {
+		const [endpointId, group] = budget.key === 'graphql' ? [undefined, 'graphql'] : [budget.key.slice(0, budget.key.lastIndexOf(':')), budget.key.slice(budget.key.lastIndexOf(':') + 1)];
+		const label = endpointId ? `${group}@${sanitizeLine(names[endpointId]?.record.name ?? endpointId).slice(0, 8)}` : group;
+		return {key: budget.key, text: `${label} ${bar(budget.used / Math.max(1, budget.allowed), 4, glyphs)}`, backingOff: budget.backoffUntil !== undefined};
+	});
+	const stalest = Math.min(...failing.map(source => connection[source].staleSince!));
+	const right = failing.length > 0 ? `stalest ${formatAge(stalest, now)}` : `data ${freshnessBound}`;
+	const badge = mode === 'demo' ? ' DEMO ' : ' LIVE ';
+	const identity = ` ${apiHost} ${glyphs.separator} key ${keyFingerprint.replace('••••', glyphs.key)} ${glyphs.separator} `;
+	// Everything on one line, cut to fit: a line that wraps would push the frame past the screen.
+	let room = width - 'podtop '.length - badge.length - identity.length - right.length - 1;
+	const shown = gauges.filter(gauge => {
+		room -= gauge.text.length + 1;
+		return room >= 0;
+	});
+	const fill = Math.max(1, width - 'podtop '.length - badge.length - identity.length - shown.reduce((sum, gauge) => sum + gauge.text.length + 1, 0) - right.length);
+	return (
+		<Box flexDirection="column" width={width}>
+			<Text wrap="truncate">
+				<Text bold color={colors.accent}>podtop </Text>
+				<Text bold inverse color={mode === 'demo' ? colors.warn : colors.good}>{badge}</Text>
+				<Text>{identity}</Text>
+				{shown.map(gauge => <Text key={gauge.key} color={gauge.backingOff ? colors.bad : undefined}>{`${gauge.text} `}</Text>)}
+				<Text>{' '.repeat(fill)}</Text>
+				<Text color={failing.length > 0 ? colors.bad : colors.muted}>{right}</Text>
+			</Text>
+			{failing.length > 0 ? (
+				<Text inverse color={colors.bad} wrap="truncate">
+					{` ${glyphs.warning} DEGRADED: ${failing.map(source => `${source === 'jobApi' ? 'job API' : 'GraphQL'} failing since ${formatAge(connection[source].staleSince, now)} (${sanitizeLine(connection[source].lastError ?? '')})`).join('; ')} — showing last known data `.padEnd(width)}
+				</Text>
+			) : null}
+		</Box>
+	);
+}

@@ -1,0 +1,32 @@
+/** Cuts to `width` columns with an ellipsis, or pads to it. Text is assumed one column per character (sanitised). */
+export function fit(text: string, width: number, align: 'left' | 'right' = 'left', ellipsis = '…'): string {
+	if (width <= 0) {
+		return '';
+	}
+
+	const characters = [...text];
+	if (characters.length > width) {
+		return width === 1 ? characters[0]! : `${characters.slice(0, width - ellipsis.length).join('')}${ellipsis}`;
+	}
+
+	const padding = ' '.repeat(width - characters.length);
+	return align === 'right' ? `${padding}${text}` : `${text}${padding}`;
+}
+
+/** Wraps text to `width` columns, hard-breaking long words; keeps empty lines. */
+export function wrapLines(text: string, width: number): string[] {
+	const lines: string[] = [];
+	for (const line of text.split('\n')) {
+		const characters = [...line];
+		if (characters.length === 0) {
+			lines.push('');
+			continue;
+		}
+
+		for (let start = 0; start < characters.length; start += width) {
+			lines.push(characters.slice(start, start + width).join(''));
+		}
+	}
+
+	return lines;
+}

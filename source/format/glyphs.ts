@@ -1,0 +1,68 @@
+/** The characters the UI draws with: Unicode blocks, or plain ASCII for `--ascii` and non-UTF-8 locales. */
+export type Glyphs = {
+	readonly spark: readonly string[];
+	readonly barFull: string;
+	readonly barEmpty: string;
+	readonly stock: Readonly<Record<'High' | 'Medium' | 'Low' | 'None' | 'Unknown', string>>;
+	readonly ellipsis: string;
+	readonly separator: string;
+	readonly warning: string;
+	readonly up: string;
+	readonly down: string;
+	readonly key: string;
+	/** A horizontal rule. */
+	readonly rule: string;
+};
+
+export const unicodeGlyphs: Glyphs = {
+	spark: ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'],
+	barFull: '█',
+	barEmpty: '░',
+	stock: {High: '●●●', Medium: '●●○', Low: '●○○', None: '○○○', Unknown: '···'},
+	ellipsis: '…',
+	separator: '│',
+	warning: '⚠',
+	up: '▲',
+	down: '▼',
+	key: '••••',
+	rule: '─',
+};
+
+export const asciiGlyphs: Glyphs = {
+	spark: ['_', '.', '-', '~', '=', '+', '*', '#'],
+	barFull: '#',
+	barEmpty: '.',
+	stock: {High: '+++', Medium: '++-', Low: '+--', None: '---', Unknown: '???'},
+	ellipsis: '~',
+	separator: '|',
+	warning: '!',
+	up: '^',
+	down: 'v',
+	key: '****',
+	rule: '-',
+};
+
+/** UTF-8 unless the locale says otherwise (LC_ALL, then LC_CTYPE, then LANG). */
+export function localeIsUtf8(env: NodeJS.ProcessEnv = process.env): boolean {
+	const locale = env.LC_ALL || env.LC_CTYPE || env.LANG || '';
+	return locale === '' ? true : /utf-?8/i.test(locale);
+}
+
+/** A sparkline of `width` cells from the newest values, scaled to `max` (or to the largest value). */
+export function sparkline(values: readonly number[], width: number, glyphs: Glyphs, max?: number): string {
+	const recent = values.slice(-width);
+	const top = max ?? Math.max(1, ...recent);
+	const cells = recent.map(value => glyphs.spark[Math.min(glyphs.spark.length - 1, Math.max(0, Math.round((value / top) * (glyphs.spark.length - 1))))]!);
+	return cells.join('').padStart(width, ' ');
+}
+
+/** A horizontal bar `width` cells long for a share in [0, 1]. */
+export function bar(share: number, width: number, glyphs: Glyphs): string {
+	const filled = Math.max(0, Math.min(width, Math.round(share * width)));
+	return glyphs.barFull.repeat(filled) + glyphs.barEmpty.repeat(width - filled);
+}
+
+/** One cell per value (a vertical bar each): per-GPU utilisation in a single column. */
+export function levels(percentages: readonly number[], glyphs: Glyphs): string {
+	return percentages.map(value => glyphs.spark[Math.min(glyphs.spark.length - 1, Math.max(0, Math.round((value / 100) * (glyphs.spark.length - 1))))]!).join('');
+}

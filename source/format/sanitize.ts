@@ -1,0 +1,36 @@
+/**
+Makes untrusted text (job output) inert for a terminal: escape sequences and control characters
+are shown as visible symbols (ESC as `␛`, other C0/C1 controls as `^X` or `\u009b`-style), never
+passed through. Newlines stay; tabs become spaces; carriage returns are dropped.
+*/
+export function sanitizeText(text: string): string {
+	let result = '';
+	for (const character of text) {
+		const code = character.codePointAt(0)!;
+		if (character === '\n') {
+			result += '\n';
+		} else if (character === '\t') {
+			result += '    ';
+		} else if (character === '\r') {
+			continue;
+		} else if (code === 0x1B) {
+			result += '␛';
+		} else if (code < 0x20 || code === 0x7F) {
+			result += `^${String.fromCodePoint(code === 0x7F ? 0x3F : code + 0x40)}`;
+		} else if (code >= 0x80 && code <= 0x9F) {
+			result += `\\u${code.toString(16).padStart(4, '0')}`;
+		} else if (code === 0x20_28 || code === 0x20_29 || (code >= 0x20_2A && code <= 0x20_2E) || (code >= 0x20_66 && code <= 0x20_69)) {
+			// Line separators and bidirectional overrides: could reorder what is shown.
+			result += `\\u${code.toString(16)}`;
+		} else {
+			result += character;
+		}
+	}
+
+	return result;
+}
+
+/** One line of untrusted text: sanitised, newlines shown as `⏎`. */
+export function sanitizeLine(text: string): string {
+	return sanitizeText(text).replaceAll('\n', '⏎');
+}
