@@ -15,6 +15,8 @@ export type Row = {
 	readonly cells: readonly string[];
 	readonly dim?: boolean;
 	readonly tone?: Tone;
+	/** Drawn after the first cell across all the others (a row that is loading or failing). */
+	readonly span?: string;
 };
 
 type Props = {
@@ -54,7 +56,9 @@ export function Table({columns, rows, selected, height, width, sort, emptyText =
 	const {colors, glyphs} = useServices();
 	const widths = layoutColumns(columns, width);
 	const line = (cells: readonly string[]) => cells.map((cell, index) => fit(cell, widths[index]!, columns[index]!.align, glyphs.ellipsis)).join(' ');
-	const header = line(columns.map((column, index) => (sort?.column === index ? `${column.title}${sort.descending ? glyphs.down : glyphs.up}` : column.title)));
+	const spanned = (first: string, span: string) => `${fit(first, widths[0]!, columns[0]!.align, glyphs.ellipsis)} ${fit(span, Math.max(0, width - widths[0]! - 1), 'left', glyphs.ellipsis)}`;
+	// The sort marker always shows: a title too long for it gives up its last letter.
+	const header = line(columns.map((column, index) => (sort?.column === index ? `${column.title.slice(0, Math.max(0, widths[index]! - 1))}${sort.descending ? glyphs.down : glyphs.up}` : column.title)));
 	const bodyHeight = Math.max(0, height - 1);
 	const {start, end} = visibleWindow(rows.length, selected, bodyHeight);
 	return (
@@ -64,7 +68,7 @@ export function Table({columns, rows, selected, height, width, sort, emptyText =
 				const isSelected = start + offset === selected;
 				return (
 					<Text key={row.key} inverse={isSelected} dimColor={row.dim && !isSelected} color={row.tone ? colors[row.tone] : undefined}>
-						{line(row.cells)}
+						{row.span === undefined ? line(row.cells) : spanned(row.cells[0] ?? '', row.span)}
 					</Text>
 				);
 			})}

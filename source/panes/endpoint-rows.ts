@@ -49,8 +49,7 @@ export function endpointRows(endpoints: readonly EndpointState[], wide: boolean,
 		const searchText = `${record.id} ${name} ${record.gpuIds ?? ''}`;
 		if (!health) {
 			const state = healthError ? `${glyphs.warning} ${healthError}` : 'loading…';
-			const cells = wide ? [name, '', '', '', '', '', span, '', '', '', '', '', '', '', state, ''] : [name, state, '', '', '', '', '', ''];
-			return {key: record.id, cells, sortValues: [name], searchText, tone: healthError ? 'bad' : undefined, dim: !healthError};
+			return {key: record.id, cells: [name], span: `${state}${span === '–' ? '' : ` (workers ${span})`}`, sortValues: [name], searchText, tone: healthError ? 'bad' : undefined, dim: !healthError};
 		}
 
 		const {jobs, workers} = health;

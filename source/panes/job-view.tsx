@@ -40,7 +40,7 @@ export function jobLines(job: TrackedJob, width: number): string[] {
 		text = `${text}${text ? '\n' : ''}error: ${job.error}`;
 	}
 
-	return wrapLines(sanitizeText(text), Math.max(10, width));
+	return text ? wrapLines(sanitizeText(text), Math.max(10, width)) : [];
 }
 
 /**
