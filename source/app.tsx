@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {useEffect, useReducer, useRef, useState} from 'react';
+import {useCallback, useEffect, useReducer, useRef, useState} from 'react';
 import {Header} from './components/header.js';
 import {HelpOverlay} from './components/help-overlay.js';
 import {InputLine} from './components/input-line.js';
@@ -15,7 +15,7 @@ import {PodsPane} from './panes/pods-pane.js';
 import {usePodtop, useServices} from './ui/app-context.js';
 import {useKeys} from './ui/use-keys.js';
 import {useTerminalSize} from './ui/use-terminal-size.js';
-import {currentView, initialUiState, uiReducer, type UiState} from './ui/ui-state.js';
+import {currentView, initialUiState, uiReducer, type UiAction, type UiState} from './ui/ui-state.js';
 import {jobKey} from './store/job-actions.js';
 
 type Props = {
@@ -38,7 +38,13 @@ and wipe scrollback), and it reflows on resize.
 export function App({initialJob, freshnessBound}: Props) {
 	const {store, colors} = useServices();
 	const {columns, rows} = useTerminalSize();
-	const [ui, dispatch] = useReducer(uiReducer, initialJob, initialState);
+	const [ui, reactDispatch] = useReducer(uiReducer, initialJob, initialState);
+	// The reducer is pure, so the ref can run it too: key handlers see every change at once.
+	const latest = useRef(ui);
+	const dispatch = useCallback((action: UiAction) => {
+		latest.current = uiReducer(latest.current, action);
+		reactDispatch(action);
+	}, []);
 	const [scrollBack, setScrollBack] = useState(0);
 	const rowKeys = useRef<readonly string[]>([]);
 	const view = currentView(ui);
@@ -49,7 +55,7 @@ export function App({initialJob, freshnessBound}: Props) {
 	const bodyHeight = Math.max(3, height - headerHeight - 2);
 	const wide = width >= 110;
 	const sortColumns = {endpoints: wide ? endpointColumns.wide : endpointColumns.compact, pods: wide ? podColumns.wide : podColumns.compact, gpus: wide ? gpuColumns.wide : gpuColumns.compact}[ui.pane].length;
-	useKeys({ui, dispatch, rowKeys, pageSize: Math.max(1, bodyHeight - 2), setScrollBack: update => setScrollBack(update), sortColumns});
+	useKeys({current: () => latest.current, dispatch, rowKeys, pageSize: Math.max(1, bodyHeight - 2), setScrollBack: update => setScrollBack(update), sortColumns});
 
 	const followedJob = view.type === 'job' ? view.jobKey : undefined;
 	useEffect(() => {

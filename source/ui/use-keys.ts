@@ -6,7 +6,8 @@ import {completeCommand, parseCommand} from './commands.js';
 import {currentView, listPanes, type UiAction, type UiState} from './ui-state.js';
 
 type Options = {
-	readonly ui: UiState;
+	/** The latest UI state, even between renders: keys can arrive faster than React renders. */
+	readonly current: () => UiState;
 	readonly dispatch: Dispatch<UiAction>;
 	readonly rowKeys: MutableRefObject<readonly string[]>;
 	readonly pageSize: number;
@@ -17,11 +18,10 @@ type Options = {
 const isPrintable = (input: string, key: Key) => input.length > 0 && !key.ctrl && !key.meta && !key.return && !key.escape && !key.tab && !key.backspace && !key.delete;
 
 /** Every key the app understands. Each one changes local state at once: none waits for a poll. */
-export function useKeys({ui, dispatch, rowKeys, pageSize, setScrollBack, sortColumns}: Options): void {
+export function useKeys({current, dispatch, rowKeys, pageSize, setScrollBack, sortColumns}: Options): void {
 	const {exit} = useApp();
 	const {store, api, refresh} = useServices();
 	const {actions} = store.getState();
-	const view = currentView(ui);
 
 	const openJob = (endpointId: string, jobId: string) => {
 		const key = actions.trackJob(endpointId, jobId, {follow: true});
@@ -81,6 +81,8 @@ export function useKeys({ui, dispatch, rowKeys, pageSize, setScrollBack, sortCol
 	};
 
 	useInput((input, key) => {
+		const ui = current();
+		const view = currentView(ui);
 		if (key.ctrl && input === 'c') {
 			exit();
 			return;
@@ -96,8 +98,18 @@ export function useKeys({ui, dispatch, rowKeys, pageSize, setScrollBack, sortCol
 
 		if (ui.overlay === 'filter' || ui.overlay === 'palette') {
 			if (input.length > 1 && isPrintable(input, key)) {
-				// A paste, or fast typing that arrived in one read.
-				dispatch({type: 'input', input: ui.input + input.replaceAll(/[\r\n]/g, '')});
+				// A paste, or fast typing that arrived in one read (a final Enter included).
+				const [text = '', ...after] = input.split(/[\r\n]/);
+				const typed = ui.input + text;
+				dispatch({type: 'input', input: typed});
+				if (after.length > 0) {
+					if (ui.overlay === 'filter') {
+						dispatch({type: 'apply-filter'});
+					} else {
+						runCommand(typed);
+					}
+				}
+
 				return;
 			}
 
@@ -127,8 +139,17 @@ export function useKeys({ui, dispatch, rowKeys, pageSize, setScrollBack, sortCol
 		// Keys typed faster than one read: `/text` or `:text` opens the bar with the text, `jjj` moves three.
 		if (input.length > 1 && isPrintable(input, key)) {
 			if ((input.startsWith('/') && view.type === 'list') || input.startsWith(':')) {
+				const [text = '', ...after] = input.slice(1).split(/[\r\n]/);
 				dispatch({type: 'overlay', overlay: input.startsWith('/') ? 'filter' : 'palette'});
-				dispatch({type: 'input', input: input.slice(1)});
+				dispatch({type: 'input', input: text});
+				if (after.length > 0) {
+					if (input.startsWith('/')) {
+						dispatch({type: 'apply-filter'});
+					} else {
+						runCommand(text);
+					}
+				}
+
 				return;
 			}
 

@@ -23,3 +23,18 @@ export function renderWith(store: PodtopStore, element: ReactElement, options: {
 }
 
 export const tick = async (ms = 30) => new Promise(resolve => setTimeout(resolve, ms));
+
+/** Waits (up to two seconds) until the frame matches: renders can lag behind input under load. */
+export async function frameMatching(lastFrame: () => string | undefined, pattern: RegExp): Promise<string> {
+	const deadline = Date.now() + 2000;
+	while (Date.now() < deadline) {
+		const frame = lastFrame() ?? '';
+		if (pattern.test(frame)) {
+			return frame;
+		}
+
+		await tick(10);
+	}
+
+	throw new Error(`frame never matched ${pattern}:\n${lastFrame()}`);
+}

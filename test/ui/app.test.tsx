@@ -1,7 +1,7 @@
 import {describe, expect, test, vi} from 'vitest';
 import {App} from '../../source/app.js';
 import type {ScheduledApi} from '../../source/poll/scheduled-api.js';
-import {health, renderWith, testStore, tick} from '../helpers/ui-fixture.js';
+import {frameMatching, health, renderWith, testStore, tick} from '../helpers/ui-fixture.js';
 
 function filledStore() {
 	const store = testStore();
@@ -30,15 +30,14 @@ describe('App', () => {
 	test('Tab and 1/2/3 switch panes; the store learns which pane is visible (hidden panes poll slower)', async () => {
 		const store = filledStore();
 		const {lastFrame, stdin} = renderWith(store, <App freshnessBound="≤5s"/>);
-		await tick();
-		expect(lastFrame()).toMatch(/Endpoints \(2\)/);
+		await frameMatching(lastFrame, /Endpoints \(2\)/);
 		stdin.write(keys.tab);
+		await frameMatching(lastFrame, /Pods \(1\)/);
 		await tick();
-		expect(lastFrame()).toMatch(/Pods \(1\)/);
 		expect(store.getState().ui.visiblePane).toBe('pods');
 		stdin.write('3');
+		await frameMatching(lastFrame, /GPUs \(1\)/);
 		await tick();
-		expect(lastFrame()).toMatch(/GPUs \(1\)/);
 		expect(store.getState().ui.visiblePane).toBe('gpus');
 	});
 
@@ -48,17 +47,13 @@ describe('App', () => {
 		stdin.write('/');
 		await tick();
 		stdin.write('echo');
-		await tick();
-		expect(lastFrame()).toMatch(/\/echo/);
+		await frameMatching(lastFrame, /\/echo/);
 		stdin.write(keys.enter);
-		await tick();
-		expect(lastFrame()).toMatch(/Endpoints \(1\/2\) \/echo/);
+		await frameMatching(lastFrame, /Endpoints \(1\/2\) \/echo/);
 		stdin.write(keys.escape);
-		await tick();
-		expect(lastFrame()).toMatch(/Endpoints \(2\)/);
+		await frameMatching(lastFrame, /Endpoints \(2\)/);
 		stdin.write('?');
-		await tick();
-		expect(lastFrame()).toMatch(/Keys \(Esc or \? to close\)/);
+		await frameMatching(lastFrame, /Keys \(Esc or \? to close\)/);
 		stdin.write(keys.escape);
 		await tick();
 		stdin.write(':');
@@ -66,18 +61,15 @@ describe('App', () => {
 		stdin.write('gp');
 		await tick();
 		stdin.write('\t');
-		await tick();
-		expect(lastFrame()).toMatch(/:gpus/);
+		await frameMatching(lastFrame, /:gpus/);
 		stdin.write(keys.enter);
-		await tick();
-		expect(lastFrame()).toMatch(/GPUs \(1\)/);
+		await frameMatching(lastFrame, /GPUs \(1\)/);
 		stdin.write(':');
 		await tick();
 		stdin.write('frobnicate');
 		await tick();
 		stdin.write(keys.enter);
-		await tick();
-		expect(lastFrame()).toMatch(/unknown command ":frobnicate"/);
+		await frameMatching(lastFrame, /unknown command ":frobnicate"/);
 	});
 
 	test('Enter drills into an endpoint; t sends a test job and opens its stream; Esc goes back', async () => {
@@ -88,21 +80,20 @@ describe('App', () => {
 		stdin.write('j');
 		await tick();
 		stdin.write(keys.enter);
-		await tick();
-		expect(lastFrame()).toMatch(/llama-vllm \(ep-llm\)/);
+		await frameMatching(lastFrame, /llama-vllm \(ep-llm\)/);
 		expect(lastFrame()).toMatch(/pools ADA_24 ×1 · scaler QUEUE_DELAY 4 · idle timeout 30s · workers 1–5 · locations US/);
 		stdin.write('t');
 		await tick(50);
 		expect(run).toHaveBeenCalledWith('ep-llm', expect.objectContaining({input: expect.any(Object)}));
 		expect(lastFrame()).toMatch(/Job job-42 on ep-llm/);
+		await tick(50);
 		expect(store.getState().jobs.byKey.get('ep-llm/job-42')?.follow).toBe(true);
 		stdin.write(keys.escape);
-		await tick();
-		expect(lastFrame()).toMatch(/Tracked jobs \(1\)/);
+		await frameMatching(lastFrame, /Tracked jobs \(1\)/);
+		await tick(50);
 		expect(store.getState().jobs.byKey.get('ep-llm/job-42')?.follow).toBe(false);
 		stdin.write(keys.escape);
-		await tick();
-		expect(lastFrame()).toMatch(/Endpoints \(2\)/);
+		await frameMatching(lastFrame, /Endpoints \(2\)/);
 	});
 
 	test('a failing source raises the degraded banner', async () => {
@@ -122,9 +113,9 @@ describe('App', () => {
 		stdin.write('job ep-echo abc-123');
 		await tick();
 		stdin.write(keys.enter);
-		await tick();
-		expect(lastFrame()).toMatch(/Job abc-123 on ep-echo/);
+		await frameMatching(lastFrame, /Job abc-123 on ep-echo/);
 		expect(lastFrame()).toMatch(/waiting for output…/);
+		await tick(50);
 		expect(store.getState().ui.visiblePane).toBe('job');
 	});
 });

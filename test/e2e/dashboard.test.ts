@@ -1,0 +1,118 @@
+import {execFileSync} from 'node:child_process';
+import {afterEach, describe, expect, test} from 'vitest';
+import {TmuxSession} from '../helpers/tmux.js';
+
+const hasTmux = (() => {
+	try {
+		execFileSync('tmux', ['-V']);
+		return true;
+	} catch {
+		return false;
+	}
+})();
+
+let session: TmuxSession | undefined;
+afterEach(() => {
+	session?.close();
+	session = undefined;
+});
+
+/** The real program in a real terminal (tmux), on the built-in simulator: no key configured, so DEMO. */
+describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
+	test('120×40: every pane with live numbers, navigation, filter, help, palette, a job\'s stream, resize, q restores the terminal', async () => {
+		session = new TmuxSession(120, 40);
+		let screen = await session.waitFor(/Endpoints \(8\)[\s\S]*llama-3-8b-instruct-vllm +\d+ +\d+ +\d+/);
+		expect(screen).toMatch(/podtop +DEMO +127\.0\.0\.1:\d+ │ key ••••[\dA-F]{4}/);
+		expect(screen).toMatch(/NAME▲ +RUN IDLE INIT THR UNH MIN-MAX QUEUE PROG +DONE +FAIL RETRY +RATE FAIL% QUEUE TREND +ETA/);
+		expect(screen.trimEnd().split('\n').length).toBeLessThanOrEqual(39);
+
+		session.send('Tab');
+		screen = await session.waitFor(/Pods \(12\)[\s\S]*llama-3-70b-finetune +8× H100 SXM +RUNNING +\S+ +\d+%/);
+		expect(screen).toMatch(/archived-experiment +1× A40 +EXITED/);
+		session.send('Tab');
+		screen = await session.waitFor(/GPUs \(20\)[\s\S]*stock ●●● High \d+/);
+		expect(screen).toMatch(/H100 SXM +80G +\$2\.99 +\$2\.69 +\$\d/);
+
+		session.send('1');
+		await session.waitFor(/Endpoints \(8\)/);
+		session.send('/');
+		session.type('llama');
+		session.send('Enter');
+		screen = await session.waitFor(/Endpoints \(1\/8\) \/llama/);
+		expect(screen).not.toMatch(/sdxl-turbo/);
+		session.send('Escape');
+		await session.waitFor(/Endpoints \(8\)/);
+
+		session.send('?');
+		await session.waitFor(/Keys \(Esc or \? to close\)/);
+		session.send('Escape');
+		session.send(':');
+		session.type('pods');
+		session.send('Enter');
+		await session.waitFor(/Pods \(12\)/);
+
+		// Into an endpoint, send a test job, follow its stream as it arrives.
+		session.send('1');
+		await session.waitFor(/Endpoints \(8\)/);
+		session.send('/');
+		session.type('llama');
+		session.send('Enter');
+		await session.waitFor(/Endpoints \(1\/8\)/);
+		session.send('Enter');
+		await session.waitFor(/llama-3-8b-instruct-vllm \([a-z\d]{14}\)[\s\S]*pools ADA_24,AMPERE_24/);
+		session.send('t');
+		screen = await session.waitFor(/Job [\da-f-]+-u1 on [a-z\d]{14}[\s\S]*COMPLETED[\s\S]*throughput \d+\.\d tok\/s · KV cache \d+%/, 20_000);
+		expect(screen).toMatch(/tokens \d+ in \/ 64 out/);
+
+		// Resize to 80×24: the layout reflows at once into the compact one.
+		session.send('Escape');
+		await session.waitFor(/Tracked jobs \(1\)/);
+		session.send('Escape');
+		session.send('Escape');
+		session.resize(80, 24);
+		screen = await session.waitFor(/NAME▲ +WORKERS +QUEUE PROG +RATE FAIL% TREND +ETA/);
+		expect(screen.split('\n').every(line => line.length <= 80)).toBe(true);
+		expect(session.historySize()).toBeLessThanOrEqual(1);
+
+		session.send('q');
+		screen = await session.waitFor(/PODTOP-EXIT 0/);
+		expect(screen).toMatch(/BEFORE-PODTOP/);
+		expect(screen).not.toMatch(/podtop +DEMO/);
+	}, 90_000);
+
+	test('80×24: the compact layout, and the frame never grows past the screen', async () => {
+		session = new TmuxSession(80, 24);
+		const screen = await session.waitFor(/Endpoints \(8\)[\s\S]*llama-3-8b-ins\S* +\d+\/5/);
+		expect(screen).toMatch(/NAME▲ +WORKERS +QUEUE PROG +RATE FAIL% TREND +ETA/);
+		session.send('Tab');
+		await session.waitFor(/NAME▲ +GPU +ST +PER GPU +UTIL +CPU +\$\/HR/);
+		session.send('Tab');
+		await session.waitFor(/GPU TYPE▲ +VRAM +SECURE +COMM +SPOT +STOCK +FREE/);
+		await new Promise(resolve => setTimeout(resolve, 6000));
+		expect(session.historySize()).toBeLessThanOrEqual(1);
+		expect(session.screen().split('\n').every(line => line.length <= 80)).toBe(true);
+		session.send('C-c');
+		await session.waitFor(/PODTOP-EXIT 0/);
+	}, 60_000);
+
+	test('SIGTERM restores the terminal too', async () => {
+		session = new TmuxSession(100, 30);
+		await session.waitFor(/Endpoints \(8\)/);
+		const pid = session.podtopPid();
+		expect(pid).toBeGreaterThan(0);
+		process.kill(pid!, 'SIGTERM');
+		const screen = await session.waitFor(/PODTOP-EXIT 0/);
+		expect(screen).toMatch(/BEFORE-PODTOP/);
+		expect(screen).not.toMatch(/Endpoints \(8\)/);
+	}, 30_000);
+
+	test('podtop job opens straight into a job; --ascii and --no-color draw without Unicode blocks', async () => {
+		session = new TmuxSession(100, 30, ['job', 'nosuchendpoint', 'nosuchjob', '--ascii', '--no-color']);
+		const screen = await session.waitFor(/Job nosuchjob on nosuchendpoint[\s\S]*not found/);
+		expect(screen).not.toMatch(/[█░●○▁▂▃▄▅▆▇]/);
+		session.send('Escape');
+		await session.waitFor(/Endpoints \(8\)/);
+		session.send('q');
+		await session.waitFor(/PODTOP-EXIT 0/);
+	}, 30_000);
+});

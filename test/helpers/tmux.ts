@@ -1,0 +1,70 @@
+import {execFileSync} from 'node:child_process';
+import {cliPath} from './run-cli.js';
+
+/** A private tmux server running podtop in a real terminal: send-keys in, capture-pane out. */
+export class TmuxSession {
+	readonly #socket = `podtop-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+
+	constructor(readonly columns: number, readonly rows: number, args: readonly string[] = []) {
+		// The shell prints a marker before and after, so the test can see the terminal restored.
+		const command = `echo BEFORE-PODTOP; env -u CI -u RUNPOD_API_KEY HOME=/nonexistent-podtop-home NODE_ENV=production LANG=C.UTF-8 '${process.execPath}' '${cliPath}' ${args.join(' ')}; echo "PODTOP-EXIT $?"; sleep 600`;
+		this.#tmux('new-session', '-d', '-s', 'main', '-x', String(columns), '-y', String(rows), 'sh', '-c', command);
+	}
+
+	screen(): string {
+		return this.#tmux('capture-pane', '-p', '-t', 'main');
+	}
+
+	send(...keys: string[]): void {
+		this.#tmux('send-keys', '-t', 'main', ...keys);
+	}
+
+	/** Types text literally (no key names). */
+	type(text: string): void {
+		this.#tmux('send-keys', '-t', 'main', '-l', text);
+	}
+
+	resize(columns: number, rows: number): void {
+		this.#tmux('resize-window', '-t', 'main', '-x', String(columns), '-y', String(rows));
+	}
+
+	/** Lines that scrolled off the top: an app on the alternate screen adds none. */
+	historySize(): number {
+		return Number(this.#tmux('display-message', '-p', '-t', 'main', '#{history_size}').trim());
+	}
+
+	/** The pid of podtop itself (the shell's child). */
+	podtopPid(): number | undefined {
+		const shell = this.#tmux('display-message', '-p', '-t', 'main', '#{pane_pid}').trim();
+		try {
+			return Number(execFileSync('pgrep', ['-P', shell], {encoding: 'utf8'}).trim().split('\n')[0]);
+		} catch {
+			return undefined;
+		}
+	}
+
+	async waitFor(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+		const deadline = Date.now() + timeoutMs;
+		let screen = '';
+		while (Date.now() < deadline) {
+			screen = this.screen();
+			if (pattern.test(screen)) {
+				return screen;
+			}
+
+			await new Promise(resolve => setTimeout(resolve, 100));
+		}
+
+		throw new Error(`screen never matched ${pattern}:\n${screen}`);
+	}
+
+	close(): void {
+		try {
+			this.#tmux('kill-server');
+		} catch {}
+	}
+
+	#tmux(...args: string[]): string {
+		return execFileSync('tmux', ['-L', this.#socket, '-f', '/dev/null', ...args], {encoding: 'utf8'});
+	}
+}
