@@ -54,3 +54,9 @@ if (memory.status === 0) {
 } else {
 	console.log(`\nstore memory: failed\n${memory.stderr}`);
 }
+
+console.log('');
+const dashboard = spawnSync(process.execPath, [`${here}bench/dashboard.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
+if (dashboard.status !== 0) {
+	console.log('dashboard benchmark failed');
+}

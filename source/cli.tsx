@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import meow from 'meow';
 import {describeError} from './api/errors.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './commands/connection-flags.js';
@@ -57,6 +56,13 @@ async function main(): Promise<void> {
 	const {target, endpointFilter, budget} = readConnectionFlags(cli.flags);
 	await runDashboard({target, endpointFilter, budget, color: cli.flags.color, ascii: cli.flags.ascii});
 }
+
+// A reader that went away (`| head`) ends podtop quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+	if (error.code === 'EPIPE') {
+		process.exit(0);
+	}
+});
 
 try {
 	await main();

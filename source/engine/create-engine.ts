@@ -7,7 +7,7 @@ import type {Cadence} from '../poll/cadence.js';
 import {createPollers, type Pollers} from '../poll/pollers.js';
 import {createScheduledApi, type ScheduledApi} from '../poll/scheduled-api.js';
 import {Scheduler} from '../poll/scheduler.js';
-import {startSimulator, type RunningSimulator} from '../sim/start-simulator.js';
+import type {RunningSimulator} from '../sim/start-simulator.js';
 import {createPodtopStore, type PodtopStore} from '../store/create-store.js';
 import type {Target} from './resolve-target.js';
 
@@ -36,6 +36,8 @@ export async function createEngine({target, budget, cadence, endpointFilter, all
 	if (target.mode === 'live') {
 		service = target;
 	} else {
+		// Loaded only for DEMO: a live session never pays for the simulator's code.
+		const {startSimulator} = await import('../sim/start-simulator.js');
 		demo = await startSimulator({port: 0, host: '127.0.0.1', load: true});
 		service = {apiUrl: `${demo.url}/v2`, graphqlUrl: `${demo.url}/graphql`, apiKey: demo.apiKey};
 	}

@@ -3,6 +3,7 @@ import type {EndpointRecord} from '../api/graphql-types.js';
 import {isTerminalStatus} from '../api/job-types.js';
 import type {PodtopStore} from '../store/create-store.js';
 import type {PaneName} from '../store/types.js';
+import {budgetsChanged} from './budget-change.js';
 import {defaultCadence, type Cadence} from './cadence.js';
 import {createLoop, type Loop} from './loop.js';
 import type {ScheduledApi} from './scheduled-api.js';
@@ -65,16 +66,8 @@ export function createPollers({store, api, scheduler, cadence = defaultCadence, 
 			return;
 		}
 
-		const results = await Promise.allSettled(ids.map(async id => {
-			try {
-				const health = await api.health(id, priority('endpoints'));
-				actions.setHealth(id, health, now());
-				actions.setHealthError(id, undefined);
-			} catch (error) {
-				actions.setHealthError(id, describeError(error));
-				throw error;
-			}
-		}));
+		const results = await Promise.allSettled(ids.map(async id => api.health(id, priority('endpoints'))));
+		actions.setHealthResults(results.map((result, index) => (result.status === 'fulfilled' ? {endpointId: ids[index]!, health: result.value} : {endpointId: ids[index]!, error: describeError(result.reason)})), now());
 		const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
 		actions.reportSource('jobApi', now(), failure && results.every(result => result.status === 'rejected') ? describeError(failure.reason) : undefined);
 	}, () => (visible('endpoints') ? cadence.healthMs : cadence.healthHiddenMs));
@@ -125,8 +118,13 @@ export function createPollers({store, api, scheduler, cadence = defaultCadence, 
 		}));
 	}, () => cadence.jobsTickMs);
 
+	let publishedBudgets: ReturnType<Scheduler['snapshot']> = {};
 	const budgetLoop = createLoop(async () => {
-		actions.setBudgets(scheduler.snapshot());
+		const snapshot = scheduler.snapshot();
+		if (budgetsChanged(publishedBudgets, snapshot)) {
+			publishedBudgets = snapshot;
+			actions.setBudgets(snapshot);
+		}
 	}, () => cadence.budgetPublishMs);
 
 	const loops: Loop[] = [endpointsLoop, healthLoop, podsLoop, gpusLoop, jobsLoop, budgetLoop];

@@ -1,0 +1,117 @@
+// The dashboard's performance goals, measured in a 120×40 pty with the production build.
+import {execFileSync} from 'node:child_process';
+import {measure, peakRssBytes, sleep, startPodtop, startSim, waitForOutput} from './pty.js';
+
+const mb = bytes => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const pct = share => `${(share * 100).toFixed(2)} %`;
+const median = values => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const p95 = values => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))];
+const results = [];
+const report = (name, value, goal) => {
+	results.push({name, value, goal});
+	console.log(`  ${name.padEnd(46)} ${value.padStart(12)}   goal ${goal}`);
+};
+
+console.log('dashboard (120×40 pty, NODE_ENV=production)');
+
+// First frame: from spawn to the first frame on the terminal, against a simulator in its own process.
+{
+	const sim = await startSim(['--no-load']);
+	const times = [];
+	for (let run = 0; run < 5; run++) {
+		const session = startPodtop({simUrl: sim.url});
+		times.push(await waitForOutput(session, /podtop.{0,40}LIVE/) - session.startedAt);
+		session.stop();
+		await sleep(500);
+	}
+
+	report('first frame after spawn (median of 5)', `${median(times).toFixed(0)} ms`, '≤ 400 ms');
+	sim.stop();
+}
+
+// Idle: nothing changes (no load, no pods), so nothing should be drawn.
+{
+	const sim = await startSim(['--no-load', '--pods', '0', '--endpoints', '8']);
+	const session = startPodtop({simUrl: sim.url});
+	await waitForOutput(session, /Endpoints \(8\)/);
+	// podtop's own rates settle at zero within half a minute of the first answers; from then on nothing changes.
+	await sleep(40_000);
+	const idle = await measure(session, 20);
+	report('idle CPU (no data change)', pct(idle.cpu), '≤ 1 %');
+	report('idle bytes written', `${idle.bytesPerSecond.toFixed(1)} B/s`, '0 B/s');
+	session.stop();
+	sim.stop();
+}
+
+// Steady state: the demo fleet with its load generator, default cadence.
+{
+	const sim = await startSim([]);
+	const session = startPodtop({simUrl: sim.url});
+	await waitForOutput(session, /Endpoints \(8\)/);
+	await sleep(5000);
+	const endpoints = await measure(session, 20);
+	report('steady CPU, Endpoints pane', pct(endpoints.cpu), '≤ 3 %');
+	report('steady bytes written, Endpoints pane', `${(endpoints.bytesPerSecond / 1024).toFixed(2)} KB/s`, '≤ 2 KB/s');
+	session.press('2');
+	await sleep(3000);
+	const pods = await measure(session, 20);
+	report('steady CPU, Pods pane', pct(pods.cpu), '≤ 3 %');
+	report('steady bytes written, Pods pane', `${(pods.bytesPerSecond / 1024).toFixed(2)} KB/s`, '≤ 2 KB/s');
+	session.stop();
+	sim.stop();
+}
+
+// Keys with 2,000 pods loaded, and memory with 500 endpoints and 2,000 pods.
+{
+	const sim = await startSim(['--endpoints', '500', '--pods', '2000']);
+	const session = startPodtop({simUrl: sim.url});
+	await waitForOutput(session, /Endpoints \(500\)/, 30_000);
+	session.press('2');
+	await waitForOutput(session, /Pods \(2000\)/, 30_000);
+	await sleep(3000);
+	const latencies = [];
+	for (let press = 0; press < 60; press++) {
+		const before = session.bytes;
+		const sent = performance.now();
+		session.press(press % 20 < 10 ? 'j' : 'k');
+		// The frame is updated when the terminal receives the redrawn rows.
+		while (session.bytes === before && performance.now() - sent < 2000) {
+			await sleep(1);
+		}
+
+		latencies.push(performance.now() - sent);
+		await sleep(120);
+	}
+
+	report('keypress to updated frame, 2,000 pods (p95)', `${p95(latencies).toFixed(1)} ms`, '≤ 50 ms');
+	const loaded = await measure(session, 10);
+	report('RSS with 500 endpoints and 2,000 pods (now)', mb(loaded.rss), '≤ 150 MB');
+	report('RSS with 500 endpoints and 2,000 pods (peak)', mb(peakRssBytes(session.pid())), '≤ 150 MB');
+	session.stop();
+	sim.stop();
+}
+
+// For comparison: htop in the same pty, when it is installed.
+try {
+	execFileSync('htop', ['--version'], {stdio: 'ignore'});
+	const {spawn} = await import('node:child_process');
+	const child = spawn('script', ['-qfec', 'stty cols 120 rows 40; exec htop -d 20', '/dev/null'], {stdio: ['pipe', 'pipe', 'inherit'], env: {...process.env, TERM: 'xterm-256color'}});
+	let bytes = 0;
+	child.stdout.on('data', chunk => {
+		bytes += chunk.length;
+	});
+	await sleep(3000);
+	const {cpuSeconds} = await import('./pty.js');
+	const pid = Number(execFileSync('pgrep', ['-P', String(child.pid)], {encoding: 'utf8'}).trim());
+	const cpuBefore = cpuSeconds(pid);
+	const bytesBefore = bytes;
+	await sleep(20_000);
+	report('htop -d 20: CPU', pct((cpuSeconds(pid) - cpuBefore) / 20), '(comparison)');
+	report('htop -d 20: bytes written', `${((bytes - bytesBefore) / 20 / 1024).toFixed(2)} KB/s`, '(comparison)');
+	child.stdin.write('q');
+	setTimeout(() => child.kill('SIGKILL'), 1000).unref();
+} catch {
+	console.log('  htop is not installed: no comparison (apt-get install htop to get one)');
+}
+
+process.exit(0);

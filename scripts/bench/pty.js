@@ -1,0 +1,114 @@
+// Helpers for the dashboard benchmark: podtop in a pseudo-terminal (util-linux `script`), a simulator
+// in its own process, and CPU and memory read from /proc.
+import {execFileSync, spawn} from 'node:child_process';
+import {readFileSync} from 'node:fs';
+
+export const cli = new URL('../../dist/podtop.js', import.meta.url).pathname;
+
+export async function startSim(args) {
+	const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--api-key', 'bench-key', '--graphql-rate', '100', ...args], {stdio: ['ignore', 'pipe', 'inherit'], env: {...process.env, NODE_ENV: 'production'}});
+	let banner = '';
+	child.stdout.setEncoding('utf8');
+	const url = await new Promise(resolve => {
+		child.stdout.on('data', text => {
+			banner += text;
+			const match = /listening on (\S+)/.exec(banner);
+			if (match && banner.includes('Ctrl-C')) {
+				resolve(match[1]);
+			}
+		});
+	});
+	return {url, stop: () => child.kill('SIGTERM')};
+}
+
+/** podtop in a pty of the given size. `output` counts every byte the terminal receives. */
+export function startPodtop({columns = 120, rows = 40, args = [], simUrl}) {
+	const env = {...process.env, NODE_ENV: 'production', LANG: 'C.UTF-8', TERM: 'xterm-256color', HOME: '/nonexistent-podtop-home'};
+	delete env.CI;
+	delete env.RUNPOD_API_KEY;
+	const target = simUrl ? `--api-url ${simUrl}/v2 --graphql-url ${simUrl}/graphql` : '--demo';
+	if (simUrl) {
+		env.RUNPOD_API_KEY = 'bench-key';
+	}
+
+	const command = `stty cols ${columns} rows ${rows}; exec '${process.execPath}' '${cli}' ${target} ${args.join(' ')}`;
+	const startedAt = performance.now();
+	const child = spawn('script', ['-qfec', command, '/dev/null'], {env, stdio: ['pipe', 'pipe', 'inherit']});
+	const session = {
+		child,
+		startedAt,
+		bytes: 0,
+		text: '',
+		listeners: new Set(),
+		pid() {
+			try {
+				return Number(execFileSync('pgrep', ['-P', String(child.pid)], {encoding: 'utf8'}).trim().split('\n')[0]);
+			} catch {
+				return undefined;
+			}
+		},
+		press(keys) {
+			child.stdin.write(keys);
+		},
+		stop() {
+			child.stdin.write('q');
+			setTimeout(() => child.kill('SIGKILL'), 2000).unref();
+		},
+	};
+	child.stdout.on('data', chunk => {
+		session.bytes += chunk.length;
+		session.text = (session.text + chunk.toString('utf8')).slice(-20_000);
+		for (const listener of session.listeners) {
+			listener(chunk);
+		}
+	});
+	return session;
+}
+
+export async function waitForOutput(session, pattern, timeoutMs = 15_000) {
+	if (pattern.test(session.text)) {
+		return performance.now();
+	}
+
+	return new Promise((resolve, reject) => {
+		const timer = setTimeout(() => {
+			session.listeners.delete(listener);
+			reject(new Error(`no ${pattern} in output`));
+		}, timeoutMs);
+		const listener = () => {
+			if (pattern.test(session.text)) {
+				clearTimeout(timer);
+				session.listeners.delete(listener);
+				resolve(performance.now());
+			}
+		};
+
+		session.listeners.add(listener);
+	});
+}
+
+export function cpuSeconds(pid) {
+	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+	return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+export function rssBytes(pid) {
+	return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+}
+
+/** CPU share of one core and terminal bytes per second over `seconds`. */
+export async function measure(session, seconds) {
+	const pid = session.pid();
+	const cpuBefore = cpuSeconds(pid);
+	const bytesBefore = session.bytes;
+	const started = performance.now();
+	await new Promise(resolve => setTimeout(resolve, seconds * 1000));
+	const elapsed = (performance.now() - started) / 1000;
+	return {cpu: (cpuSeconds(pid) - cpuBefore) / elapsed, bytesPerSecond: (session.bytes - bytesBefore) / elapsed, rss: rssBytes(pid)};
+}
+
+export function peakRssBytes(pid) {
+	return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+}
+
+export const sleep = async ms => new Promise(resolve => setTimeout(resolve, ms));
