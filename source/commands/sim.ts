@@ -1,5 +1,6 @@
 import meow from 'meow';
 import {startSimulator} from '../sim/start-simulator.js';
+import {untilSignal} from './until-signal.js';
 
 export const simHelp = `
 	Usage
@@ -96,16 +97,7 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 	];
 	process.stdout.write(`${lines.join('\n')}\n`);
 
-	await new Promise<void>(resolve => {
-		const stop = () => {
-			process.off('SIGINT', stop);
-			process.off('SIGTERM', stop);
-			resolve();
-		};
-
-		process.on('SIGINT', stop);
-		process.on('SIGTERM', stop);
-	});
+	await untilSignal();
 	await sim.close();
 	process.stdout.write('simulator stopped\n');
 }

@@ -3,6 +3,7 @@ import {createEngine} from '../engine/create-engine.js';
 import {resolveTarget} from '../engine/resolve-target.js';
 import {changeEvents} from '../headless/change-events.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {untilSignal} from './until-signal.js';
 
 export const watchHelp = `
 	Usage
@@ -18,20 +19,6 @@ ${connectionHelp}
 	Examples
 	  $ podtop watch --jsonl | jq -c 'select(.type == "health") | {endpointId, queue: .health.jobs.inQueue}'
 `;
-
-/** Resolves on SIGINT or SIGTERM. */
-async function untilSignal(): Promise<void> {
-	return new Promise(resolve => {
-		const stop = () => {
-			process.off('SIGINT', stop);
-			process.off('SIGTERM', stop);
-			resolve();
-		};
-
-		process.on('SIGINT', stop);
-		process.on('SIGTERM', stop);
-	});
-}
 
 export async function runWatch(argv: readonly string[]): Promise<void> {
 	const cli = meow(watchHelp, {importMeta: import.meta, argv: [...argv], flags: {...connectionFlags, jsonl: {type: 'boolean', default: true}}});

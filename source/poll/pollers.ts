@@ -72,23 +72,18 @@ export function createPollers({store, api, scheduler, cadence = defaultCadence, 
 		actions.reportSource('jobApi', now(), failure && results.every(result => result.status === 'rejected') ? describeError(failure.reason) : undefined);
 	}, () => (visible('endpoints') ? cadence.healthMs : cadence.healthHiddenMs));
 
-	const podsLoop = createLoop(async () => {
+	/** A GraphQL list behind one pane: fetched at the pane's cadence (slower while hidden), written whole. */
+	const listLoop = <T>(pane: PaneName, fetch: (priority: Priority) => Promise<T>, write: (value: T, at: number) => void, visibleMs: number, hiddenMs: number) => createLoop(async () => {
 		try {
-			actions.setPods(await api.pods(priority('pods')), now());
+			write(await fetch(priority(pane)), now());
 			actions.reportSource('graphql', now());
 		} catch (error) {
 			actions.reportSource('graphql', now(), describeError(error));
 		}
-	}, () => (visible('pods') ? cadence.podsMs : cadence.podsHiddenMs));
+	}, () => (visible(pane) ? visibleMs : hiddenMs));
 
-	const gpusLoop = createLoop(async () => {
-		try {
-			actions.setGpuTypes(await api.gpuTypes(priority('gpus')), now());
-			actions.reportSource('graphql', now());
-		} catch (error) {
-			actions.reportSource('graphql', now(), describeError(error));
-		}
-	}, () => (visible('gpus') ? cadence.gpusMs : cadence.gpusHiddenMs));
+	const podsLoop = listLoop('pods', api.pods, actions.setPods, cadence.podsMs, cadence.podsHiddenMs);
+	const gpusLoop = listLoop('gpus', api.gpuTypes, actions.setGpuTypes, cadence.gpusMs, cadence.gpusHiddenMs);
 
 	const jobsLoop = createLoop(async () => {
 		const due = [...store.getState().jobs.byKey.values()].filter(job => {

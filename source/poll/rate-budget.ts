@@ -1,15 +1,9 @@
 import {SlidingWindow} from '../lib/sliding-window.js';
+import type {BudgetState} from '../store/types.js';
 import type {BudgetLimit} from './budget-limits.js';
 
-export type BudgetSnapshot = {
-	readonly key: string;
-	readonly used: number;
-	readonly allowed: number;
-	readonly windowMs: number;
-	readonly inFlight: number;
-	readonly concurrency: number;
-	readonly backoffUntil?: number;
-};
+/** What a budget publishes: the store's shape, so the UI reads exactly what the scheduler knows. */
+export type BudgetSnapshot = BudgetState;
 
 const backoffBaseMs = 1000;
 const backoffCapMs = 60_000;

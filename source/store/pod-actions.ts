@@ -1,6 +1,6 @@
 import type {PodRecord} from '../api/graphql-types.js';
 import {appendBounded} from '../lib/bounded.js';
-import {deepEqual} from '../lib/deep-equal.js';
+import {mergeRecords} from './merge-records.js';
 import type {GetState, SetState} from './state.js';
 import type {PodState} from './types.js';
 
@@ -23,27 +23,12 @@ export function meanGpuUtil(record: PodRecord): number | undefined {
 export function podActions(set: SetState, get: GetState): PodActions {
 	return {
 		setPods(records, at) {
-			const {byId, order} = get().pods;
-			const nextOrder = records.map(record => record.id);
-			let changed = !deepEqual(order, nextOrder);
-			const next: Record<string, PodState> = {};
-			for (const record of records) {
-				const previous = byId[record.id];
-				if (previous && deepEqual(previous.record, record)) {
-					next[record.id] = previous;
-					continue;
-				}
-
-				changed = true;
+			const pods = mergeRecords<PodRecord, PodState>(get().pods, records, at, (record, previous) => {
 				const util = meanGpuUtil(record);
-				next[record.id] = {
-					record,
-					utilHistory: util === undefined ? (previous?.utilHistory ?? []) : appendBounded(previous?.utilHistory ?? [], util, utilHistoryLimit),
-				};
-			}
-
-			if (changed) {
-				set({pods: {byId: next, order: nextOrder, updatedAt: at}});
+				return {record, utilHistory: util === undefined ? (previous?.utilHistory ?? []) : appendBounded(previous?.utilHistory ?? [], util, utilHistoryLimit)};
+			});
+			if (pods) {
+				set({pods});
 			}
 		},
 	};

@@ -1,7 +1,7 @@
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import {ApiError} from '../../source/api/errors.js';
 import {createJobApi, type JobApi} from '../../source/api/job-api.js';
 import {Pools} from '../../source/api/pools.js';
+import {caught as caughtError} from '../helpers/caught.js';
 import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
 
 let sim: TestSim;
@@ -20,17 +20,7 @@ afterAll(async () => {
 	await sim.close();
 });
 
-async function caught(promise: Promise<unknown>): Promise<ApiError> {
-	try {
-		await promise;
-	} catch (error) {
-		expect(error).toBeInstanceOf(ApiError);
-		expect(String((error as Error).message)).not.toContain(sim.apiKey);
-		return error as ApiError;
-	}
-
-	throw new Error('expected a rejection');
-}
+const caught = async (promise: Promise<unknown>) => caughtError(promise, sim.apiKey);
 
 describe('job API client: every operation against the simulator', () => {
 	test('run, status, stream, cancel, retry, purge-queue, health', async () => {

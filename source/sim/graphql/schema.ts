@@ -4,6 +4,32 @@ import {buildSchema} from 'graphql';
 The management API's schema: the operations of the seed plus the fields and inputs the official
 clients (runpod-python, runpodctl, the JS SDK) send.
 */
+/** Pod creation fields both deploy mutations take. */
+const deployFields = `
+		name: String
+		imageName: String
+		templateId: String
+		gpuTypeId: String
+		gpuCount: Int
+		cloudType: CloudTypeEnum
+		volumeInGb: Int
+		containerDiskInGb: Int
+		minVcpuCount: Int
+		minMemoryInGb: Int
+		dockerArgs: String
+		ports: String
+		volumeMountPath: String
+		env: [EnvironmentVariableInput]
+		startSsh: Boolean
+		startJupyter: Boolean
+		supportPublicIp: Boolean
+		dataCenterId: String
+		countryCode: String
+		networkVolumeId: String
+		minDownload: Int
+		minUpload: Int
+		allowedCudaVersions: [String]`;
+
 export const schemaSource = /* GraphQL */ `
 	enum CloudTypeEnum { ALL SECURE COMMUNITY }
 	enum FlashBootType { FLASHBOOT OFF }
@@ -153,58 +179,14 @@ export const schemaSource = /* GraphQL */ `
 	input GpuTypeFilter { id: String ids: [String] }
 
 	input PodFindAndDeployOnDemandInput {
-		name: String
-		imageName: String
-		templateId: String
-		gpuTypeId: String
-		gpuCount: Int
-		cloudType: CloudTypeEnum
-		volumeInGb: Int
-		containerDiskInGb: Int
-		minVcpuCount: Int
-		minMemoryInGb: Int
-		dockerArgs: String
-		ports: String
-		volumeMountPath: String
-		env: [EnvironmentVariableInput]
-		startSsh: Boolean
-		startJupyter: Boolean
-		supportPublicIp: Boolean
-		dataCenterId: String
-		countryCode: String
-		networkVolumeId: String
-		minDownload: Int
-		minUpload: Int
-		allowedCudaVersions: [String]
+${deployFields}
 		instanceId: String
 		deployCost: Float
 	}
 
 	input PodRentInterruptableInput {
 		bidPerGpu: Float!
-		name: String
-		imageName: String
-		templateId: String
-		gpuTypeId: String
-		gpuCount: Int
-		cloudType: CloudTypeEnum
-		volumeInGb: Int
-		containerDiskInGb: Int
-		minVcpuCount: Int
-		minMemoryInGb: Int
-		dockerArgs: String
-		ports: String
-		volumeMountPath: String
-		env: [EnvironmentVariableInput]
-		startSsh: Boolean
-		startJupyter: Boolean
-		supportPublicIp: Boolean
-		dataCenterId: String
-		countryCode: String
-		networkVolumeId: String
-		minDownload: Int
-		minUpload: Int
-		allowedCudaVersions: [String]
+${deployFields}
 	}
 
 	input PodResumeInput { podId: String! gpuCount: Int allowedCudaVersions: [String] }

@@ -1,0 +1,24 @@
+import {deepEqual} from '../lib/deep-equal.js';
+import type {Collection} from './state.js';
+
+/**
+A polled list merged into its collection: records that did not change keep their state object
+(so selectors and rows see them as unchanged); `build` makes the state of a new or changed record
+from the previous one. Returns undefined when nothing at all changed: no write.
+*/
+export function mergeRecords<R extends {readonly id: string}, S extends {readonly record: R}>(collection: Collection<S>, records: readonly R[], at: number, build: (record: R, previous: S | undefined) => S): Collection<S> | undefined {
+	const order = records.map(record => record.id);
+	let changed = !deepEqual(collection.order, order);
+	const byId: Record<string, S> = {};
+	for (const record of records) {
+		const previous = collection.byId[record.id];
+		if (previous && deepEqual(previous.record, record)) {
+			byId[record.id] = previous;
+		} else {
+			changed = true;
+			byId[record.id] = build(record, previous);
+		}
+	}
+
+	return changed ? {byId, order, updatedAt: at} : undefined;
+}
