@@ -2,6 +2,7 @@
 // in its own process, and CPU and memory read from /proc.
 import {execFileSync, spawn} from 'node:child_process';
 import {readFileSync} from 'node:fs';
+import path from 'node:path';
 
 export const cli = new URL('../../dist/podtop.js', import.meta.url).pathname;
 
@@ -31,7 +32,8 @@ export function startPodtop({columns = 120, rows = 40, args = [], simUrl}) {
 		env.RUNPOD_API_KEY = 'bench-key';
 	}
 
-	const command = `stty cols ${columns} rows ${rows}; exec '${process.execPath}' '${cli}' ${target} ${args.join(' ')}`;
+	// Run the way users do: the bundle's own shebang (with its Node flags), the node binary on PATH.
+	const command = `stty cols ${columns} rows ${rows}; PATH='${path.dirname(process.execPath)}':"$PATH" exec '${cli}' ${target} ${args.join(' ')}`;
 	const startedAt = performance.now();
 	const child = spawn('script', ['-qfec', command, '/dev/null'], {env, stdio: ['pipe', 'pipe', 'inherit']});
 	const session = {
