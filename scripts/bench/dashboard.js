@@ -34,8 +34,8 @@ console.log('dashboard (120×40 pty, NODE_ENV=production)');
 	const sim = await startSim(['--no-load', '--pods', '0', '--endpoints', '8']);
 	const session = startPodtop({simUrl: sim.url});
 	await waitForOutput(session, /Endpoints \(8\)/);
-	// podtop's own rates settle at zero within half a minute of the first answers; from then on nothing changes.
-	await sleep(40_000);
+	// Cold starts finish and podtop's own rates settle at zero within a minute; from then on nothing changes.
+	await sleep(60_000);
 	const idle = await measure(session, 20);
 	report('idle CPU (no data change)', pct(idle.cpu), '≤ 1 %');
 	report('idle bytes written', `${idle.bytesPerSecond.toFixed(1)} B/s`, '0 B/s');

@@ -1,7 +1,7 @@
 import type {SimClock, SimTimer} from './clock.js';
 import type {EndpointSpec} from './endpoint-spec.js';
 import {createJobId} from './ids.js';
-import {isTerminal, notifyWaiters, type Job, type JobStatus, type TerminalStatus} from './job.js';
+import {createJob, isTerminal, notifyWaiters, resetForRetry, type Job, type JobStatus, type TerminalStatus} from './job.js';
 import type {JobRequest} from './job-request.js';
 import type {Random} from './random.js';
 import {isQueueFull} from './rate-table.js';
@@ -81,22 +81,7 @@ export class Endpoint {
 	}
 
 	submit(request: JobRequest, sync: boolean, retention: number): Job {
-		const now = this.#options.clock.now();
-		const job: Job = {
-			id: createJobId(this.#options.random, sync),
-			endpointId: this.id,
-			input: request.input,
-			webhook: request.webhook,
-			policy: request.policy,
-			sync,
-			retention,
-			status: 'IN_QUEUE',
-			queuedAt: now,
-			pendingChunks: [],
-			yields: [],
-			expiresAt: now + request.policy.ttl,
-			waiters: new Set(),
-		};
+		const job = createJob(createJobId(this.#options.random, sync), this.id, request, sync, retention, this.#options.clock.now());
 		this.#jobs.set(job.id, job);
 		this.#queue.push(job);
 		this.#armExpiry(job);
@@ -134,16 +119,7 @@ export class Endpoint {
 			return false;
 		}
 
-		const now = this.#options.clock.now();
-		for (const key of ['output', 'error', 'startedAt', 'finishedAt', 'workerId', 'retries'] as const) {
-			delete job[key];
-		}
-
-		job.status = 'IN_QUEUE';
-		job.queuedAt = now;
-		job.pendingChunks = [];
-		job.yields = [];
-		job.expiresAt = now + job.policy.ttl;
+		resetForRetry(job, this.#options.clock.now());
 		this.counters.retried++;
 		this.#queue.push(job);
 		this.#armExpiry(job);

@@ -1,4 +1,5 @@
 import type {SimTimer} from './clock.js';
+import type {JobRequest} from './job-request.js';
 
 export const terminalStatuses = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'] as const;
 export type TerminalStatus = typeof terminalStatuses[number];
@@ -91,4 +92,36 @@ export function notifyWaiters(job: Job): void {
 	for (const waiter of job.waiters) {
 		waiter();
 	}
+}
+
+/** A new job, queued now; it lives `policy.ttl` unless it finishes first. */
+export function createJob(id: string, endpointId: string, request: JobRequest, sync: boolean, retention: number, now: number): Job {
+	return {
+		id,
+		endpointId,
+		input: request.input,
+		webhook: request.webhook,
+		policy: request.policy,
+		sync,
+		retention,
+		status: 'IN_QUEUE',
+		queuedAt: now,
+		pendingChunks: [],
+		yields: [],
+		expiresAt: now + request.policy.ttl,
+		waiters: new Set(),
+	};
+}
+
+/** `/retry`: the same job back in the queue, its output, error and timings gone, its ttl restarted. */
+export function resetForRetry(job: Job, now: number): void {
+	for (const key of ['output', 'error', 'startedAt', 'finishedAt', 'workerId', 'retries'] as const) {
+		delete job[key];
+	}
+
+	job.status = 'IN_QUEUE';
+	job.queuedAt = now;
+	job.pendingChunks = [];
+	job.yields = [];
+	job.expiresAt = now + job.policy.ttl;
 }
