@@ -29,6 +29,10 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	const engine = await createEngine({target, budget: options.budget, endpointFilter: options.endpointFilter});
 	const noColor = !options.color || Boolean(process.env.NO_COLOR);
 	const glyphs = options.ascii || !localeIsUtf8() ? asciiGlyphs : unicodeGlyphs;
+	// While every poll succeeds, the freshest data is at most one health interval old and the stalest
+	// one slowest interval; shown as that bound, it never needs redrawing (a ticking age would).
+	const slowest = Math.max(defaultCadence.endpointsMs, defaultCadence.gpusHiddenMs, defaultCadence.podsHiddenMs, defaultCadence.healthHiddenMs);
+	const freshnessBound = `≤${defaultCadence.healthMs / 1000}s…${slowest / 1000}s`;
 	const restore = takeOverTerminal();
 	const writer = createFrameWriter(process.stdout);
 	const onResize = () => writer.invalidate();
@@ -39,7 +43,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	engine.pollers.start();
 	const instance = render(
 		<AppProvider services={{store: engine.store, api: engine.api, refresh: engine.pollers.refresh, glyphs, colors: noColor ? colorless : colorful}}>
-			<App initialJob={options.initialJob} freshnessBound={`≤${defaultCadence.healthMs / 1000}s`}/>
+			<App initialJob={options.initialJob} freshnessBound={freshnessBound}/>
 		</AppProvider>,
 		// Whole frames from Ink, differences only to the terminal: see frame-writer.ts for why not incrementalRendering.
 		{stdout: writer.stdout, exitOnCtrlC: false, patchConsole: false, incrementalRendering: false, maxFps: 10},
