@@ -23,22 +23,25 @@ type Props = {
 	readonly initialJob?: {readonly endpointId: string; readonly jobId: string};
 	/** How fresh data is when all polls succeed, e.g. `≤5s`. */
 	readonly freshnessBound: string;
+	/** Shown in the footer until the first message replaces it (start-up warnings). */
+	readonly notice?: string;
 };
 
 const footerHint = 'j/k move · ⏎ open · Esc back · s sort · r refresh · q quit';
 
-function initialState(initialJob: Props['initialJob']): UiState {
-	return initialJob ? {...initialUiState, views: [{type: 'list'}, {type: 'job', jobKey: jobKey(initialJob.endpointId, initialJob.jobId)}]} : initialUiState;
+function initialState({initialJob, notice}: Pick<Props, 'initialJob' | 'notice'>): UiState {
+	const views: UiState['views'] = initialJob ? [{type: 'list'}, {type: 'job', jobKey: jobKey(initialJob.endpointId, initialJob.jobId)}] : initialUiState.views;
+	return {...initialUiState, views, message: notice};
 }
 
 /**
 The dashboard. The frame is at most rows − 1 lines high (a taller frame makes Ink clear the screen
 and wipe scrollback), and it reflows on resize.
 */
-export function App({initialJob, freshnessBound}: Props) {
+export function App({initialJob, freshnessBound, notice}: Props) {
 	const {store, colors} = useServices();
 	const {columns, rows} = useTerminalSize();
-	const [ui, reactDispatch] = useReducer(uiReducer, initialJob, initialState);
+	const [ui, reactDispatch] = useReducer(uiReducer, {initialJob, notice}, initialState);
 	// The reducer is pure, so the ref can run it too: key handlers see every change at once.
 	const latest = useRef(ui);
 	const dispatch = useCallback((action: UiAction) => {

@@ -1,6 +1,6 @@
 // The dashboard's performance goals, measured in a 120×40 pty with the production build.
-import {execFileSync} from 'node:child_process';
-import {measure, peakRssBytes, sleep, startPodtop, startSim, waitForOutput} from './pty.js';
+import {execFileSync, spawn} from 'node:child_process';
+import {cpuSeconds, measure, peakRssBytes, sleep, startPodtop, startSim, waitForOutput} from './pty.js';
 
 const mb = bytes => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const pct = share => `${(share * 100).toFixed(2)} %`;
@@ -94,14 +94,12 @@ console.log('dashboard (120×40 pty, NODE_ENV=production)');
 // For comparison: htop in the same pty, when it is installed.
 try {
 	execFileSync('htop', ['--version'], {stdio: 'ignore'});
-	const {spawn} = await import('node:child_process');
 	const child = spawn('script', ['-qfec', 'stty cols 120 rows 40; exec htop -d 20', '/dev/null'], {stdio: ['pipe', 'pipe', 'inherit'], env: {...process.env, TERM: 'xterm-256color'}});
 	let bytes = 0;
 	child.stdout.on('data', chunk => {
 		bytes += chunk.length;
 	});
 	await sleep(3000);
-	const {cpuSeconds} = await import('./pty.js');
 	const pid = Number(execFileSync('pgrep', ['-P', String(child.pid)], {encoding: 'utf8'}).trim());
 	const cpuBefore = cpuSeconds(pid);
 	const bytesBefore = bytes;

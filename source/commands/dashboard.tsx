@@ -43,7 +43,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	engine.pollers.start();
 	const instance = render(
 		<AppProvider services={{store: engine.store, api: engine.api, refresh: engine.pollers.refresh, glyphs, colors: noColor ? colorless : colorful}}>
-			<App initialJob={options.initialJob} freshnessBound={freshnessBound}/>
+			<App initialJob={options.initialJob} freshnessBound={freshnessBound} notice={target.warnings.join(' · ') || undefined}/>
 		</AppProvider>,
 		// Whole frames from Ink, differences only to the terminal: see frame-writer.ts for why not incrementalRendering.
 		{stdout: writer.stdout, exitOnCtrlC: false, patchConsole: false, incrementalRendering: false, maxFps: 10},

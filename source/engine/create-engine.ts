@@ -47,9 +47,6 @@ export async function createEngine({target, budget, cadence, endpointFilter, all
 	const scheduler = new Scheduler({settings: {...defaultBudgetSettings, ...budget}});
 	const api = createScheduledApi({jobApi: createJobApi({baseUrl: apiUrl, apiKey, pools}), graphqlApi: createGraphqlApi({url: graphqlUrl, apiKey, pools}), scheduler});
 	const store = createPodtopStore({mode: target.mode, apiHost: new URL(apiUrl).host, keyFingerprint: keyFingerprint(apiKey)});
-	for (const warning of target.warnings) {
-		store.getState().actions.addNotice(warning);
-	}
 
 	const pollers = createPollers({store, api, scheduler, cadence, endpointFilter, allVisible});
 	let closing: Promise<void> | undefined;

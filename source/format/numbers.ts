@@ -3,21 +3,18 @@ export function formatPercent(share: number | undefined, digits = 0): string {
 	return share === undefined || !Number.isFinite(share) ? '–' : `${(share * 100).toFixed(digits)}%`;
 }
 
-/** Dollars per hour with sensible precision: `$0.34/h`, `$23.92/h`. */
-export function formatDollarsPerHour(value: number | null | undefined): string {
-	if (value === null || value === undefined) {
-		return '–';
-	}
-
-	return `$${value < 1 ? value.toFixed(3).replace(/0$/, '') : value.toFixed(2)}/h`;
-}
-
+/** Dollars with sensible precision: `$0.34`, `$0.278`, `$23.92`. */
 export function formatPrice(value: number | null | undefined): string {
 	if (value === null || value === undefined) {
 		return '–';
 	}
 
 	return `$${value < 1 ? value.toFixed(3).replace(/0$/, '') : value.toFixed(2)}`;
+}
+
+/** Dollars per hour: `$0.34/h`, `$23.92/h`. */
+export function formatDollarsPerHour(value: number | null | undefined): string {
+	return value === null || value === undefined ? '–' : `${formatPrice(value)}/h`;
 }
 
 /** Compact counts: 999, 1.2k, 34k, 1.2M. */

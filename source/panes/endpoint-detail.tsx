@@ -1,6 +1,5 @@
 import {Box, Text} from 'ink';
-import type {MutableRefObject} from 'react';
-import {useShallow} from 'zustand/react/shallow';
+import {useMemo, type MutableRefObject} from 'react';
 import {Table} from '../components/table.js';
 import {DataAge} from '../components/data-age.js';
 import {formatDuration, formatMillis} from '../format/duration.js';
@@ -21,7 +20,10 @@ type Props = {
 export function EndpointDetail({endpointId, width, height, selected, rowKeys}: Props) {
 	const {colors, glyphs} = useServices();
 	const endpoint = usePodtop(state => state.endpoints.byId[endpointId]);
-	const jobs = usePodtop(useShallow(state => [...state.jobs.byKey.values()].filter(job => job.endpointId === endpointId)));
+	// The job map is written in place; `state.jobs` is replaced exactly when a job changes, so the
+	// list is rebuilt on job changes only, not on every health or pod poll.
+	const trackedJobs = usePodtop(state => state.jobs);
+	const jobs = useMemo(() => [...trackedJobs.byKey.values()].filter(job => job.endpointId === endpointId), [trackedJobs, endpointId]);
 	rowKeys.current = jobs.map(job => job.key);
 	if (!endpoint) {
 		return <Text color={colors.warn}>{`Endpoint ${endpointId} is not in the list (any more).`}</Text>;

@@ -10,15 +10,6 @@ const published = {
 
 export type JobOperationGroup = keyof typeof published | 'health';
 
-/** `/status`, `/status-sync` and `/stream` share one limit. */
-export function groupOf(operation: string): JobOperationGroup {
-	if (operation === 'status-sync' || operation === 'stream') {
-		return 'status';
-	}
-
-	return operation as JobOperationGroup;
-}
-
 export type BudgetLimit = {
 	readonly perWindow: number;
 	readonly windowMs: number;

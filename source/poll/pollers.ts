@@ -86,7 +86,14 @@ export function createPollers({store, api, scheduler, cadence = defaultCadence, 
 	const gpusLoop = listLoop('gpus', api.gpuTypes, actions.setGpuTypes, cadence.gpusMs, cadence.gpusHiddenMs);
 
 	const jobsLoop = createLoop(async () => {
-		const due = [...store.getState().jobs.byKey.values()].filter(job => {
+		const {byKey} = store.getState().jobs;
+		for (const key of lastPolled.keys()) {
+			if (!byKey.has(key)) {
+				lastPolled.delete(key);
+			}
+		}
+
+		const due = [...byKey.values()].filter(job => {
 			if (isTerminalStatus(job.status)) {
 				return false;
 			}

@@ -26,7 +26,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint}: StoreOptions)
 		jobs: {byKey: new Map(), revision: 0, changed: []},
 		connection: {jobApi: {}, graphql: {}},
 		budgets: {},
-		ui: {visiblePane: 'endpoints', notices: []},
+		ui: {visiblePane: 'endpoints'},
 		actions: {
 			...endpointActions(set, get),
 			...podActions(set, get),

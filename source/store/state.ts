@@ -30,7 +30,8 @@ export type PodtopState = {
 	readonly jobs: {readonly byKey: ReadonlyMap<string, TrackedJob>; readonly revision: number; readonly changed: readonly string[]};
 	readonly connection: Readonly<Record<SourceName, ConnectionState>>;
 	readonly budgets: Readonly<Record<string, BudgetState>>;
-	readonly ui: {readonly visiblePane: PaneName; readonly notices: readonly string[]};
+	/** Which pane is on screen, so hidden ones poll slower. */
+	readonly ui: {readonly visiblePane: PaneName};
 	readonly actions: EndpointActions & PodActions & GpuActions & JobActions & StatusActions;
 };
 

@@ -7,7 +7,6 @@ export type StatusActions = {
 	readonly reportSource: (source: SourceName, at: number, error?: string) => void;
 	readonly setBudgets: (budgets: Readonly<Record<string, BudgetState>>) => void;
 	readonly setVisiblePane: (pane: PaneName) => void;
-	readonly addNotice: (notice: string) => void;
 };
 
 export function statusActions(set: SetState, get: GetState): StatusActions {
@@ -28,9 +27,6 @@ export function statusActions(set: SetState, get: GetState): StatusActions {
 			if (get().ui.visiblePane !== pane) {
 				set({ui: {...get().ui, visiblePane: pane}});
 			}
-		},
-		addNotice(notice) {
-			set({ui: {...get().ui, notices: [...get().ui.notices, notice].slice(-5)}});
 		},
 	};
 }

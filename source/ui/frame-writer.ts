@@ -13,8 +13,6 @@ const sync = {begin: '\u001B[?2026h', end: '\u001B[?2026l'};
 
 export type FrameWriter = {
 	readonly stdout: NodeJS.WriteStream;
-	/** Bytes sent to the terminal so far (for benchmarks). */
-	readonly bytesWritten: () => number;
 	/** Forget the previous frame, so the next one is drawn whole (after a resize). */
 	readonly invalidate: () => void;
 };
@@ -36,10 +34,8 @@ export function diffFrame(previous: readonly string[], next: readonly string[]):
 
 export function createFrameWriter(target: NodeJS.WriteStream = process.stdout): FrameWriter {
 	let previous: string[] = [];
-	let bytes = 0;
 	const send = (text: string) => {
 		if (text) {
-			bytes += Buffer.byteLength(text);
 			target.write(text);
 		}
 	};
@@ -77,7 +73,6 @@ export function createFrameWriter(target: NodeJS.WriteStream = process.stdout): 
 	});
 	return {
 		stdout,
-		bytesWritten: () => bytes,
 		invalidate() {
 			previous = [];
 			send('\u001B[2J');

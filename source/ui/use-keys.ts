@@ -66,6 +66,24 @@ export function useKeys({current, dispatch, rowKeys, pageSize, setScrollBack, so
 		}
 	};
 
+	/** Enter in the filter bar or the palette. */
+	const submit = (overlay: 'filter' | 'palette', text: string) => {
+		if (overlay === 'filter') {
+			dispatch({type: 'apply-filter'});
+		} else {
+			runCommand(text);
+		}
+	};
+
+	/** Text typed into a bar, possibly several keys in one read and ending with Enter. */
+	const typeInto = (overlay: 'filter' | 'palette', before: string, chunk: string) => {
+		const [text = '', ...afterEnter] = chunk.split(/[\r\n]/);
+		dispatch({type: 'input', input: before + text});
+		if (afterEnter.length > 0) {
+			submit(overlay, before + text);
+		}
+	};
+
 	const sendTestJob = (endpointId: string) => {
 		if (!api) {
 			return;
@@ -98,29 +116,15 @@ export function useKeys({current, dispatch, rowKeys, pageSize, setScrollBack, so
 
 		if (ui.overlay === 'filter' || ui.overlay === 'palette') {
 			if (input.length > 1 && isPrintable(input, key)) {
-				// A paste, or fast typing that arrived in one read (a final Enter included).
-				const [text = '', ...after] = input.split(/[\r\n]/);
-				const typed = ui.input + text;
-				dispatch({type: 'input', input: typed});
-				if (after.length > 0) {
-					if (ui.overlay === 'filter') {
-						dispatch({type: 'apply-filter'});
-					} else {
-						runCommand(typed);
-					}
-				}
-
+				// A paste, or fast typing that arrived in one read.
+				typeInto(ui.overlay, ui.input, input);
 				return;
 			}
 
 			if (key.escape) {
 				dispatch(ui.overlay === 'filter' ? {type: 'clear-filter'} : {type: 'overlay', overlay: 'none'});
 			} else if (key.return) {
-				if (ui.overlay === 'filter') {
-					dispatch({type: 'apply-filter'});
-				} else {
-					runCommand(ui.input);
-				}
+				submit(ui.overlay, ui.input);
 			} else if (key.backspace || key.delete) {
 				dispatch({type: 'input', input: ui.input.slice(0, -1)});
 			} else if (key.tab && ui.overlay === 'palette') {
@@ -139,17 +143,9 @@ export function useKeys({current, dispatch, rowKeys, pageSize, setScrollBack, so
 		// Keys typed faster than one read: `/text` or `:text` opens the bar with the text, `jjj` moves three.
 		if (input.length > 1 && isPrintable(input, key)) {
 			if ((input.startsWith('/') && view.type === 'list') || input.startsWith(':')) {
-				const [text = '', ...after] = input.slice(1).split(/[\r\n]/);
-				dispatch({type: 'overlay', overlay: input.startsWith('/') ? 'filter' : 'palette'});
-				dispatch({type: 'input', input: text});
-				if (after.length > 0) {
-					if (input.startsWith('/')) {
-						dispatch({type: 'apply-filter'});
-					} else {
-						runCommand(text);
-					}
-				}
-
+				const overlay = input.startsWith('/') ? 'filter' : 'palette';
+				dispatch({type: 'overlay', overlay});
+				typeInto(overlay, '', input.slice(1));
 				return;
 			}
 

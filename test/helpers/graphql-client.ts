@@ -1,7 +1,7 @@
 import {request} from 'undici';
-import type {TestSim} from './sim-client.js';
+import {readReply, type Reply, type TestSim} from './sim-client.js';
 
-export type GraphqlReply = {readonly status: number; readonly headers: Record<string, string | string[] | undefined>; readonly body: any};
+export type GraphqlReply = Reply;
 
 /** POSTs a GraphQL document to the simulator: key as Bearer (default), as `?api_key=`, or none. */
 export async function gql(sim: TestSim, query: string, options: {variables?: Record<string, unknown>; operationName?: string; auth?: 'bearer' | 'query' | 'none'; key?: string} = {}): Promise<GraphqlReply> {
@@ -22,14 +22,7 @@ export async function gql(sim: TestSim, query: string, options: {variables?: Rec
 		body.operationName = options.operationName;
 	}
 
-	const response = await request(url, {method: 'POST', headers, body: JSON.stringify(body), headersTimeout: 10_000, bodyTimeout: 10_000});
-	const text = await response.body.text();
-	let parsed: unknown = text;
-	try {
-		parsed = JSON.parse(text);
-	} catch {}
-
-	return {status: response.statusCode, headers: response.headers, body: parsed};
+	return readReply(await request(url, {method: 'POST', headers, body: JSON.stringify(body), headersTimeout: 10_000, bodyTimeout: 10_000}));
 }
 
 /** Data of a successful query; fails the test with the errors otherwise. */

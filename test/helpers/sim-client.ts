@@ -1,4 +1,4 @@
-import {request} from 'undici';
+import {request, type Dispatcher} from 'undici';
 import {startSimulator, type RunningSimulator, type StartSimulatorOptions} from '../../source/sim/start-simulator.js';
 
 export type Reply = {
@@ -15,6 +15,17 @@ export type TestSim = RunningSimulator & {
 	readonly health: (endpointId: string) => Promise<any>;
 };
 
+/** Status, headers and body (parsed as JSON when it is JSON) of an undici response. */
+export async function readReply(response: Dispatcher.ResponseData): Promise<Reply> {
+	const text = await response.body.text();
+	let parsed: unknown = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {}
+
+	return {status: response.statusCode, headers: response.headers, body: parsed};
+}
+
 /** A real simulator on 127.0.0.1 (load generator off unless asked) and a tiny HTTP client for it. */
 export async function startTestSim(options: StartSimulatorOptions = {}): Promise<TestSim> {
 	const sim = await startSimulator({port: 0, load: false, apiKey: 'test-key', ...options});
@@ -30,14 +41,7 @@ export async function startTestSim(options: StartSimulatorOptions = {}): Promise
 			headers['content-type'] = 'application/json';
 		}
 
-		const response = await request(`${sim.url}${path}`, {method: method as 'GET', headers, body: payload, headersTimeout: 20_000, bodyTimeout: 20_000});
-		const text = await response.body.text();
-		let parsed: unknown = text;
-		try {
-			parsed = JSON.parse(text);
-		} catch {}
-
-		return {status: response.statusCode, headers: response.headers, body: parsed};
+		return readReply(await request(`${sim.url}${path}`, {method: method as 'GET', headers, body: payload, headersTimeout: 20_000, bodyTimeout: 20_000}));
 	};
 
 	return {
