@@ -13,7 +13,7 @@ const fraction = Number(values.fraction);
 const rates = {status: 200 * fraction, run: 100 * fraction};
 const apiKey = 'bench-key';
 
-const sim = spawn(process.execPath, [new URL('../dist/podtop.js', import.meta.url).pathname, 'sim', '--port', '0', '--api-key', apiKey, '--no-load'], {stdio: ['ignore', 'pipe', 'inherit'], env: {...process.env, NODE_ENV: 'production'}});
+const sim = spawn(process.execPath, [new URL('../dist/bundle/podtop.js', import.meta.url).pathname, 'sim', '--port', '0', '--api-key', apiKey, '--no-load'], {stdio: ['ignore', 'pipe', 'inherit'], env: {...process.env, NODE_ENV: 'production'}});
 let banner = '';
 const url = await new Promise((resolve, reject) => {
 	sim.stdout.setEncoding('utf8');

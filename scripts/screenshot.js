@@ -92,7 +92,7 @@ const shots = [
 ];
 
 mkdirSync(`${root}media`, {recursive: true});
-const command = `env -u CI -u RUNPOD_API_KEY HOME=/nonexistent-podtop-home NODE_ENV=production LANG=C.UTF-8 '${process.execPath}' '${root}dist/podtop.js' --demo; sleep 600`;
+const command = `env -u CI -u RUNPOD_API_KEY HOME=/nonexistent-podtop-home NODE_ENV=production LANG=C.UTF-8 '${process.execPath}' '${root}dist/bundle/podtop.js' --demo; sleep 600`;
 tmux('new-session', '-d', '-s', 'shot', '-x', String(columns), '-y', String(rows), 'sh', '-c', command);
 try {
 	// Let the demo fleet run long enough for trends and rates to fill in.

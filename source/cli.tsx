@@ -2,11 +2,6 @@ import meow from 'meow';
 import {describeError} from './api/errors.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './commands/connection-flags.js';
 import {displayFlags, displayHelp} from './commands/dashboard-flags.js';
-import {runDashboard} from './commands/dashboard.js';
-import {runJob} from './commands/job.js';
-import {runSim} from './commands/sim.js';
-import {runSnapshot} from './commands/snapshot.js';
-import {runWatch} from './commands/watch.js';
 
 const help = `
 	Usage
@@ -31,11 +26,12 @@ ${displayHelp}
 	  $ podtop <command> --help
 `;
 
+/** Each command loads only its own code: the dashboard never pays for the simulator, nor `sim` for Ink. */
 const commands: Record<string, (argv: readonly string[]) => Promise<void>> = {
-	job: runJob,
-	sim: runSim,
-	snapshot: runSnapshot,
-	watch: runWatch,
+	job: async argv => (await import('./commands/job.js')).runJob(argv),
+	sim: async argv => (await import('./commands/sim.js')).runSim(argv),
+	snapshot: async argv => (await import('./commands/snapshot.js')).runSnapshot(argv),
+	watch: async argv => (await import('./commands/watch.js')).runWatch(argv),
 };
 
 async function main(): Promise<void> {
@@ -54,6 +50,7 @@ async function main(): Promise<void> {
 	}
 
 	const {target, endpointFilter, budget} = readConnectionFlags(cli.flags);
+	const {runDashboard} = await import('./commands/dashboard.js');
 	await runDashboard({target, endpointFilter, budget, color: cli.flags.color, ascii: cli.flags.ascii});
 }
 

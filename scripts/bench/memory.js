@@ -8,7 +8,7 @@ import {createPodtopStore} from '../../dist/store/create-store.js';
 const peakRss = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) * 1024;
 
 // The fleet comes from a simulator in another process, so this process holds only what podtop would.
-const sim = spawn(process.execPath, [new URL('../../dist/podtop.js', import.meta.url).pathname, 'sim', '--port', '0', '--api-key', 'bench', '--no-load', '--pods', '2000', '--endpoints', '500', '--graphql-rate', '1000'], {stdio: ['ignore', 'pipe', 'inherit']});
+const sim = spawn(process.execPath, [new URL('../../dist/bundle/podtop.js', import.meta.url).pathname, 'sim', '--port', '0', '--api-key', 'bench', '--no-load', '--pods', '2000', '--endpoints', '500', '--graphql-rate', '1000'], {stdio: ['ignore', 'pipe', 'inherit']});
 const url = await new Promise(resolve => {
 	let banner = '';
 	sim.stdout.setEncoding('utf8');

@@ -4,7 +4,7 @@ import {execFileSync, spawn} from 'node:child_process';
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 
-export const cli = new URL('../../dist/podtop.js', import.meta.url).pathname;
+export const cli = new URL('../../dist/bundle/podtop.js', import.meta.url).pathname;
 
 export async function startSim(args) {
 	const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--api-key', 'bench-key', '--graphql-rate', '100', ...args], {stdio: ['ignore', 'pipe', 'inherit'], env: {...process.env, NODE_ENV: 'production'}});

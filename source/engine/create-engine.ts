@@ -27,10 +27,12 @@ export type EngineOptions = {
 	readonly cadence?: Cadence;
 	readonly endpointFilter?: readonly string[];
 	readonly allVisible?: boolean;
+	/** A store the caller made already (the dashboard draws its first frame before the engine loads). */
+	readonly store?: PodtopStore;
 };
 
 /** Everything behind the UI, built outside React: the demo simulator when needed, clients, scheduler, store, pollers. */
-export async function createEngine({target, budget, cadence, endpointFilter, allVisible}: EngineOptions): Promise<Engine> {
+export async function createEngine({target, budget, cadence, endpointFilter, allVisible, store: givenStore}: EngineOptions): Promise<Engine> {
 	let demo: RunningSimulator | undefined;
 	let service: {readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string};
 	if (target.mode === 'live') {
@@ -46,7 +48,8 @@ export async function createEngine({target, budget, cadence, endpointFilter, all
 	const pools = new Pools();
 	const scheduler = new Scheduler({settings: {...defaultBudgetSettings, ...budget}});
 	const api = createScheduledApi({jobApi: createJobApi({baseUrl: apiUrl, apiKey, pools}), graphqlApi: createGraphqlApi({url: graphqlUrl, apiKey, pools}), scheduler});
-	const store = createPodtopStore({mode: target.mode, apiHost: new URL(apiUrl).host, keyFingerprint: keyFingerprint(apiKey)});
+	const store = givenStore ?? createPodtopStore({mode: target.mode, apiHost: new URL(apiUrl).host, keyFingerprint: keyFingerprint(apiKey)});
+	store.getState().actions.setService(new URL(apiUrl).host, keyFingerprint(apiKey));
 
 	const pollers = createPollers({store, api, scheduler, cadence, endpointFilter, allVisible});
 	let closing: Promise<void> | undefined;

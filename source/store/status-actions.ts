@@ -7,6 +7,8 @@ export type StatusActions = {
 	readonly reportSource: (source: SourceName, at: number, error?: string) => void;
 	readonly setBudgets: (budgets: Readonly<Record<string, BudgetState>>) => void;
 	readonly setVisiblePane: (pane: PaneName) => void;
+	/** Where podtop is connected, once known (the DEMO simulator picks its port and key at start). */
+	readonly setService: (apiHost: string, keyFingerprint: string) => void;
 };
 
 export function statusActions(set: SetState, get: GetState): StatusActions {
@@ -21,6 +23,11 @@ export function statusActions(set: SetState, get: GetState): StatusActions {
 		setBudgets(budgets) {
 			if (!deepEqual(get().budgets, budgets)) {
 				set({budgets});
+			}
+		},
+		setService(apiHost, keyFingerprint) {
+			if (get().apiHost !== apiHost || get().keyFingerprint !== keyFingerprint) {
+				set({apiHost, keyFingerprint});
 			}
 		},
 		setVisiblePane(pane) {

@@ -3,7 +3,7 @@ import {fileURLToPath} from 'node:url';
 import {request} from 'undici';
 import {describe, expect, test} from 'vitest';
 
-const cli = fileURLToPath(new URL('../../dist/podtop.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../dist/bundle/podtop.js', import.meta.url));
 
 describe('podtop sim (the built CLI)', () => {
 	test('prints its URL and key, serves the job API, and stops cleanly on SIGTERM', async () => {

@@ -1,7 +1,7 @@
 import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process';
 import {fileURLToPath} from 'node:url';
 
-export const cliPath = fileURLToPath(new URL('../../dist/podtop.js', import.meta.url));
+export const cliPath = fileURLToPath(new URL('../../dist/bundle/podtop.js', import.meta.url));
 
 /** The environment for a child podtop: no inherited key, a home without a config file, CI unset. */
 export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
