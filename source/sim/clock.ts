@@ -35,15 +35,29 @@ export class SimClock {
 		return simMs / this.speed;
 	}
 
-	/** Runs `callback` after `simMs` of simulated time. */
+	/**
+	Runs `callback` after `simMs` of simulated time, never earlier: Node's timers may fire a fraction of
+	a millisecond before the monotonic clock says they are due, so an early wake-up sleeps again.
+	*/
 	setTimeout(callback: () => void, simMs: number): SimTimer {
-		const realMs = Math.min(Math.max(0, this.toRealMs(simMs)), 2_147_483_647);
-		const handle = setTimeout(() => {
-			this.#timers.delete(handle);
-			callback();
-		}, realMs);
-		handle.unref?.();
-		this.#timers.add(handle);
+		const due = this.now() + Math.max(0, simMs);
+		let handle: NodeJS.Timeout;
+		const arm = (realMs: number) => {
+			handle = setTimeout(() => {
+				this.#timers.delete(handle);
+				const remaining = due - this.now();
+				if (remaining > 0) {
+					arm(Math.max(1, this.toRealMs(remaining)));
+					return;
+				}
+
+				callback();
+			}, Math.min(Math.max(0, realMs), 2_147_483_647));
+			handle.unref?.();
+			this.#timers.add(handle);
+		};
+
+		arm(this.toRealMs(simMs));
 		return {
 			cancel: () => {
 				clearTimeout(handle);
