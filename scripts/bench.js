@@ -13,7 +13,7 @@ async function requestsPerMinute(endpointCount, podCount, seconds) {
 	const sim = await startSimulator({port: 0, load: true, endpointCount, podCount, graphqlRate: 1000});
 	// Every pane counted as visible: the busiest cadence.
 	const engine = await createEngine({allVisible: true, target: {mode: 'live', apiUrl: `${sim.url}/v2`, graphqlUrl: `${sim.url}/graphql`, apiKey: sim.apiKey, warnings: []}});
-	engine.pollers.start();
+	engine.start();
 	// Let the first round settle, then count a steady stretch.
 	await new Promise(resolve => setTimeout(resolve, 3000));
 	await fetch(`${sim.url}/__sim/stats/reset`, {method: 'POST', headers: {authorization: `Bearer ${sim.apiKey}`}});

@@ -8,11 +8,15 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const results = `${root}.vitest-results.json`;
 rmSync(results, {force: true});
 
-// Build dist/ (the terminal tests run the real CLI) and type-check everything, tests included.
+// Build dist/ and the bundle (the terminal tests run the real CLI), type-check everything, tests included.
 const tsc = `${root}node_modules/typescript/bin/tsc`;
-const build = spawnSync(process.execPath, [tsc, '-p', `${root}tsconfig.build.json`], {stdio: 'inherit', cwd: root});
-const typecheck = build.status === 0 && spawnSync(process.execPath, [tsc, '--noEmit', '-p', `${root}tsconfig.json`], {stdio: 'inherit', cwd: root});
-if (build.status !== 0 || !typecheck || typecheck.status !== 0) {
+const steps = [
+	[tsc, '-p', `${root}tsconfig.build.json`],
+	[`${root}scripts/bundle.js`],
+	[tsc, '--noEmit', '-p', `${root}tsconfig.json`],
+];
+const failed = steps.some(step => spawnSync(process.execPath, step, {stdio: 'inherit', cwd: root}).status !== 0);
+if (failed) {
 	console.log('0 passed, 1 failed');
 	process.exit(1);
 }

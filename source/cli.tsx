@@ -1,7 +1,10 @@
-import meow from 'meow';
 import {describeError} from './api/errors.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './commands/connection-flags.js';
 import {displayFlags, displayHelp} from './commands/dashboard-flags.js';
+import {exitCodeFor} from './commands/exit-code.js';
+import {parseCommandLine} from './commands/parse-command-line.js';
+import {sanitizeLine} from './format/sanitize.js';
+import {UsageError} from './lib/usage-error.js';
 
 const help = `
 	Usage
@@ -19,6 +22,9 @@ ${displayHelp}
 	With no API key configured, or with --demo, podtop runs on its built-in simulator and says
 	DEMO everywhere. In the dashboard, ? lists the keys (k9s-style: Tab, /, :, Enter, Esc, q).
 
+	Exit status of every command: 0 ok, 1 a job failed or the service refused, 2 usage or bad
+	input (nothing sent), 3 authentication, 4 not found, 5 network or timeout, 6 read-only.
+
 	Examples
 	  $ podtop
 	  $ RUNPOD_API_KEY=... podtop --endpoints abc123,def456
@@ -35,23 +41,21 @@ const commands: Record<string, (argv: readonly string[]) => Promise<void>> = {
 };
 
 async function main(): Promise<void> {
-	const [name, ...rest] = process.argv.slice(2);
+	const argv = process.argv.slice(2);
+	const [name, ...rest] = argv;
 	const command = name === undefined ? undefined : commands[name];
 	if (command) {
 		await command(rest);
 		return;
 	}
 
-	const cli = meow(help, {importMeta: import.meta, flags: {...connectionFlags, ...displayFlags}});
+	const cli = parseCommandLine(help, argv, {...connectionFlags, ...displayFlags}, 'podtop');
 	if (cli.input.length > 0) {
-		process.stderr.write(`podtop: unknown command "${cli.input[0]}"; see podtop --help\n`);
-		process.exitCode = 2;
-		return;
+		throw new UsageError(`unknown command "${cli.input[0]}"; the commands are ${Object.keys(commands).join(', ')} (see podtop --help)`);
 	}
 
-	const {target, endpointFilter, budget} = readConnectionFlags(cli.flags);
 	const {runDashboard} = await import('./commands/dashboard.js');
-	await runDashboard({target, endpointFilter, budget, color: cli.flags.color, ascii: cli.flags.ascii});
+	await runDashboard({...readConnectionFlags(cli.flags), color: cli.flags.color, ascii: cli.flags.ascii});
 }
 
 // A reader that went away (`| head`) ends podtop quietly.
@@ -64,6 +68,6 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 try {
 	await main();
 } catch (error) {
-	process.stderr.write(`podtop: ${describeError(error)}\n`);
-	process.exitCode = process.exitCode && process.exitCode !== 0 ? process.exitCode : 1;
+	process.stderr.write(`podtop: ${sanitizeLine(describeError(error))}\n`);
+	process.exitCode = exitCodeFor(error);
 }

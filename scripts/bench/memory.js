@@ -29,8 +29,7 @@ sim.kill('SIGTERM');
 globalThis.gc?.();
 const baseline = process.memoryUsage().rss;
 
-const store = createPodtopStore({mode: 'demo', apiHost: 'bench', keyFingerprint: '••••test'});
-const {actions} = store.getState();
+const {store, writes: actions} = createPodtopStore({mode: 'demo', apiHost: 'bench', keyFingerprint: '••••test'});
 actions.setEndpoints(endpoints, 0);
 // Sixty polls of 2,000 pods whose utilisation changes every time: full histories.
 for (let round = 0; round < 60; round++) {

@@ -58,6 +58,35 @@ export function kindForStatus(status: number): ApiErrorKind {
 }
 
 const undiciTimeouts = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+/** Failures before a connection existed: the request cannot have reached the service. */
+const connectFailures = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET_CLOSED_BEFORE_CONNECT']);
+
+/** The code of a transport error (undici puts it on the error or its cause). */
+function transportCode(error: unknown): string | undefined {
+	return (error as {code?: string} | undefined)?.code ?? (error as {cause?: {code?: string}} | undefined)?.cause?.code;
+}
+
+/**
+Whether a failed request may still have been carried out by the service: a timeout, a reset or a
+5xx after sending can hide a success; a refused connection or a clear 4xx cannot. A write that
+fails like this is never sent again: the user is told it may have happened.
+*/
+export function mayHaveHappened(error: unknown): boolean {
+	if (!(error instanceof ApiError)) {
+		return true;
+	}
+
+	if (error.kind === 'timeout') {
+		return transportCode(error.cause) !== 'UND_ERR_CONNECT_TIMEOUT';
+	}
+
+	if (error.kind === 'network') {
+		const code = transportCode(error.cause);
+		return code === undefined || !connectFailures.has(code);
+	}
+
+	return error.kind === 'server' || error.kind === 'aborted';
+}
 
 /** Turns a thrown transport error (undici, fetch, abort) into an ApiError. */
 export function fromTransportError(error: unknown, what: string): ApiError {
@@ -65,7 +94,7 @@ export function fromTransportError(error: unknown, what: string): ApiError {
 		return error;
 	}
 
-	const code = (error as {code?: string} | undefined)?.code ?? (error as {cause?: {code?: string}} | undefined)?.cause?.code;
+	const code = transportCode(error);
 	const name = (error as {name?: string} | undefined)?.name;
 	if (name === 'TimeoutError' || (code && undiciTimeouts.has(code))) {
 		return new ApiError('timeout', `${what}: no answer in time`, {cause: error});

@@ -1,5 +1,7 @@
-import type {BudgetSettings} from '../poll/budget-limits.js';
+import {defaultAuditPath} from '../engine/audit-log.js';
 import type {TargetOptions} from '../engine/resolve-target.js';
+import {UsageError} from '../lib/usage-error.js';
+import type {BudgetSettings} from '../poll/budget-limits.js';
 
 /** Flags every command that talks to the service shares (meow flag definitions). */
 export const connectionFlags = {
@@ -9,6 +11,8 @@ export const connectionFlags = {
 	profile: {type: 'string'},
 	endpoints: {type: 'string'},
 	budget: {type: 'number', default: 0.1},
+	readOnly: {type: 'boolean', default: false},
+	auditLog: {type: 'string'},
 	apiKey: {type: 'string'},
 } as const;
 
@@ -20,18 +24,30 @@ export const connectionHelp = `
 	  --profile         Profile in ~/.runpod/config.toml [default: default]
 	  --endpoints       Watch only these endpoint ids, comma-separated (default: all)
 	  --budget          Share of each published rate limit podtop may use  [default: 0.1]
+	  --read-only       Never send a write (also PODTOP_READ_ONLY=1); write verbs exit 6
+	  --audit-log       Where each write is recorded  [default: $XDG_STATE_HOME/podtop/audit.jsonl]
 
 	The API key comes from RUNPOD_API_KEY or ~/.runpod/config.toml, never from a flag.`;
 
-type Flags = {demo: boolean; apiUrl?: string; graphqlUrl?: string; profile?: string; endpoints?: string; budget: number; apiKey?: string};
+type Flags = {demo: boolean; apiUrl?: string; graphqlUrl?: string; profile?: string; endpoints?: string; budget: number; readOnly: boolean; auditLog?: string; apiKey?: string};
 
-export function readConnectionFlags(flags: Flags): {target: TargetOptions; endpointFilter: string[] | undefined; budget: Partial<BudgetSettings>} {
+export type Connection = {
+	readonly target: TargetOptions;
+	readonly endpointFilter: string[] | undefined;
+	readonly budget: Partial<BudgetSettings>;
+	readonly readOnly: boolean;
+	readonly auditPath: string;
+};
+
+const truthy = (value: string | undefined) => value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+
+export function readConnectionFlags(flags: Flags, env: NodeJS.ProcessEnv = process.env): Connection {
 	if (flags.apiKey !== undefined) {
-		throw new Error('podtop never takes the API key on the command line (it would show in ps): set RUNPOD_API_KEY or ~/.runpod/config.toml');
+		throw new UsageError('podtop never takes the API key on the command line (it would show in ps): set RUNPOD_API_KEY or ~/.runpod/config.toml');
 	}
 
 	if (!(flags.budget > 0 && flags.budget <= 1)) {
-		throw new Error(`--budget must be a share between 0 and 1, got ${flags.budget}`);
+		throw new UsageError(`--budget must be a share between 0 and 1, got ${flags.budget}`);
 	}
 
 	const endpointFilter = flags.endpoints?.split(',').map(id => id.trim()).filter(Boolean);
@@ -39,5 +55,7 @@ export function readConnectionFlags(flags: Flags): {target: TargetOptions; endpo
 		target: {demo: flags.demo, apiUrl: flags.apiUrl, graphqlUrl: flags.graphqlUrl, profile: flags.profile},
 		endpointFilter: endpointFilter?.length ? endpointFilter : undefined,
 		budget: {share: flags.budget},
+		readOnly: flags.readOnly || truthy(env.PODTOP_READ_ONLY),
+		auditPath: flags.auditLog ?? defaultAuditPath(env),
 	};
 }

@@ -1,20 +1,21 @@
 import {render} from 'ink';
-import {App} from '../app.js';
 import {keyFingerprint} from '../api/redact.js';
+import {colorful, colorless, ServicesProvider, type Services} from '../components/services.js';
+import {App} from '../dashboard/app.js';
+import {createFrameWriter} from '../dashboard/frame-writer.js';
+import {takeOverTerminal} from '../dashboard/terminal.js';
 import type {Engine} from '../engine/create-engine.js';
-import {resolveTarget, type TargetOptions} from '../engine/resolve-target.js';
+import {resolveTarget} from '../engine/resolve-target.js';
 import {asciiGlyphs, localeIsUtf8, unicodeGlyphs} from '../format/glyphs.js';
-import type {BudgetSettings} from '../poll/budget-limits.js';
+import {UsageError} from '../lib/usage-error.js';
 import {defaultCadence} from '../poll/cadence.js';
+import {createRowSelectors} from '../rows/visible-rows.js';
 import {createPodtopStore} from '../store/create-store.js';
-import {AppProvider, colorful, colorless, type AppServices} from '../ui/app-context.js';
-import {createFrameWriter} from '../ui/frame-writer.js';
-import {takeOverTerminal} from '../ui/terminal.js';
+import {createViewStore} from '../view-state/view-store.js';
+import {initialViewState, type View} from '../view-state/view-state.js';
+import type {Connection} from './connection-flags.js';
 
-export type DashboardOptions = {
-	readonly target: TargetOptions;
-	readonly endpointFilter: string[] | undefined;
-	readonly budget: Partial<BudgetSettings>;
+export type DashboardOptions = Connection & {
 	readonly color: boolean;
 	readonly ascii: boolean;
 	readonly initialJob?: {readonly endpointId: string; readonly jobId: string};
@@ -27,30 +28,39 @@ Everything is closed on the way out.
 */
 export async function runDashboard(options: DashboardOptions): Promise<void> {
 	if (!process.stdout.isTTY || !process.stdin.isTTY) {
-		throw new Error('the dashboard needs a terminal; without one use `podtop snapshot`, `podtop watch --jsonl` or `podtop job <endpoint> <id>`');
+		throw new UsageError('the dashboard needs a terminal; without one use `podtop snapshot`, `podtop watch --jsonl` or `podtop job <endpoint> <id>`');
 	}
 
 	const target = resolveTarget(options.target);
-	const store = target.mode === 'live'
+	const state = target.mode === 'live'
 		? createPodtopStore({mode: 'live', apiHost: new URL(target.apiUrl).host, keyFingerprint: keyFingerprint(target.apiKey)})
 		: createPodtopStore({mode: 'demo', apiHost: 'starting the simulator…', keyFingerprint: '••••'});
 	const glyphs = options.ascii || !localeIsUtf8() ? asciiGlyphs : unicodeGlyphs;
 	const colors = !options.color || process.env.NO_COLOR ? colorless : colorful;
+	const views: View[] = options.initialJob ? [{type: 'list'}, {type: 'job', ...options.initialJob}] : [{type: 'list'}];
+	const view = createViewStore(initialViewState({columns: process.stdout.columns || 80, rows: process.stdout.rows || 24, views, message: target.warnings.join(' · ') || undefined}));
+	const rows = createRowSelectors(glyphs);
 	// While every poll succeeds, the freshest data is at most one health interval old and the stalest
 	// one slowest interval; shown as that bound, it never needs redrawing (a ticking age would).
 	const slowest = Math.max(defaultCadence.endpointsMs, defaultCadence.gpusHiddenMs, defaultCadence.podsHiddenMs, defaultCadence.healthHiddenMs);
 	const freshnessBound = `≤${defaultCadence.healthMs / 1000}s…${slowest / 1000}s`;
-	const app = (services: AppServices) => (
-		<AppProvider services={services}>
-			<App initialJob={options.initialJob} freshnessBound={freshnessBound} notice={target.warnings.join(' · ') || undefined}/>
-		</AppProvider>
-	);
+	const app = (engine: Engine | undefined) => {
+		const services: Services = {store: state.store, view, rows, engine, glyphs, colors};
+		return (
+			<ServicesProvider services={services}>
+				<App freshnessBound={freshnessBound} readOnly={options.readOnly}/>
+			</ServicesProvider>
+		);
+	};
 
 	const restore = takeOverTerminal();
 	const writer = createFrameWriter(process.stdout);
-	const onResize = () => writer.invalidate();
+	const onResize = () => {
+		writer.invalidate();
+	};
+
 	const instance = render(
-		app({store, api: undefined, refresh() {}, glyphs, colors}),
+		app(undefined),
 		// Whole frames from Ink, differences only to the terminal: see frame-writer.ts for why not incrementalRendering.
 		{stdout: writer.stdout, exitOnCtrlC: false, patchConsole: false, incrementalRendering: false, maxFps: 10},
 	);
@@ -59,19 +69,22 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	};
 
 	process.stdout.on('resize', onResize);
-	process.on('SIGTERM', stopOnSignal);
-	process.on('SIGHUP', stopOnSignal);
+	const signals = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
+	for (const signal of signals) {
+		process.on(signal, stopOnSignal);
+	}
+
 	let exited = false;
 	const exit = instance.waitUntilExit().finally(() => {
 		exited = true;
 	});
 	const starting: Promise<Engine> = (async () => {
 		const {createEngine} = await import('../engine/create-engine.js');
-		const engine = await createEngine({target, store, budget: options.budget, endpointFilter: options.endpointFilter});
+		const engine = await createEngine({target, state, budget: options.budget, endpointFilter: options.endpointFilter, readOnly: options.readOnly, auditPath: options.auditPath});
 		// Quit while it was starting: nothing to show it on.
 		if (!exited) {
-			instance.rerender(app({store, api: engine.api, refresh: engine.pollers.refresh, glyphs, colors}));
-			engine.pollers.start();
+			instance.rerender(app(engine));
+			engine.start();
 		}
 
 		return engine;
@@ -79,8 +92,10 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	try {
 		await Promise.race([exit, starting.then(async () => exit)]);
 	} finally {
-		process.off('SIGTERM', stopOnSignal);
-		process.off('SIGHUP', stopOnSignal);
+		for (const signal of signals) {
+			process.off(signal, stopOnSignal);
+		}
+
 		process.stdout.off('resize', onResize);
 		instance.unmount();
 		instance.cleanup();

@@ -1,20 +1,49 @@
-import {ApiError} from '../api/errors.js';
+import {ApiError, type ApiErrorKind} from '../api/errors.js';
+import type {PerformOutcome} from '../engine/perform.js';
+import {UsageError} from '../lib/usage-error.js';
 
-/** Exit statuses scripts can act on: 3 auth, 4 not found, 5 network or timeout, 1 anything else. */
-export function exitCodeFor(error: unknown): number {
-	if (error instanceof ApiError) {
-		if (error.kind === 'auth') {
-			return 3;
-		}
+/** The one exit-status table of every verb. */
+export const exitCodes = {ok: 0, failed: 1, usage: 2, auth: 3, notFound: 4, network: 5, readOnly: 6} as const;
 
-		if (error.kind === 'not-found') {
-			return 4;
-		}
-
-		if (error.kind === 'network' || error.kind === 'timeout') {
-			return 5;
-		}
+export function exitCodeForKind(kind: ApiErrorKind | undefined): number {
+	if (kind === 'auth') {
+		return exitCodes.auth;
 	}
 
-	return 1;
+	if (kind === 'not-found') {
+		return exitCodes.notFound;
+	}
+
+	if (kind === 'network' || kind === 'timeout') {
+		return exitCodes.network;
+	}
+
+	return exitCodes.failed;
+}
+
+/** 2 usage, 3 auth, 4 not found, 5 network or timeout, 1 anything else (the service refused, a job failed). */
+export function exitCodeFor(error: unknown): number {
+	if (error instanceof UsageError) {
+		return exitCodes.usage;
+	}
+
+	const kind = error instanceof ApiError ? error.kind : (error as {kind?: ApiErrorKind} | undefined)?.kind;
+	return exitCodeForKind(kind);
+}
+
+/** A write's exit status: read-only 6, may-have-happened 5 (network), refused by kind. */
+export function exitCodeForWrite(outcome: PerformOutcome, error: unknown): number {
+	if (outcome === 'ok') {
+		return exitCodes.ok;
+	}
+
+	if (outcome === 'read-only') {
+		return exitCodes.readOnly;
+	}
+
+	if (outcome === 'ambiguous') {
+		return error instanceof ApiError && (error.kind === 'server' || error.kind === 'aborted') ? exitCodes.failed : exitCodes.network;
+	}
+
+	return exitCodeFor(error);
 }

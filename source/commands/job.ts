@@ -1,14 +1,11 @@
-import meow from 'meow';
-import {describeError} from '../api/errors.js';
-import {redact} from '../api/redact.js';
-import {createEngine} from '../engine/create-engine.js';
-import {resolveTarget} from '../engine/resolve-target.js';
 import {sanitizeText} from '../format/sanitize.js';
-import {tailJob} from '../headless/tail-job.js';
+import {followJob} from '../headless/follow-job.js';
+import {UsageError} from '../lib/usage-error.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {displayFlags, displayHelp} from './dashboard-flags.js';
-import {runDashboard} from './dashboard.js';
-import {exitCodeFor} from './exit-code.js';
+import {exitCodes} from './exit-code.js';
+import {withHeadlessEngine} from './headless-engine.js';
+import {parseCommandLine} from './parse-command-line.js';
 
 export const jobHelp = `
 	Usage
@@ -16,9 +13,10 @@ export const jobHelp = `
 
 	In a terminal: opens the dashboard straight into the job's live stream.
 	Without one (a pipe, a file): prints the stream to stdout as it arrives and exits with the job,
-	like tail -f. Escape sequences and control characters in the output are shown inert.
+	like tail -f; a job that streamed nothing prints its output at the end. Escape sequences and
+	control characters in the output are shown inert.
 
-	Exit status: 0 COMPLETED, 1 FAILED, TIMED_OUT or CANCELLED (the error on stderr),
+	Exit status: 0 COMPLETED, 1 FAILED, TIMED_OUT or CANCELLED (the error on stderr), 2 usage,
 	3 authentication failed, 4 no such job or endpoint, 5 network or timeout.
 ${connectionHelp}
 ${displayHelp}
@@ -28,47 +26,55 @@ ${displayHelp}
 	  $ podtop job abc123 2f4e…-u1 | tee job.log
 `;
 
+/** A finished job's output for people: text as it is, anything else as indented JSON. */
+export function outputText(output: unknown): string {
+	return typeof output === 'string' ? output : JSON.stringify(output, undefined, 2);
+}
+
 export async function runJob(argv: readonly string[]): Promise<void> {
-	const cli = meow(jobHelp, {importMeta: import.meta, argv: [...argv], flags: {...connectionFlags, ...displayFlags}});
+	const cli = parseCommandLine(jobHelp, argv, {...connectionFlags, ...displayFlags}, 'podtop job');
 	const [endpointId, jobId] = cli.input;
 	if (!endpointId || !jobId || cli.input.length !== 2) {
-		process.stderr.write('podtop: usage: podtop job <endpoint_id> <job_id>\n');
-		process.exitCode = 2;
-		return;
+		throw new UsageError('usage: podtop job <endpoint_id> <job_id>');
 	}
 
-	const {target, endpointFilter, budget} = readConnectionFlags(cli.flags);
+	const connection = readConnectionFlags(cli.flags);
 	if (process.stdout.isTTY && process.stdin.isTTY) {
-		await runDashboard({target, endpointFilter, budget, color: cli.flags.color, ascii: cli.flags.ascii, initialJob: {endpointId, jobId}});
+		const {runDashboard} = await import('./dashboard.js');
+		await runDashboard({...connection, color: cli.flags.color, ascii: cli.flags.ascii, initialJob: {endpointId, jobId}});
 		return;
 	}
 
-	const resolved = resolveTarget(target);
-	for (const warning of resolved.warnings) {
-		process.stderr.write(`podtop: ${warning}\n`);
-	}
+	const {target, budget} = connection;
+	await withHeadlessEngine(target, {budget, poll: ['jobs']}, async engine => {
+		const stop = new AbortController();
+		const onSignal = () => {
+			stop.abort();
+		};
 
-	const engine = await createEngine({target: resolved, budget});
-	const stop = new AbortController();
-	const onSignal = () => stop.abort();
-	process.once('SIGINT', onSignal);
-	process.once('SIGTERM', onSignal);
-	try {
-		const final = await tailJob(engine.api, endpointId, jobId, text => process.stdout.write(sanitizeText(text)), {signal: stop.signal});
-		if (final.status === 'COMPLETED') {
-			process.exitCode = 0;
-		} else if (stop.signal.aborted) {
-			process.exitCode = 130;
-		} else {
-			process.stderr.write(`podtop: job ${final.status}${final.error ? `: ${sanitizeText(final.error)}` : ''}\n`);
-			process.exitCode = 1;
+		process.once('SIGINT', onSignal);
+		process.once('SIGTERM', onSignal);
+		engine.start();
+		try {
+			const {job, streamed} = await followJob(engine, endpointId, jobId, text => process.stdout.write(sanitizeText(text)), stop.signal);
+			if (stop.signal.aborted) {
+				process.exitCode = 130;
+				return;
+			}
+
+			if (!streamed && job.output !== undefined && job.output !== null) {
+				process.stdout.write(`${sanitizeText(outputText(job.output))}\n`);
+			}
+
+			if (job.status === 'COMPLETED') {
+				process.exitCode = exitCodes.ok;
+			} else {
+				process.stderr.write(`podtop: job ${job.status}${job.error ? `: ${sanitizeText(job.error)}` : ''}\n`);
+				process.exitCode = exitCodes.failed;
+			}
+		} finally {
+			process.off('SIGINT', onSignal);
+			process.off('SIGTERM', onSignal);
 		}
-	} catch (error) {
-		process.stderr.write(`podtop: ${redact(describeError(error), resolved.mode === 'live' ? resolved.apiKey : undefined)}\n`);
-		process.exitCode = exitCodeFor(error);
-	} finally {
-		process.off('SIGINT', onSignal);
-		process.off('SIGTERM', onSignal);
-		await engine.close();
-	}
+	});
 }

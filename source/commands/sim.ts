@@ -1,5 +1,6 @@
-import meow from 'meow';
 import {startSimulator} from '../sim/start-simulator.js';
+import {UsageError} from '../lib/usage-error.js';
+import {parseCommandLine} from './parse-command-line.js';
 import {untilSignal} from './until-signal.js';
 
 export const simHelp = `
@@ -39,17 +40,14 @@ export const simHelp = `
 
 function positive(name: string, value: number): number {
 	if (!Number.isFinite(value) || value <= 0) {
-		throw new Error(`--${name} must be a positive number, got ${value}`);
+		throw new UsageError(`--${name} must be a positive number, got ${value}`);
 	}
 
 	return value;
 }
 
 export async function runSim(argv: readonly string[]): Promise<void> {
-	const cli = meow(simHelp, {
-		importMeta: import.meta,
-		argv: [...argv],
-		flags: {
+	const cli = parseCommandLine(simHelp, argv, {
 			host: {type: 'string', default: '127.0.0.1'},
 			port: {type: 'number', default: 8787},
 			apiKey: {type: 'string'},
@@ -61,16 +59,15 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 			pods: {type: 'number', default: 12},
 			graphqlRate: {type: 'number', default: 5},
 			load: {type: 'boolean', default: true},
-		},
-	});
+	}, 'podtop sim');
 	const {flags} = cli;
 	if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65_535) {
-		throw new Error(`--port must be an integer from 0 to 65535, got ${flags.port}`);
+		throw new UsageError(`--port must be an integer from 0 to 65535, got ${flags.port}`);
 	}
 
 	for (const name of ['endpoints', 'pods'] as const) {
 		if (!Number.isInteger(flags[name]) || flags[name] < 0) {
-			throw new Error(`--${name} must be a whole number, got ${flags[name]}`);
+			throw new UsageError(`--${name} must be a whole number, got ${flags[name]}`);
 		}
 	}
 

@@ -1,12 +1,7 @@
-import meow from 'meow';
-import {describeError} from '../api/errors.js';
-import {redact} from '../api/redact.js';
-import {createEngine} from '../engine/create-engine.js';
-import {resolveTarget} from '../engine/resolve-target.js';
 import {snapshotText} from '../headless/snapshot-text.js';
-import {takeSnapshot} from '../headless/take-snapshot.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
-import {exitCodeFor} from './exit-code.js';
+import {withHeadlessEngine} from './headless-engine.js';
+import {parseCommandLine} from './parse-command-line.js';
 
 export const snapshotHelp = `
 	Usage
@@ -19,7 +14,7 @@ export const snapshotHelp = `
 	  --json            Print JSON instead of tables
 ${connectionHelp}
 
-	Exit status: 0 ok, 3 authentication failed, 4 not found, 5 network or timeout, 1 other.
+	Exit status: 0 ok, 2 usage, 3 authentication failed, 4 not found, 5 network or timeout, 1 other.
 
 	Examples
 	  $ podtop snapshot --json | jq '.pods[] | select(.desiredStatus == "RUNNING") | .name'
@@ -27,22 +22,10 @@ ${connectionHelp}
 `;
 
 export async function runSnapshot(argv: readonly string[]): Promise<void> {
-	const cli = meow(snapshotHelp, {importMeta: import.meta, argv: [...argv], flags: {...connectionFlags, json: {type: 'boolean', default: false}}});
+	const cli = parseCommandLine(snapshotHelp, argv, {...connectionFlags, json: {type: 'boolean', default: false}}, 'podtop snapshot');
 	const {target, endpointFilter, budget} = readConnectionFlags(cli.flags);
-	const resolved = resolveTarget(target);
-	for (const warning of resolved.warnings) {
-		process.stderr.write(`podtop: ${warning}\n`);
-	}
-
-	const engine = await createEngine({target: resolved, budget, endpointFilter, allVisible: true});
-	try {
-		const {apiHost} = engine.store.getState();
-		const snapshot = await takeSnapshot(engine.api, {mode: engine.mode, apiHost, endpointFilter});
+	await withHeadlessEngine(target, {budget, endpointFilter, allVisible: true, poll: []}, async engine => {
+		const snapshot = await engine.snapshot();
 		process.stdout.write(cli.flags.json ? `${JSON.stringify(snapshot, undefined, 2)}\n` : snapshotText(snapshot));
-	} catch (error) {
-		process.stderr.write(`podtop: ${redact(describeError(error), resolved.mode === 'live' ? resolved.apiKey : undefined)}\n`);
-		process.exitCode = exitCodeFor(error);
-	} finally {
-		await engine.close();
-	}
+	});
 }

@@ -1,8 +1,8 @@
-import meow from 'meow';
-import {createEngine} from '../engine/create-engine.js';
-import {resolveTarget} from '../engine/resolve-target.js';
 import {changeEvents} from '../headless/change-events.js';
+import {UsageError} from '../lib/usage-error.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {withHeadlessEngine} from './headless-engine.js';
+import {parseCommandLine} from './parse-command-line.js';
 import {untilSignal} from './until-signal.js';
 
 export const watchHelp = `
@@ -21,42 +21,37 @@ ${connectionHelp}
 `;
 
 export async function runWatch(argv: readonly string[]): Promise<void> {
-	const cli = meow(watchHelp, {importMeta: import.meta, argv: [...argv], flags: {...connectionFlags, jsonl: {type: 'boolean', default: true}}});
+	const cli = parseCommandLine(watchHelp, argv, {...connectionFlags, jsonl: {type: 'boolean', default: true}}, 'podtop watch');
 	if (!cli.flags.jsonl) {
-		throw new Error('watch prints JSON lines only: drop --no-jsonl');
+		throw new UsageError('watch prints JSON lines only: drop --no-jsonl');
 	}
 
 	const {target, endpointFilter, budget} = readConnectionFlags(cli.flags);
-	const resolved = resolveTarget(target);
-	for (const warning of resolved.warnings) {
-		process.stderr.write(`podtop: ${warning}\n`);
-	}
+	await withHeadlessEngine(target, {budget, endpointFilter, allVisible: true}, async engine => {
+		let closed = false;
+		const write = (event: Record<string, unknown>) => {
+			if (!closed) {
+				process.stdout.write(`${JSON.stringify(event)}\n`);
+			}
+		};
 
-	const engine = await createEngine({target: resolved, budget, endpointFilter, allVisible: true});
-	let closed = false;
-	const write = (event: Record<string, unknown>) => {
-		if (!closed) {
-			process.stdout.write(`${JSON.stringify(event)}\n`);
-		}
-	};
-
-	// A reader that goes away (| head) ends the watch quietly.
-	const stopped = new Promise<void>(resolve => {
-		process.stdout.once('error', () => {
-			closed = true;
-			resolve();
+		// A reader that goes away (| head) ends the watch quietly.
+		const stopped = new Promise<void>(resolve => {
+			process.stdout.once('error', () => {
+				closed = true;
+				resolve();
+			});
 		});
+		const {mode, apiHost} = engine.store.getState();
+		write({type: 'hello', at: new Date().toISOString(), mode, apiHost});
+		const unsubscribe = engine.store.subscribe((next, previous) => {
+			const at = new Date().toISOString();
+			for (const event of changeEvents(previous, next, at)) {
+				write(event);
+			}
+		});
+		engine.start();
+		await Promise.race([untilSignal(), stopped]);
+		unsubscribe();
 	});
-	const {mode, apiHost} = engine.store.getState();
-	write({type: 'hello', at: new Date().toISOString(), mode, apiHost});
-	const unsubscribe = engine.store.subscribe((next, previous) => {
-		const at = new Date().toISOString();
-		for (const event of changeEvents(previous, next, at)) {
-			write(event);
-		}
-	});
-	engine.pollers.start();
-	await Promise.race([untilSignal(), stopped]);
-	unsubscribe();
-	await engine.close();
 }

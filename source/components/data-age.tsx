@@ -1,8 +1,8 @@
 import {Text} from 'ink';
 import {formatAge} from '../format/duration.js';
 import {sanitizeLine} from '../format/sanitize.js';
-import {usePodtop, useServices} from '../ui/app-context.js';
-import {useNow} from '../ui/use-now.js';
+import {usePodtop, useServices} from './services.js';
+import {useNow} from './use-now.js';
 import type {SourceName} from '../store/types.js';
 
 type Props = {readonly source: SourceName; readonly width: number};

@@ -1,13 +1,15 @@
 import {Box, Text} from 'ink';
 import {useShallow} from 'zustand/react/shallow';
 import {formatAge} from '../format/duration.js';
+import {budgetLabel} from '../format/budget-label.js';
 import {bar} from '../format/glyphs.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {BudgetState} from '../store/types.js';
-import {usePodtop, useServices} from '../ui/app-context.js';
-import {useNow} from '../ui/use-now.js';
+import {isWide} from '../view-state/layout.js';
+import {usePodtop, useServices} from './services.js';
+import {useNow} from './use-now.js';
 
-type Props = {readonly width: number; readonly freshnessBound: string};
+type Props = {readonly width: number; readonly freshnessBound: string; readonly readOnly: boolean};
 
 /** The budgets worth showing: GraphQL's, plus the fullest job-API budgets (backing-off ones first). */
 export function hotBudgets(budgets: Readonly<Record<string, BudgetState>>, count: number): BudgetState[] {
@@ -22,7 +24,7 @@ export function hotBudgets(budgets: Readonly<Record<string, BudgetState>>, count
 Top line: DEMO or LIVE, the API host, the key as a fingerprint, the hottest rate budgets (red when
 backing off) and how fresh the data is. A banner under it when a source is failing.
 */
-export function Header({width, freshnessBound}: Props) {
+export function Header({width, freshnessBound, readOnly}: Props) {
 	const {colors, glyphs} = useServices();
 	const {mode, apiHost, keyFingerprint} = usePodtop(useShallow(state => ({mode: state.mode, apiHost: state.apiHost, keyFingerprint: state.keyFingerprint})));
 	const names = usePodtop(state => state.endpoints.byId);
@@ -30,14 +32,13 @@ export function Header({width, freshnessBound}: Props) {
 	const connection = usePodtop(state => state.connection);
 	const failing = (['jobApi', 'graphql'] as const).filter(source => connection[source].staleSince !== undefined);
 	const now = useNow(failing.length > 0);
-	const gauges = hotBudgets(budgets, width >= 110 ? 4 : 2).map(budget => {
-		const [endpointId, group] = budget.key === 'graphql' ? [undefined, 'graphql'] : [budget.key.slice(0, budget.key.lastIndexOf(':')), budget.key.slice(budget.key.lastIndexOf(':') + 1)];
-		const label = endpointId ? `${group}@${sanitizeLine(names[endpointId]?.record.name ?? endpointId).slice(0, 8)}` : group;
-		return {key: budget.key, text: `${label} ${bar(budget.used / Math.max(1, budget.allowed), 4, glyphs)}`, backingOff: budget.backoffUntil !== undefined};
+	const gauges = hotBudgets(budgets, isWide(width) ? 3 : 1).map(budget => {
+		const label = budgetLabel(budget.key, endpointId => names[endpointId]?.record.name, isWide(width) ? 14 : 10, glyphs.ellipsis);
+		return {key: budget.key, text: `${label} ${bar(budget.used / Math.max(1, budget.allowed), 4, glyphs)} ${budget.used}/${budget.allowed}`, backingOff: budget.backoffUntil !== undefined};
 	});
 	const stalest = Math.min(...failing.map(source => connection[source].staleSince!));
 	const right = failing.length > 0 ? `stalest ${formatAge(stalest, now)}` : `data ${freshnessBound}`;
-	const badge = mode === 'demo' ? ' DEMO ' : ' LIVE ';
+	const badge = `${mode === 'demo' ? ' DEMO ' : ' LIVE '}${readOnly ? ' READ-ONLY ' : ''}`;
 	const identity = ` ${apiHost} ${glyphs.separator} key ${keyFingerprint.replace('••••', glyphs.key)} ${glyphs.separator} `;
 	// Everything on one line, cut to fit: a line that wraps would push the frame past the screen.
 	let room = width - 'podtop '.length - badge.length - identity.length - right.length - 1;

@@ -1,34 +1,38 @@
 import {Box, Text} from 'ink';
-import {useServices} from '../ui/app-context.js';
-
-export const keyHelp: ReadonlyArray<readonly [string, string]> = [
-	['Tab / Shift-Tab', 'next / previous pane (Endpoints, Pods, GPUs)'],
-	['1 2 3', 'Endpoints, Pods, GPUs'],
-	['j k  ↑ ↓', 'move'],
-	['PgUp PgDn', 'page'],
-	['g G', 'first / last (in a job: G follows the tail again)'],
-	['Enter', 'drill down (endpoint details, then a job)'],
-	['Esc', 'back; closes overlays; clears the filter'],
-	['/', 'filter the pane (regex; a leading ! inverts)'],
-	['s S', 'sort by the next column / reverse the order'],
-	[':', 'command palette: :endpoints :pods :gpus :job <endpoint> <id> :quit (Tab completes)'],
-	['t', 'in endpoint details: send a test job and follow it'],
-	['r', 'refresh everything now'],
-	['?', 'this help'],
-	['q  Ctrl-C', 'quit'],
-];
+import {helpLines} from '../operations/help.js';
+import {currentPlace} from '../view-state/view-state.js';
+import {useServices, useView} from './services.js';
 
 type Props = {readonly width: number; readonly height: number};
 
-/** The `?` overlay: every key, k9s-style. */
+const placeTitles = {endpoints: 'Endpoints', pods: 'Pods', gpus: 'GPUs', endpoint: 'Endpoint details', job: 'Job'} as const;
+
+/** The `?` overlay: every key of the view under it, built from the operations themselves (k9s-style). */
 export function HelpOverlay({width, height}: Props) {
-	const {colors} = useServices();
+	const {colors, engine} = useServices();
+	const place = useView(currentPlace);
+	const lines = helpLines(place, engine?.readOnly ?? false);
+	const keysWidth = Math.min(24, Math.max(...lines.map(line => line.keys.length)) + 2);
+	// As many columns as it takes to show every line, side by side.
+	const perColumn = Math.max(1, height - 3);
+	const columnCount = Math.ceil(lines.length / perColumn);
+	const columnWidth = Math.floor((width - 4) / columnCount);
+	const columns = Array.from({length: columnCount}, (_, index) => lines.slice(index * perColumn, (index + 1) * perColumn));
 	return (
 		<Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={colors.accent} paddingX={1}>
-			<Text bold color={colors.accent}>Keys (Esc or ? to close)</Text>
-			{keyHelp.slice(0, Math.max(0, height - 3)).map(([keys, what]) => (
-				<Text key={keys} wrap="truncate"><Text bold>{keys.padEnd(18)}</Text>{what}</Text>
-			))}
+			<Text bold color={colors.accent}>{`Keys: ${placeTitles[place]} (Esc or ? to close)`}</Text>
+			<Box>
+				{columns.map(column => (
+					<Box key={column[0]?.title} flexDirection="column" width={columnWidth}>
+						{column.map(line => (
+							<Text key={`${line.keys} ${line.title}`} wrap="truncate">
+								<Text bold>{`${line.keys} `.padEnd(keysWidth)}</Text>
+								<Text color={line.danger === 'read' ? undefined : (line.danger === 'destructive' ? colors.bad : colors.warn)}>{line.title}{line.danger === 'read' ? '' : ` (${line.danger})`}</Text>
+							</Text>
+						))}
+					</Box>
+				))}
+			</Box>
 		</Box>
 	);
 }

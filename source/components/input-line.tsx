@@ -1,6 +1,6 @@
 import {Text} from 'ink';
 import {sanitizeLine} from '../format/sanitize.js';
-import {useServices} from '../ui/app-context.js';
+import {useServices} from './services.js';
 
 type Props = {readonly prompt: string; readonly value: string; readonly hint: string; readonly width: number};
 

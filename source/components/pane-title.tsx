@@ -1,6 +1,6 @@
 import {Box, Text} from 'ink';
 import type {SourceName} from '../store/types.js';
-import {useServices} from '../ui/app-context.js';
+import {useServices} from './services.js';
 import {DataAge} from './data-age.js';
 
 type Props = {

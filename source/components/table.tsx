@@ -1,27 +1,13 @@
 import {Box, Text} from 'ink';
 import {fit} from '../format/fit.js';
-import {useServices, type Tone} from '../ui/app-context.js';
-
-export type Column = {
-	readonly title: string;
-	/** Columns; the one column with `flex` takes what is left. */
-	readonly width: number;
-	readonly align?: 'left' | 'right';
-	readonly flex?: boolean;
-};
-
-export type Row = {
-	readonly key: string;
-	readonly cells: readonly string[];
-	readonly dim?: boolean;
-	readonly tone?: Tone;
-	/** Drawn after the first cell across all the others (a row that is loading or failing). */
-	readonly span?: string;
-};
+import type {Column, Row} from '../rows/row.js';
+import {useServices} from './services.js';
 
 type Props = {
 	readonly columns: readonly Column[];
 	readonly rows: readonly Row[];
+	/** The widest content of each column (see `contentWidths`); columns take no more than they need. */
+	readonly contentWidths?: readonly number[];
 	readonly selected: number;
 	/** Lines available, the header line included. */
 	readonly height: number;
@@ -31,11 +17,24 @@ type Props = {
 	readonly emptyText?: string;
 };
 
-/** Widths that fill `total`: fixed columns as given, the flex column takes the rest. */
-export function layoutColumns(columns: readonly Column[], total: number): number[] {
+/**
+Widths that fit `total`: each column as wide as its content (at least its title, at most its
+`width`); the flex column takes what its content needs of the room left. Room nobody needs stays
+at the right end, so columns sit together rather than spread out.
+*/
+export function layoutColumns(columns: readonly Column[], total: number, content?: readonly number[]): number[] {
 	const gaps = columns.length - 1;
-	const fixed = columns.reduce((sum, column) => sum + (column.flex ? 0 : column.width), 0);
-	return columns.map(column => (column.flex ? Math.max(column.width, total - fixed - gaps) : column.width));
+	const want = columns.map((column, index) => Math.max(column.title.length, Math.min(column.width, content?.[index] ?? column.width)));
+	const fixed = columns.reduce((sum, column, index) => sum + (column.flex ? 0 : want[index]!), 0);
+	return columns.map((column, index) => {
+		if (!column.flex) {
+			return want[index]!;
+		}
+
+		const room = total - fixed - gaps;
+		const needs = Math.max(column.title.length, content?.[index] ?? column.width);
+		return Math.max(column.title.length + 1, Math.min(needs, room));
+	});
 }
 
 /** The window of rows to draw so that the selected row is visible. */
@@ -49,25 +48,26 @@ export function visibleWindow(count: number, selected: number, height: number): 
 }
 
 /**
-A compact, virtualised table: one Text per visible row, so 2,000 rows cost what a screenful does.
+A compact, virtualised table: one Text per visible row, so 10,000 rows cost what a screenful does.
 The selected row is drawn inverse.
 */
-export function Table({columns, rows, selected, height, width, sort, emptyText = 'nothing to show'}: Props) {
+export function Table({columns, rows, contentWidths, selected, height, width, sort, emptyText = 'nothing to show'}: Props) {
 	const {colors, glyphs} = useServices();
-	const widths = layoutColumns(columns, width);
-	const line = (cells: readonly string[]) => cells.map((cell, index) => fit(cell, widths[index]!, columns[index]!.align, glyphs.ellipsis)).join(' ');
-	const spanned = (first: string, span: string) => `${fit(first, widths[0]!, columns[0]!.align, glyphs.ellipsis)} ${fit(span, Math.max(0, width - widths[0]! - 1), 'left', glyphs.ellipsis)}`;
+	const widths = layoutColumns(columns, width, contentWidths);
+	const used = Math.min(width, widths.reduce((sum, columnWidth) => sum + columnWidth + 1, -1));
+	const line = (cells: readonly string[]) => cells.map((cell, index) => fit(cell, widths[index] ?? 0, columns[index]?.align, glyphs.ellipsis)).join(' ');
+	const spanned = (first: string, span: string) => `${fit(first, widths[0] ?? 0, columns[0]?.align, glyphs.ellipsis)} ${fit(span, Math.max(0, used - (widths[0] ?? 0) - 1), 'left', glyphs.ellipsis)}`;
 	// The sort marker always shows: a title too long for it gives up its last letter.
-	const header = line(columns.map((column, index) => (sort?.column === index ? `${column.title.slice(0, Math.max(0, widths[index]! - 1))}${sort.descending ? glyphs.down : glyphs.up}` : column.title)));
+	const header = line(columns.map((column, index) => (sort?.column === index ? `${column.title.slice(0, Math.max(0, (widths[index] ?? 1) - 1))}${sort.descending ? glyphs.down : glyphs.up}` : column.title)));
 	const bodyHeight = Math.max(0, height - 1);
 	const {start, end} = visibleWindow(rows.length, selected, bodyHeight);
 	return (
 		<Box flexDirection="column" height={height}>
-			<Text bold color={colors.accent}>{header}</Text>
+			<Text bold wrap="truncate" color={colors.accent}>{header}</Text>
 			{rows.length === 0 ? <Text dimColor>{fit(emptyText, width)}</Text> : rows.slice(start, end).map((row, offset) => {
 				const isSelected = start + offset === selected;
 				return (
-					<Text key={row.key} inverse={isSelected} dimColor={row.dim && !isSelected} color={row.tone ? colors[row.tone] : undefined}>
+					<Text key={row.key} wrap="truncate" inverse={isSelected} dimColor={row.dim && !isSelected} color={row.tone ? colors[row.tone] : undefined}>
 						{row.span === undefined ? line(row.cells) : spanned(row.cells[0] ?? '', row.span)}
 					</Text>
 				);

@@ -1,13 +1,14 @@
 import {Text} from 'ink';
 import {useShallow} from 'zustand/react/shallow';
-import type {ListPane} from '../ui/ui-state.js';
-import {usePodtop, useServices} from '../ui/app-context.js';
+import type {ListPane} from '../view-state/view-state.js';
+import {usePodtop, useServices, useView} from './services.js';
 
-type Props = {readonly active: ListPane; readonly width: number};
+type Props = {readonly width: number};
 
 /** The pane tabs with their counts; Tab moves between them. */
-export function Tabs({active, width}: Props) {
+export function Tabs({width}: Props) {
 	const {colors} = useServices();
+	const active = useView(state => state.pane);
 	const counts = usePodtop(useShallow(state => ({endpoints: state.endpoints.order.length, pods: state.pods.order.length, gpus: state.gpus.order.length})));
 	const tabs: Array<[ListPane, string]> = [['endpoints', `Endpoints ${counts.endpoints}`], ['pods', `Pods ${counts.pods}`], ['gpus', `GPUs ${counts.gpus}`]];
 	const hint = 'Tab switch · / filter · : command · ? help';

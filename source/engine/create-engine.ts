@@ -4,19 +4,37 @@ import {Pools} from '../api/pools.js';
 import {keyFingerprint} from '../api/redact.js';
 import {defaultBudgetSettings, type BudgetSettings} from '../poll/budget-limits.js';
 import type {Cadence} from '../poll/cadence.js';
-import {createPollers, type Pollers} from '../poll/pollers.js';
-import {createScheduledApi, type ScheduledApi} from '../poll/scheduled-api.js';
+import {createPollers, type ChunkListener, type PolledData} from '../poll/pollers.js';
+import {createScheduledApi} from '../poll/scheduled-api.js';
 import {Scheduler} from '../poll/scheduler.js';
 import type {RunningSimulator} from '../sim/start-simulator.js';
-import {createPodtopStore, type PodtopStore} from '../store/create-store.js';
+import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/create-store.js';
+import type {PaneName} from '../store/types.js';
+import {perform, type PerformResult} from './perform.js';
 import type {Target} from './resolve-target.js';
+import {takeSnapshot, type Snapshot} from './take-snapshot.js';
+import type {WriteId, WriteTypes} from './writes.js';
 
+/**
+The one API the dashboard and every headless command use: read the store, say what is on screen,
+follow jobs, refresh, and `perform` writes. Nothing else writes the store but its pollers.
+*/
 export type Engine = {
 	readonly mode: 'demo' | 'live';
+	readonly readOnly: boolean;
 	readonly store: PodtopStore;
-	readonly api: ScheduledApi;
-	readonly scheduler: Scheduler;
-	readonly pollers: Pollers;
+	/** Starts polling (the data named in `poll`). */
+	readonly start: () => void;
+	/** The pane on screen: it polls at its visible cadence, the others slower. */
+	readonly focus: (pane: PaneName) => void;
+	/** Tracks a job (polled by state until it ends); returns its key. */
+	readonly track: (endpointId: string, jobId: string) => string;
+	/** Follows a job's stream until the returned function is called; `onChunks` gets each new chunk once. */
+	readonly follow: (endpointId: string, jobId: string, onChunks?: ChunkListener) => () => void;
+	readonly refresh: () => void;
+	/** One consistent picture now, within the same budgets (`podtop snapshot`). */
+	readonly snapshot: () => Promise<Snapshot>;
+	readonly perform: <Id extends WriteId>(id: Id, target: WriteTypes[Id]['target'], input: WriteTypes[Id]['input']) => Promise<PerformResult<Id>>;
 	/** Stops the pollers, aborts requests, closes connections and the demo simulator. */
 	readonly close: () => Promise<void>;
 };
@@ -26,13 +44,20 @@ export type EngineOptions = {
 	readonly budget?: Partial<BudgetSettings>;
 	readonly cadence?: Cadence;
 	readonly endpointFilter?: readonly string[];
+	/** Headless: every pane counts as visible. */
 	readonly allVisible?: boolean;
+	/** What to keep fresh (default: everything). */
+	readonly poll?: readonly PolledData[];
+	/** No write leaves the process: `perform` answers `read-only`. */
+	readonly readOnly?: boolean;
+	/** Where `perform` appends its audit lines; undefined keeps none. */
+	readonly auditPath?: string;
 	/** A store the caller made already (the dashboard draws its first frame before the engine loads). */
-	readonly store?: PodtopStore;
+	readonly state?: {readonly store: PodtopStore; readonly writes: StoreWrites};
 };
 
 /** Everything behind the UI, built outside React: the demo simulator when needed, clients, scheduler, store, pollers. */
-export async function createEngine({target, budget, cadence, endpointFilter, allVisible, store: givenStore}: EngineOptions): Promise<Engine> {
+export async function createEngine({target, budget, cadence, endpointFilter, allVisible, poll, readOnly = false, auditPath, state}: EngineOptions): Promise<Engine> {
 	let demo: RunningSimulator | undefined;
 	let service: {readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string};
 	if (target.mode === 'live') {
@@ -48,17 +73,30 @@ export async function createEngine({target, budget, cadence, endpointFilter, all
 	const pools = new Pools();
 	const scheduler = new Scheduler({settings: {...defaultBudgetSettings, ...budget}});
 	const api = createScheduledApi({jobApi: createJobApi({baseUrl: apiUrl, apiKey, pools}), graphqlApi: createGraphqlApi({url: graphqlUrl, apiKey, pools}), scheduler});
-	const store = givenStore ?? createPodtopStore({mode: target.mode, apiHost: new URL(apiUrl).host, keyFingerprint: keyFingerprint(apiKey)});
-	store.getState().actions.setService(new URL(apiUrl).host, keyFingerprint(apiKey));
+	const {store, writes} = state ?? createPodtopStore({mode: target.mode, apiHost: new URL(apiUrl).host, keyFingerprint: keyFingerprint(apiKey)});
+	writes.setService(new URL(apiUrl).host, keyFingerprint(apiKey));
 
-	const pollers = createPollers({store, api, scheduler, cadence, endpointFilter, allVisible});
+	const pollers = createPollers({store, writes, api, scheduler, cadence, endpointFilter, allVisible, poll});
 	let closing: Promise<void> | undefined;
 	return {
 		mode: target.mode,
+		readOnly,
 		store,
-		api,
-		scheduler,
-		pollers,
+		start: pollers.start,
+		focus: writes.setFocus,
+		track: (endpointId, jobId) => writes.trackJob(endpointId, jobId),
+		follow(endpointId, jobId, onChunks) {
+			const key = writes.trackJob(endpointId, jobId, {follow: true});
+			const unlisten = onChunks ? pollers.listen(key, onChunks) : undefined;
+			pollers.repoll({jobKey: key});
+			return () => {
+				unlisten?.();
+				writes.setFollow(key, false);
+			};
+		},
+		refresh: pollers.refresh,
+		snapshot: async () => takeSnapshot(api, {mode: target.mode, apiHost: store.getState().apiHost, endpointFilter}),
+		perform: async (id, writeTarget, input) => perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey}, id, writeTarget, input),
 		async close() {
 			closing ??= (async () => {
 				pollers.stop();
@@ -70,3 +108,5 @@ export async function createEngine({target, budget, cadence, endpointFilter, all
 		},
 	};
 }
+
+

@@ -1,4 +1,5 @@
 import {findApiKey} from '../config/api-key.js';
+import {UsageError} from '../lib/usage-error.js';
 
 export const defaultApiUrl = 'https://api.runpod.ai/v2';
 export const defaultGraphqlUrl = 'https://api.runpod.io/graphql';
@@ -21,15 +22,15 @@ function checkUrl(name: string, value: string): string {
 	try {
 		url = new URL(value);
 	} catch {
-		throw new Error(`--${name} is not a URL: ${value}`);
+		throw new UsageError(`--${name} is not a URL: ${value}`);
 	}
 
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		throw new Error(`--${name} must be http or https`);
+		throw new UsageError(`--${name} must be http or https`);
 	}
 
 	if (url.username || url.password || url.searchParams.has('api_key')) {
-		throw new Error(`--${name} must not carry credentials; set RUNPOD_API_KEY instead`);
+		throw new UsageError(`--${name} must not carry credentials; set RUNPOD_API_KEY instead`);
 	}
 
 	return value.replace(/\/+$/, '');
@@ -46,11 +47,11 @@ export function resolveTarget(options: TargetOptions): Target {
 	const key = findApiKey({env: options.env, configPath: options.configPath, profile: options.profile});
 	if (!key.apiKey) {
 		if (options.profile) {
-			throw new Error(`no API key for profile "${options.profile}" in ~/.runpod/config.toml`);
+			throw new UsageError(`no API key for profile "${options.profile}" in ~/.runpod/config.toml`);
 		}
 
 		if (apiUrl || graphqlUrl) {
-			throw new Error('no API key: set RUNPOD_API_KEY or add api_key to ~/.runpod/config.toml');
+			throw new UsageError('no API key: set RUNPOD_API_KEY or add api_key to ~/.runpod/config.toml');
 		}
 
 		return {mode: 'demo', warnings: [...key.warnings, 'No API key configured: running on the built-in simulator (DEMO).']};

@@ -30,3 +30,15 @@ export function wrapLines(text: string, width: number): string[] {
 
 	return lines;
 }
+
+/** Cuts the middle out of text over `width`: `llama-3-8b-instruct` → `llama-3…truct`, both ends stay recognisable. */
+export function fitMiddle(text: string, width: number, ellipsis = '…'): string {
+	const characters = [...text];
+	if (characters.length <= width) {
+		return text;
+	}
+
+	const room = Math.max(0, width - ellipsis.length);
+	const head = Math.ceil(room / 2);
+	return `${characters.slice(0, head).join('')}${ellipsis}${characters.slice(characters.length - (room - head)).join('')}`;
+}

@@ -1,8 +1,9 @@
 import {formatDollarsPerHour, formatPrice} from '../format/numbers.js';
 import {formatDuration} from '../format/duration.js';
+import {sanitizeLine} from '../format/sanitize.js';
 import {textTable} from '../format/text-table.js';
-import {meanGpuUtil} from '../store/pod-actions.js';
-import type {Snapshot} from './take-snapshot.js';
+import {meanGpuUtil} from '../store/pod-figures.js';
+import type {Snapshot} from '../engine/take-snapshot.js';
 
 /** The snapshot as text for people: three tables under a header that says DEMO or LIVE. */
 export function snapshotText(snapshot: Snapshot): string {
@@ -36,5 +37,5 @@ export function snapshotText(snapshot: Snapshot): string {
 		new Set([1, 2, 3, 4, 6]),
 	);
 	const mode = snapshot.mode === 'demo' ? 'DEMO (built-in simulator)' : 'LIVE';
-	return `${mode} · ${snapshot.apiHost} · ${snapshot.generatedAt}\n\n${endpoints}\n\n${pods}\n\n${gpus}\n`;
+	return `${mode} · ${sanitizeLine(snapshot.apiHost)} · ${snapshot.generatedAt}\n\n${endpoints}\n\n${pods}\n\n${gpus}\n`;
 }

@@ -1,13 +1,8 @@
-import {useMemo} from 'react';
-import {usePodtop, useServices} from '../ui/app-context.js';
-import {endpointColumns, endpointRows} from './endpoint-rows.js';
-import {ListPane, type PaneProps} from './list-pane.js';
+import {ListPane} from './list-pane.js';
+
+type Props = {readonly width: number; readonly height: number};
 
 /** Serverless endpoints: workers against min and max, the queue, throughput, failures, trend and drain ETA. */
-export function EndpointsPane(props: PaneProps) {
-	const {glyphs} = useServices();
-	const endpoints = usePodtop(state => state.endpoints);
-	const wide = props.width >= 110;
-	const rows = useMemo(() => endpointRows(endpoints.order.map(id => endpoints.byId[id]!), wide, glyphs), [endpoints, wide, glyphs]);
-	return <ListPane {...props} title="Endpoints" source="jobApi" columns={wide ? endpointColumns.wide : endpointColumns.compact} rows={rows} hint="⏎ details"/>;
+export function EndpointsPane({width, height}: Props) {
+	return <ListPane pane="endpoints" title="Endpoints" source="jobApi" width={width} height={height} hint="⏎ details · t test job"/>;
 }

@@ -1,19 +1,18 @@
 import {Box, Text} from 'ink';
 import {useMemo} from 'react';
-import {usePodtop, useServices} from '../ui/app-context.js';
-import {gpuColumns, gpuRows, stockShare, stockTone} from './gpu-rows.js';
-import {ListPane, type PaneProps} from './list-pane.js';
+import {usePodtop, useServices} from '../components/services.js';
+import {stockShare, stockTone} from '../rows/gpu-rows.js';
+import {ListPane} from './list-pane.js';
+
+type Props = {readonly width: number; readonly height: number};
 
 /** GPU types: prices, stock (symbol, word and colour), free GPUs, with the market's stock share on top. */
-export function GpusPane(props: PaneProps) {
+export function GpusPane({width, height}: Props) {
 	const {glyphs, colors} = useServices();
 	const gpus = usePodtop(state => state.gpus);
-	const wide = props.width >= 110;
-	const list = useMemo(() => gpus.order.map(id => gpus.byId[id]!), [gpus]);
-	const rows = useMemo(() => gpuRows(list, wide, glyphs), [list, wide, glyphs]);
-	const share = stockShare(list);
+	const share = useMemo(() => stockShare(gpus.order.flatMap(id => gpus.byId[id] ?? [])), [gpus]);
 	const total = Math.max(1, share.High + share.Medium + share.Low + share.None);
-	const barWidth = Math.max(8, props.width - 56);
+	const barWidth = Math.max(8, width - 56);
 	const summary = (
 		<Box>
 			<Text>stock </Text>
@@ -25,5 +24,5 @@ export function GpusPane(props: PaneProps) {
 			))}
 		</Box>
 	);
-	return <ListPane {...props} title="GPUs" source="graphql" columns={wide ? gpuColumns.wide : gpuColumns.compact} rows={rows} above={summary} aboveHeight={1} hint="s sort"/>;
+	return <ListPane pane="gpus" title="GPUs" source="graphql" width={width} height={height} above={summary} aboveHeight={1} hint="s sort"/>;
 }

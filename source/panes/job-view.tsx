@@ -1,16 +1,15 @@
 import {Box, Text} from 'ink';
+import {usePodtop, useServices, useView} from '../components/services.js';
 import {formatMillis} from '../format/duration.js';
-import {wrapLines} from '../format/fit.js';
-import {sanitizeLine, sanitizeText} from '../format/sanitize.js';
-import {usePodtop, useServices} from '../ui/app-context.js';
+import {sanitizeLine} from '../format/sanitize.js';
+import {jobKey} from '../store/job-key.js';
 import type {TrackedJob} from '../store/types.js';
 
 type Props = {
-	readonly jobKey: string;
+	readonly endpointId: string;
+	readonly jobId: string;
 	readonly width: number;
 	readonly height: number;
-	/** Lines scrolled up from the tail; 0 follows the tail. */
-	readonly scrollBack: number;
 };
 
 const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
@@ -29,33 +28,20 @@ function metricsLine(job: TrackedJob): string {
 	].join(' · ');
 }
 
-/** The output as wrapped, sanitised lines: streamed text, else the final output or error. */
-export function jobLines(job: TrackedJob, width: number): string[] {
-	let text = job.text;
-	if (!text && job.output !== undefined) {
-		text = typeof job.output === 'string' ? job.output : JSON.stringify(job.output, undefined, 2);
-	}
-
-	if (job.error) {
-		text = `${text}${text ? '\n' : ''}error: ${job.error}`;
-	}
-
-	return text ? wrapLines(sanitizeText(text), Math.max(10, width)) : [];
-}
-
 /**
 One job's live stream: status, delay and execution time, worker, the latest metrics, and the output
 following its tail. Scrolling up pauses the follow and says how many lines are unseen below.
 */
-export function JobView({jobKey, width, height, scrollBack}: Props) {
-	const {colors, glyphs} = useServices();
-	const job = usePodtop(state => state.jobs.byKey.get(jobKey));
+export function JobView({endpointId, jobId, width, height}: Props) {
+	const {colors, glyphs, rows} = useServices();
+	const job = usePodtop(state => state.jobs.byKey.get(jobKey(endpointId, jobId)));
+	const scrollBack = useView(state => state.jobScroll);
+	const lines = rows.jobLines(job, width);
 	if (!job) {
-		return <Text color={colors.warn}>{`Job ${jobKey} is not tracked.`}</Text>;
+		return <Text color={colors.muted}>{`Job ${sanitizeLine(jobId)} on ${sanitizeLine(endpointId)}: starting to follow it…`}</Text>;
 	}
 
 	const statusTone = job.status === 'COMPLETED' ? colors.good : (job.status === 'FAILED' || job.status === 'TIMED_OUT' || job.status === 'CANCELLED' ? colors.bad : colors.warn);
-	const lines = jobLines(job, width);
 	const bodyHeight = Math.max(1, height - 4);
 	const back = Math.min(scrollBack, Math.max(0, lines.length - bodyHeight));
 	const end = lines.length - back;
@@ -64,12 +50,12 @@ export function JobView({jobKey, width, height, scrollBack}: Props) {
 	return (
 		<Box flexDirection="column" width={width} height={height}>
 			<Box>
-				<Box flexGrow={1}><Text bold color={colors.accent} wrap="truncate">{`Job ${job.id} on ${job.endpointId}  Esc back`}</Text></Box>
+				<Box flexGrow={1}><Text bold color={colors.accent} wrap="truncate">{`Job ${sanitizeLine(job.id)} on ${sanitizeLine(job.endpointId)}  Esc back`}</Text></Box>
 				<Text color={back === 0 ? colors.muted : colors.warn}>{follow}</Text>
 			</Box>
 			<Text wrap="truncate">
-				<Text color={statusTone} bold>{job.status}</Text>
-				{` · delay ${formatMillis(job.delayTime)} · execution ${formatMillis(job.executionTime)} · worker ${job.workerId ?? '–'}${job.lastError ? ` · ${glyphs.warning} ${sanitizeLine(job.lastError)}` : ''}`}
+				<Text color={statusTone} bold>{sanitizeLine(job.status)}</Text>
+				{` · delay ${formatMillis(job.delayTime)} · execution ${formatMillis(job.executionTime)} · worker ${sanitizeLine(job.workerId ?? '–')}${job.lastError ? ` · ${glyphs.warning} ${sanitizeLine(job.lastError)}` : ''}`}
 			</Text>
 			<Text wrap="truncate" dimColor>{metricsLine(job)}</Text>
 			<Text dimColor>{glyphs.rule.repeat(Math.max(0, width))}</Text>

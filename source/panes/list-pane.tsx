@@ -1,40 +1,37 @@
 import {Box} from 'ink';
-import type {MutableRefObject} from 'react';
+import type {ReactNode} from 'react';
+import {useShallow} from 'zustand/react/shallow';
 import {PaneTitle} from '../components/pane-title.js';
-import {Table, type Column} from '../components/table.js';
+import {usePodtop, useServices, useView} from '../components/services.js';
+import {Table} from '../components/table.js';
 import type {SourceName} from '../store/types.js';
-import type {SortState} from '../ui/ui-state.js';
-import {filterAndSort, type SortableRow} from './sort-rows.js';
+import type {ListPane as PaneName} from '../view-state/view-state.js';
 
-export type PaneProps = {
-	readonly width: number;
-	readonly height: number;
-	readonly selected: number;
-	readonly sort: SortState;
-	readonly filter: string;
-	/** The pane reports the keys of the rows it shows, in order: the app needs them for Enter and movement. */
-	readonly rowKeys: MutableRefObject<readonly string[]>;
-};
-
-type Props = PaneProps & {
+type Props = {
+	readonly pane: PaneName;
 	readonly title: string;
 	readonly source: SourceName;
-	readonly columns: readonly Column[];
-	readonly rows: readonly SortableRow[];
+	readonly width: number;
+	readonly height: number;
 	readonly hint?: string;
-	readonly above?: React.ReactNode;
+	readonly above?: ReactNode;
 	readonly aboveHeight?: number;
 };
 
-/** A list pane: title line, optional summary line, then the filtered, sorted, virtualised table. */
-export function ListPane({title, source, columns, rows, width, height, selected, sort, filter, rowKeys, hint, above, aboveHeight = 0}: Props) {
-	const shown = filterAndSort(rows, filter, sort);
-	rowKeys.current = shown.map(row => row.key);
+/** A list pane: title line, optional summary line, then the filtered, sorted, virtualised table of the rows every key acts on. */
+export function ListPane({pane, title, source, width, height, hint, above, aboveHeight = 0}: Props) {
+	const {rows: selectors} = useServices();
+	const view = useView(useShallow(state => ({columns: state.columns, filter: state.filter, sort: state.sort})));
+	const selection = useView(state => state.selected[pane]);
+	const {columns, all, shown, widths} = usePodtop(state => selectors.pane(state, view, pane));
+	const found = selection.key === undefined ? -1 : shown.findIndex(row => row.key === selection.key);
+	const selected = found === -1 ? Math.min(selection.index, Math.max(0, shown.length - 1)) : found;
+	const filter = view.filter[pane];
 	return (
 		<Box flexDirection="column" width={width} height={height}>
-			<PaneTitle title={title} shown={shown.length} total={rows.length} filter={filter} source={source} width={width} hint={hint}/>
+			<PaneTitle title={title} shown={shown.length} total={all.length} filter={filter} source={source} width={width} hint={hint}/>
 			{above}
-			<Table columns={columns} rows={shown} selected={Math.min(selected, Math.max(0, shown.length - 1))} height={height - 1 - aboveHeight} width={width} sort={sort} emptyText={rows.length === 0 ? 'loading…' : 'no match for the filter'}/>
+			<Table columns={columns} rows={shown} contentWidths={widths} selected={selected} height={height - 1 - aboveHeight} width={width} sort={view.sort[pane]} emptyText={all.length === 0 ? 'loading…' : 'no match for the filter'}/>
 		</Box>
 	);
 }

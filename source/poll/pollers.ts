@@ -1,23 +1,34 @@
-import {describeError} from '../api/errors.js';
+import {ApiError, describeError} from '../api/errors.js';
 import type {EndpointRecord} from '../api/graphql-types.js';
-import {isTerminalStatus} from '../api/job-types.js';
-import type {PodtopStore} from '../store/create-store.js';
-import type {PaneName} from '../store/types.js';
+import {isTerminalStatus, type StreamChunk} from '../api/job-types.js';
+import type {PodtopStore, StoreWrites} from '../store/create-store.js';
+import type {PaneName, TrackedJob} from '../store/types.js';
 import {budgetsChanged} from './budget-change.js';
 import {defaultCadence, type Cadence} from './cadence.js';
 import {createLoop, type Loop} from './loop.js';
 import type {ScheduledApi} from './scheduled-api.js';
 import type {Priority, Scheduler} from './scheduler.js';
 
+/** What a set of pollers keeps fresh: the dashboard and `watch` poll everything, `job` only its job. */
+export type PolledData = 'endpoints' | 'pods' | 'gpus' | 'jobs';
+export const allPolledData: readonly PolledData[] = ['endpoints', 'pods', 'gpus', 'jobs'];
+
+/** Receives a followed job's stream chunks as they arrive, each exactly once (the store keeps only a tail). */
+export type ChunkListener = (chunks: readonly StreamChunk[]) => void;
+
 export type Pollers = {
 	readonly start: () => void;
 	/** Refresh everything now (the `r` key). */
 	readonly refresh: () => void;
+	/** Poll these now, after a write changed them: one job, one endpoint's health, the pod list. */
+	readonly repoll: (what: {readonly jobKey?: string; readonly endpointId?: string; readonly pods?: boolean; readonly endpoints?: boolean}) => void;
+	readonly listen: (jobKey: string, listener: ChunkListener) => () => void;
 	readonly stop: () => void;
 };
 
 type Options = {
 	readonly store: PodtopStore;
+	readonly writes: StoreWrites;
 	readonly api: ScheduledApi;
 	readonly scheduler: Scheduler;
 	readonly cadence?: Cadence;
@@ -25,18 +36,22 @@ type Options = {
 	readonly endpointFilter?: readonly string[];
 	/** Headless modes: every pane counts as visible. */
 	readonly allVisible?: boolean;
+	readonly poll?: readonly PolledData[];
 	readonly now?: () => number;
 };
 
+const errorKind = (error: unknown) => (error instanceof ApiError ? error.kind : 'network');
+
 /**
-The only writers to the store: one self-scheduling loop per kind of data, each through the
-scheduler's budgets, each reporting its source's health (last success, last error, stale since).
+With `engine.perform`, the only writers to the store: one self-scheduling loop per kind of data,
+each through the scheduler's budgets, each reporting its source's health (last success, last
+error, stale since).
 */
-export function createPollers({store, api, scheduler, cadence = defaultCadence, endpointFilter, allVisible = false, now = Date.now}: Options): Pollers {
-	const {actions} = store.getState();
-	const visible = (pane: PaneName) => allVisible || store.getState().ui.visiblePane === pane;
+export function createPollers({store, writes, api, scheduler, cadence = defaultCadence, endpointFilter, allVisible = false, poll = allPolledData, now = Date.now}: Options): Pollers {
+	const visible = (pane: PaneName) => allVisible || store.getState().focus === pane;
 	const priority = (pane: PaneName): Priority => (visible(pane) ? 'visible' : 'background');
 	const lastPolled = new Map<string, number>();
+	const listeners = new Map<string, Set<ChunkListener>>();
 
 	const endpointsLoop = createLoop(async () => {
 		try {
@@ -47,18 +62,24 @@ export function createPollers({store, api, scheduler, cadence = defaultCadence, 
 				watched = endpointFilter.map(id => records.find(record => record.id === id) ?? {id, name: id});
 			}
 
-			actions.setEndpoints(watched, now());
-			actions.reportSource('graphql', now());
+			writes.setEndpoints(watched, now());
+			writes.reportSource('graphql', now());
 		} catch (error) {
 			if (endpointFilter?.length && store.getState().endpoints.order.length === 0) {
-				actions.setEndpoints(endpointFilter.map(id => ({id, name: id})), now());
+				writes.setEndpoints(endpointFilter.map(id => ({id, name: id})), now());
 			}
 
-			actions.reportSource('graphql', now(), describeError(error));
+			writes.reportSource('graphql', now(), describeError(error));
 		}
 
 		healthLoop.trigger();
 	}, () => cadence.endpointsMs);
+
+	const pollHealth = async (ids: readonly string[], healthPriority: Priority) => {
+		const results = await Promise.allSettled(ids.map(async id => api.health(id, healthPriority)));
+		writes.setHealthResults(results.map((result, index) => (result.status === 'fulfilled' ? {endpointId: ids[index]!, health: result.value} : {endpointId: ids[index]!, error: describeError(result.reason)})), now());
+		return results;
+	};
 
 	const healthLoop = createLoop(async () => {
 		const ids = store.getState().endpoints.order;
@@ -66,24 +87,47 @@ export function createPollers({store, api, scheduler, cadence = defaultCadence, 
 			return;
 		}
 
-		const results = await Promise.allSettled(ids.map(async id => api.health(id, priority('endpoints'))));
-		actions.setHealthResults(results.map((result, index) => (result.status === 'fulfilled' ? {endpointId: ids[index]!, health: result.value} : {endpointId: ids[index]!, error: describeError(result.reason)})), now());
+		const results = await pollHealth(ids, priority('endpoints'));
 		const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-		actions.reportSource('jobApi', now(), failure && results.every(result => result.status === 'rejected') ? describeError(failure.reason) : undefined);
+		writes.reportSource('jobApi', now(), failure && results.every(result => result.status === 'rejected') ? describeError(failure.reason) : undefined);
 	}, () => (visible('endpoints') ? cadence.healthMs : cadence.healthHiddenMs));
 
 	/** A GraphQL list behind one pane: fetched at the pane's cadence (slower while hidden), written whole. */
 	const listLoop = <T>(pane: PaneName, fetch: (priority: Priority) => Promise<T>, write: (value: T, at: number) => void, visibleMs: number, hiddenMs: number) => createLoop(async () => {
 		try {
 			write(await fetch(priority(pane)), now());
-			actions.reportSource('graphql', now());
+			writes.reportSource('graphql', now());
 		} catch (error) {
-			actions.reportSource('graphql', now(), describeError(error));
+			writes.reportSource('graphql', now(), describeError(error));
 		}
 	}, () => (visible(pane) ? visibleMs : hiddenMs));
 
-	const podsLoop = listLoop('pods', api.pods, actions.setPods, cadence.podsMs, cadence.podsHiddenMs);
-	const gpusLoop = listLoop('gpus', api.gpuTypes, actions.setGpuTypes, cadence.gpusMs, cadence.gpusHiddenMs);
+	const podsLoop = listLoop('pods', api.pods, writes.setPods, cadence.podsMs, cadence.podsHiddenMs);
+	const gpusLoop = listLoop('gpus', api.gpuTypes, writes.setGpuTypes, cadence.gpusMs, cadence.gpusHiddenMs);
+
+	const pollJob = async (job: TrackedJob) => {
+		lastPolled.set(job.key, now());
+		const jobPriority: Priority = job.follow ? 'visible' : 'background';
+		try {
+			if (job.follow && job.status !== 'UNKNOWN') {
+				const body = await api.stream(job.endpointId, job.id, jobPriority);
+				if (body.stream.length > 0) {
+					for (const listener of listeners.get(job.key) ?? []) {
+						listener(body.stream);
+					}
+				}
+
+				writes.appendStream(job.key, body.status, body.stream, now());
+				if (!isTerminalStatus(body.status)) {
+					return;
+				}
+			}
+
+			writes.updateJob(job.key, await api.status(job.endpointId, job.id, jobPriority), now());
+		} catch (error) {
+			writes.setJobError(job.key, describeError(error), errorKind(error));
+		}
+	};
 
 	const jobsLoop = createLoop(async () => {
 		const {byKey} = store.getState().jobs;
@@ -101,23 +145,7 @@ export function createPollers({store, api, scheduler, cadence = defaultCadence, 
 			const every = job.follow ? cadence.streamMs : (job.status === 'IN_PROGRESS' ? cadence.jobInProgressMs : (job.status === 'IN_QUEUE' ? cadence.jobInQueueMs : cadence.jobUnknownMs));
 			return now() - (lastPolled.get(job.key) ?? 0) >= every;
 		});
-		await Promise.allSettled(due.map(async job => {
-			lastPolled.set(job.key, now());
-			const jobPriority: Priority = job.follow ? 'visible' : 'background';
-			try {
-				if (job.follow && job.status !== 'UNKNOWN') {
-					const body = await api.stream(job.endpointId, job.id, jobPriority);
-					actions.appendStream(job.key, body.status, body.stream, now());
-					if (!isTerminalStatus(body.status)) {
-						return;
-					}
-				}
-
-				actions.updateJob(job.key, await api.status(job.endpointId, job.id, jobPriority), now());
-			} catch (error) {
-				actions.setJobError(job.key, describeError(error));
-			}
-		}));
+		await Promise.allSettled(due.map(pollJob));
 	}, () => cadence.jobsTickMs);
 
 	let publishedBudgets: ReturnType<Scheduler['snapshot']> = {};
@@ -125,11 +153,17 @@ export function createPollers({store, api, scheduler, cadence = defaultCadence, 
 		const snapshot = scheduler.snapshot();
 		if (budgetsChanged(publishedBudgets, snapshot)) {
 			publishedBudgets = snapshot;
-			actions.setBudgets(snapshot);
+			writes.setBudgets(snapshot);
 		}
 	}, () => cadence.budgetPublishMs);
 
-	const loops: Loop[] = [endpointsLoop, healthLoop, podsLoop, gpusLoop, jobsLoop, budgetLoop];
+	const loops: Loop[] = [
+		...(poll.includes('endpoints') ? [endpointsLoop, healthLoop] : []),
+		...(poll.includes('pods') ? [podsLoop] : []),
+		...(poll.includes('gpus') ? [gpusLoop] : []),
+		...(poll.includes('jobs') ? [jobsLoop] : []),
+		budgetLoop,
+	];
 	return {
 		start() {
 			for (const loop of loops) {
@@ -140,6 +174,38 @@ export function createPollers({store, api, scheduler, cadence = defaultCadence, 
 			for (const loop of loops) {
 				loop.trigger();
 			}
+		},
+		repoll({jobKey, endpointId, pods, endpoints}) {
+			if (jobKey) {
+				// A terminal job is not polled by the loop: poll it once here (a retried job starts again).
+				const job = store.getState().jobs.byKey.get(jobKey);
+				if (job) {
+					void pollJob(job);
+				}
+			}
+
+			if (endpointId && poll.includes('endpoints')) {
+				void pollHealth([endpointId], 'action').catch(() => undefined);
+			}
+
+			if (pods && poll.includes('pods')) {
+				podsLoop.trigger();
+			}
+
+			if (endpoints && poll.includes('endpoints')) {
+				endpointsLoop.trigger();
+			}
+		},
+		listen(jobKey, listener) {
+			const set = listeners.get(jobKey) ?? new Set();
+			set.add(listener);
+			listeners.set(jobKey, set);
+			return () => {
+				set.delete(listener);
+				if (set.size === 0) {
+					listeners.delete(jobKey);
+				}
+			};
 		},
 		stop() {
 			for (const loop of loops) {

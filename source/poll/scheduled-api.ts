@@ -22,6 +22,7 @@ export function createScheduledApi({jobApi, graphqlApi, scheduler}: {readonly jo
 		gpuTypes: async (priority: Priority) => read('graphql', 'gpuTypes', priority, async signal => graphqlApi.gpuTypes({signal})),
 
 		run: async (endpointId: string, request: JobRequest) => write(budgetKey(endpointId, 'run'), async signal => jobApi.run(endpointId, request, {signal})),
+		runSync: async (endpointId: string, request: JobRequest, waitMs?: number) => write(budgetKey(endpointId, 'runsync'), async signal => jobApi.runSync(endpointId, request, {signal, waitMs})),
 		cancel: async (endpointId: string, jobId: string) => write(budgetKey(endpointId, 'cancel'), async signal => jobApi.cancel(endpointId, jobId, {signal})),
 		retry: async (endpointId: string, jobId: string) => write(budgetKey(endpointId, 'retry'), async signal => jobApi.retry(endpointId, jobId, {signal})),
 		purgeQueue: async (endpointId: string) => write(budgetKey(endpointId, 'purge-queue'), async signal => jobApi.purgeQueue(endpointId, {signal})),

@@ -1,7 +1,15 @@
-import type {JobPolicy} from './job.js';
 
 const second = 1000;
 const day = 24 * 60 * 60 * second;
+
+export type JobPolicy = {
+	/** Milliseconds a job may run before it is TIMED_OUT. */
+	readonly executionTimeout: number;
+	/** Milliseconds the job lives, queue plus execution; past it the job is gone. */
+	readonly ttl: number;
+	/** Low-priority jobs wait behind the rest and never trigger scaling. */
+	readonly lowPriority: boolean;
+};
 
 export const policyDefaults = {
 	executionTimeout: 600 * second,

@@ -1,18 +1,9 @@
 import type {SimTimer} from './clock.js';
-import type {JobRequest} from './job-request.js';
+import type {JobPolicy, JobRequest} from './job-request.js';
 
 export const terminalStatuses = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'] as const;
 export type TerminalStatus = typeof terminalStatuses[number];
 export type JobStatus = 'IN_QUEUE' | 'IN_PROGRESS' | TerminalStatus;
-
-export type JobPolicy = {
-	/** Milliseconds a job may run before it is TIMED_OUT. */
-	readonly executionTimeout: number;
-	/** Milliseconds the job lives, queue plus execution; past it the job is gone. */
-	readonly ttl: number;
-	/** Low-priority jobs wait behind the rest and never trigger scaling. */
-	readonly lowPriority: boolean;
-};
 
 export type Job = {
 	readonly id: string;

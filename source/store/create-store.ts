@@ -1,12 +1,17 @@
 import {createStore, type StoreApi} from 'zustand/vanilla';
-import {endpointActions} from './endpoint-actions.js';
-import {gpuActions} from './gpu-actions.js';
-import {jobActions} from './job-actions.js';
-import {podActions} from './pod-actions.js';
 import type {PodtopState} from './state.js';
-import {statusActions} from './status-actions.js';
+import type {TrackedJob} from './types.js';
+import {endpointWrites, type EndpointWrites} from './write-endpoints.js';
+import {gpuWrites, type GpuWrites} from './write-gpus.js';
+import {jobWrites, type JobWrites} from './write-jobs.js';
+import {podWrites, type PodWrites} from './write-pods.js';
+import {statusWrites, type StatusWrites} from './write-status.js';
 
-export type PodtopStore = StoreApi<PodtopState>;
+/** The store as readers see it: the dashboard and the headless commands can read and subscribe, never write. */
+export type PodtopStore = Pick<StoreApi<PodtopState>, 'getState' | 'getInitialState' | 'subscribe'>;
+
+/** Every write to the store. Only the pollers and `engine.perform` hold these. */
+export type StoreWrites = EndpointWrites & PodWrites & GpuWrites & JobWrites & StatusWrites;
 
 export type StoreOptions = {
 	readonly mode: 'demo' | 'live';
@@ -14,25 +19,28 @@ export type StoreOptions = {
 	readonly keyFingerprint: string;
 };
 
-/** The app's one store: data slices the pollers fill, and every write behind `actions`. */
-export function createPodtopStore({mode, apiHost, keyFingerprint}: StoreOptions): PodtopStore {
-	return createStore<PodtopState>()((set, get) => ({
+/** The app's one store, and apart from it, its writers. */
+export function createPodtopStore({mode, apiHost, keyFingerprint}: StoreOptions): {readonly store: PodtopStore; readonly writes: StoreWrites} {
+	const jobs = new Map<string, TrackedJob>();
+	const store = createStore<PodtopState>()(() => ({
 		mode,
 		apiHost,
 		keyFingerprint,
 		endpoints: {byId: {}, order: []},
 		pods: {byId: {}, order: []},
 		gpus: {byId: {}, order: []},
-		jobs: {byKey: new Map(), revision: 0, changed: []},
+		jobs: {byKey: jobs, revision: 0, changed: []},
 		connection: {jobApi: {}, graphql: {}},
 		budgets: {},
-		ui: {visiblePane: 'endpoints'},
-		actions: {
-			...endpointActions(set, get),
-			...podActions(set, get),
-			...gpuActions(set, get),
-			...jobActions(set, get),
-			...statusActions(set, get),
-		},
+		focus: 'endpoints',
 	}));
+	const {setState: set, getState: get} = store;
+	const writes: StoreWrites = {
+		...endpointWrites(set, get),
+		...podWrites(set, get),
+		...gpuWrites(set, get),
+		...jobWrites(set, get, jobs),
+		...statusWrites(set, get),
+	};
+	return {store, writes};
 }

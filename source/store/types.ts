@@ -1,4 +1,5 @@
 import type {EndpointRecord, GpuTypeRecord, PodRecord} from '../api/graphql-types.js';
+import type {ApiErrorKind} from '../api/errors.js';
 import type {Health, JobStatus} from '../api/job-types.js';
 
 export type SourceName = 'jobApi' | 'graphql';
@@ -73,7 +74,9 @@ export type TrackedJob = {
 	/** Text output so far: the tail of it, 256 KB while followed, 16 KB after. */
 	readonly text: string;
 	readonly metrics?: Record<string, unknown>;
+	/** The latest poll of this job failed: what happened, and of which kind (a 404 ends a `job` tail with 4). */
 	readonly lastError?: string;
+	readonly lastErrorKind?: ApiErrorKind;
 };
 
 export type BudgetState = {

@@ -64,8 +64,12 @@ describe('podtop sim (the built CLI)', () => {
 		expect(top.stdout).toMatch(/sim\s+Run the local simulator/);
 
 		const bad = spawnSync(process.execPath, [cli, 'sim', '--speed', '0'], {encoding: 'utf8'});
-		expect(bad.status).toBe(1);
+		expect(bad.status).toBe(2);
 		expect(bad.stderr).toMatch(/--speed must be a positive number/);
+
+		const typo = spawnSync(process.execPath, [cli, 'sim', '--sped', '2'], {encoding: 'utf8'});
+		expect(typo.status).toBe(2);
+		expect(typo.stderr).toMatch(/unknown flag --sped for `podtop sim` \(did you mean --speed\?\)/);
 
 		const unknown = spawnSync(process.execPath, [cli, 'frobnicate'], {encoding: 'utf8'});
 		expect(unknown.status).toBe(2);

@@ -44,7 +44,7 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 		await session.waitFor(/Endpoints \(8\)/);
 
 		session.send('?');
-		await session.waitFor(/Keys \(Esc or \? to close\)/);
+		await session.waitFor(/Keys: Endpoints \(Esc or \? to close\)/);
 		session.send('Escape');
 		session.send(':');
 		session.type('pods');
@@ -61,6 +61,8 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 		session.send('Enter');
 		await session.waitFor(/llama-3-8b-instruct-vllm \([a-z\d]{14}\)[\s\S]*pools ADA_24,AMPERE_24/);
 		session.send('t');
+		await session.waitFor(/Send a test job to llama-3-8b-instruct-vllm\? y\/N/);
+		session.send('y');
 		screen = await session.waitFor(/Job [\da-f-]+-u1 on [a-z\d]{14}[\s\S]*COMPLETED[\s\S]*throughput \d+\.\d tok\/s · KV cache \d+%/, 20_000);
 		expect(screen).toMatch(/tokens \d+ in \/ 64 out/);
 
@@ -85,7 +87,7 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 		const screen = await session.waitFor(/Endpoints \(8\)[\s\S]*llama-3-8b-ins\S* +\d+\/5/);
 		expect(screen).toMatch(/NAME▲ +WORKERS +QUEUE PROG +RATE FAIL% TREND +ETA/);
 		session.send('Tab');
-		await session.waitFor(/NAME▲ +GPU +ST +PER GPU +UTIL +CPU +\$\/HR/);
+		await session.waitFor(/NAME +GPU +ST▲ +PER GPU +UTIL +CPU +\$\/HR/);
 		session.send('Tab');
 		await session.waitFor(/GPU TYPE▲ +VRAM +SECURE +COMM +SPOT +STOCK +FREE/);
 		await new Promise(resolve => setTimeout(resolve, 6000));

@@ -33,16 +33,19 @@ beforeAll(async () => {
 
 	await sim.call('POST', '/__sim/stats/reset');
 	engine = await engineFor(sim, {budget: {share}, cadence: {...defaultCadence, healthMs: 2000}});
-	const {actions} = engine.store.getState();
 	for (const [endpointId, ids] of jobIds) {
 		for (const [index, jobId] of ids.entries()) {
-			actions.trackJob(endpointId, jobId, {follow: index === 0});
+			if (index === 0) {
+				engine.follow(endpointId, jobId);
+			} else {
+				engine.track(endpointId, jobId);
+			}
 		}
 	}
 
-	engine.pollers.start();
+	engine.start();
 	await new Promise(resolve => setTimeout(resolve, 60_000));
-	engine.pollers.stop();
+	await engine.close();
 }, 120_000);
 
 afterAll(async () => {

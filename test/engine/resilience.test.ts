@@ -22,23 +22,33 @@ afterEach(async () => {
 describe('the engine against a misbehaving service', () => {
 	test('an injected 429 with Retry-After is honoured before the read is tried again', async () => {
 		sim = await startTestSim({endpoints: [{id: 'e', workersMin: 0}]});
-		engine = await engineFor(sim);
+		const pools = new Pools();
+		const scheduler = new Scheduler();
+		const api = createScheduledApi({jobApi: createJobApi({baseUrl: `${sim.url}/v2`, apiKey: sim.apiKey, pools}), graphqlApi: createGraphqlApi({url: `${sim.url}/graphql`, apiKey: sim.apiKey, pools}), scheduler});
 		await sim.call('POST', '/__sim/faults', {body: {operation: 'health', status: 429, retryAfter: 2}});
 		const started = performance.now();
-		const health = await engine.api.health('e', 'visible');
+		const health = await api.health('e', 'visible');
 		expect(performance.now() - started).toBeGreaterThanOrEqual(1990);
 		expect(health.workers).toBeDefined();
 		expect((await simStats(sim)).e!.health!.requests).toBe(2);
-		expect(engine.scheduler.snapshot()['e:health']).toBeDefined();
+		expect(scheduler.snapshot()['e:health']).toBeDefined();
+		scheduler.stop();
+		await pools.close();
 	});
 
-	test('a failed /run is not sent again', async () => {
+	test('a failed /run is not sent again: a 5xx may have happened, a 429 was refused', async () => {
 		sim = await startTestSim({endpoints: [{id: 'e', workersMin: 0}]});
 		engine = await engineFor(sim);
-		for (const status of [500, 503, 429]) {
+		for (const [status, outcome] of [[500, 'ambiguous'], [503, 'ambiguous'], [429, 'refused']] as const) {
 			await sim.call('POST', '/__sim/stats/reset');
 			await sim.call('POST', '/__sim/faults', {body: {operation: 'run', status, retryAfter: status === 429 ? 1 : undefined}});
-			await expect(engine.api.run('e', {input: {}})).rejects.toMatchObject({status});
+			const result = await engine.perform('job.submit', {endpointId: 'e'}, {request: {input: {}}});
+			expect(result.outcome, String(status)).toBe(outcome);
+			expect(result.error).toMatchObject({status});
+			if (outcome === 'ambiguous') {
+				expect(result.message).toMatch(/^may have happened: submit a job to e .*not sent again/);
+			}
+
 			await new Promise(resolve => setTimeout(resolve, 1500));
 			expect((await simStats(sim)).e!.run!.requests, String(status)).toBe(1);
 		}
@@ -63,7 +73,7 @@ describe('the engine against a misbehaving service', () => {
 		const cadence = {...defaultCadence, healthMs: 1000, podsMs: 1000, endpointsMs: 1000};
 		// GraphQL's own budget must allow the cadence asked of it (the default allows one request a second).
 		engine = await engineFor(first, {cadence, budget: {graphqlPerWindow: 50}});
-		engine.pollers.start();
+		engine.start();
 		const state = () => engine!.store.getState();
 		await waitFor(() => state().connection.jobApi.lastSuccessAt !== undefined && state().connection.graphql.lastSuccessAt !== undefined);
 

@@ -74,9 +74,20 @@ describe('podtop snapshot', () => {
 		expect(stderr).toMatch(/No API key configured/);
 	});
 
+	test('unknown flags are refused before anything is sent, with a guess when one is close', async () => {
+		await sim.call('POST', '/__sim/stats/reset');
+		const typo = await runCli(['snapshot', '--jsn', ...urls()], live());
+		expect(typo.code).toBe(2);
+		expect(typo.stderr).toBe('podtop: unknown flag --jsn for `podtop snapshot` (did you mean --json?); see podtop snapshot --help\n');
+		const readOnly = await runCli(['watch', '--read-onyl', ...urls()], live());
+		expect(readOnly.code).toBe(2);
+		expect(readOnly.stderr).toMatch(/did you mean --read-only\?/);
+		expect((await sim.call('GET', '/__sim/stats')).body.endpoints).toEqual({});
+	});
+
 	test('the key is refused as a flag, and never read from one', async () => {
 		const {code, stderr} = await runCli(['snapshot', '--api-key', 'rpa_FLAGKEY'], live());
-		expect(code).toBe(1);
+		expect(code).toBe(2);
 		expect(stderr).toMatch(/never takes the API key on the command line/);
 		expect(stderr).not.toContain('rpa_FLAGKEY');
 	});

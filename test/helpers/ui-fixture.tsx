@@ -1,11 +1,17 @@
 import {render} from 'ink-testing-library';
 import type {ReactElement} from 'react';
 import type {Health} from '../../source/api/job-types.js';
+import {colorless, ServicesProvider, type Services} from '../../source/components/services.js';
+import type {Engine} from '../../source/engine/create-engine.js';
 import {unicodeGlyphs, type Glyphs} from '../../source/format/glyphs.js';
-import {createPodtopStore, type PodtopStore} from '../../source/store/create-store.js';
-import {AppProvider, colorless, type AppServices} from '../../source/ui/app-context.js';
+import {createRowSelectors} from '../../source/rows/visible-rows.js';
+import {createPodtopStore, type PodtopStore, type StoreWrites} from '../../source/store/create-store.js';
+import {createViewStore, type ViewStore} from '../../source/view-state/view-store.js';
+import {initialViewState, type ViewState} from '../../source/view-state/view-state.js';
 
-export function testStore(): PodtopStore {
+export type TestState = {readonly store: PodtopStore; readonly writes: StoreWrites};
+
+export function testStore(): TestState {
 	return createPodtopStore({mode: 'live', apiHost: 'api.runpod.ai', keyFingerprint: '••••1a2b'});
 }
 
@@ -16,10 +22,18 @@ export function health(overrides: {inQueue?: number; inProgress?: number; comple
 	};
 }
 
-/** Renders a component with the app's services around it, on a store built by the test. */
-export function renderWith(store: PodtopStore, element: ReactElement, options: {glyphs?: Glyphs; api?: AppServices['api']; refresh?: () => void} = {}) {
-	const services: AppServices = {store, api: options.api, refresh: options.refresh ?? (() => undefined), glyphs: options.glyphs ?? unicodeGlyphs, colors: colorless};
-	return render(<AppProvider services={services}>{element}</AppProvider>);
+type RenderOptions = {
+	readonly glyphs?: Glyphs;
+	readonly engine?: Engine;
+	/** The UI state to start from (its terminal size is 120×40 unless given). */
+	readonly view?: Partial<ViewState>;
+};
+
+/** Renders a part of the dashboard with its services around it, on a store and a view state built by the test. */
+export function renderWith(state: Pick<TestState, 'store'>, element: ReactElement, options: RenderOptions = {}): ReturnType<typeof render> & {view: ViewStore} {
+	const view = createViewStore({...initialViewState({columns: 120, rows: 40}), ...options.view});
+	const services: Services = {store: state.store, view, rows: createRowSelectors(options.glyphs ?? unicodeGlyphs), engine: options.engine, glyphs: options.glyphs ?? unicodeGlyphs, colors: colorless};
+	return {...render(<ServicesProvider services={services}>{element}</ServicesProvider>), view};
 }
 
 export const tick = async (ms = 30) => new Promise(resolve => setTimeout(resolve, ms));

@@ -1,10 +1,15 @@
 import {describe, expect, test} from 'vitest';
 import type {Health} from '../../source/api/job-types.js';
 import {createPodtopStore} from '../../source/store/create-store.js';
-import {healthHistoryLimit, quietSampleMs} from '../../source/store/endpoint-actions.js';
-import {jobKey, textLimit, trackedJobLimit, unfollowedTextLimit} from '../../source/store/job-actions.js';
+import {jobKey} from '../../source/store/job-key.js';
+import {healthHistoryLimit, quietSampleMs} from '../../source/store/write-endpoints.js';
+import {textLimit, trackedJobLimit, unfollowedTextLimit} from '../../source/store/write-jobs.js';
 
-const store = () => createPodtopStore({mode: 'demo', apiHost: '127.0.0.1:1', keyFingerprint: '••••abcd'});
+/** The store with its writers: tests write as the pollers do. */
+function store() {
+	const {store: podtop, writes} = createPodtopStore({mode: 'demo', apiHost: '127.0.0.1:1', keyFingerprint: '••••abcd'});
+	return Object.assign(podtop, {writes});
+}
 
 function health(inQueue: number, completed: number, failed = 0): Health {
 	return {jobs: {completed, failed, inProgress: 1, inQueue, retried: 0}, workers: {idle: 0, initializing: 0, ready: 1, running: 1, throttled: 0, unhealthy: 0}};
@@ -22,7 +27,7 @@ describe('store', () => {
 	test('writes nothing when a poll brings nothing new', () => {
 		const podtop = store();
 		const writes = countWrites(podtop);
-		const {actions} = podtop.getState();
+		const actions = podtop.writes;
 		const pods = [{id: 'p1', name: 'a', desiredStatus: 'RUNNING', runtime: {gpus: [{gpuUtilPercent: 50}]}}];
 		actions.setPods(pods, 1);
 		actions.setPods(structuredClone(pods), 2);
@@ -38,7 +43,7 @@ describe('store', () => {
 
 	test('a changed pod keeps the unchanged ones by identity and grows its utilisation history', () => {
 		const podtop = store();
-		const {actions} = podtop.getState();
+		const actions = podtop.writes;
 		actions.setPods([{id: 'a', runtime: {gpus: [{gpuUtilPercent: 10}, {gpuUtilPercent: 30}]}}, {id: 'b', name: 'stopped'}], 1);
 		const before = podtop.getState().pods.byId;
 		actions.setPods([{id: 'a', runtime: {gpus: [{gpuUtilPercent: 90}, {gpuUtilPercent: 70}]}}, {id: 'b', name: 'stopped'}], 2);
@@ -49,7 +54,7 @@ describe('store', () => {
 
 	test('health history is bounded; a quiet endpoint still gets a sample every 30 s', () => {
 		const podtop = store();
-		const {actions} = podtop.getState();
+		const actions = podtop.writes;
 		actions.setEndpoints([{id: 'e', name: 'e'}], 0);
 		for (let index = 0; index < healthHistoryLimit + 50; index++) {
 			actions.setHealth('e', health(index, index), index * 1000);
@@ -65,7 +70,7 @@ describe('store', () => {
 
 	test('derives throughput, failure rate and drain ETA from the health history', () => {
 		const podtop = store();
-		const {actions} = podtop.getState();
+		const actions = podtop.writes;
 		actions.setEndpoints([{id: 'e', name: 'e'}], 0);
 		actions.setHealth('e', health(60, 100, 0), 0);
 		actions.setHealth('e', health(30, 170, 30), 60_000);
@@ -77,7 +82,7 @@ describe('store', () => {
 
 	test('tracks at most 10,000 jobs, dropping the oldest finished ones first', () => {
 		const podtop = store();
-		const {actions} = podtop.getState();
+		const actions = podtop.writes;
 		const first = actions.trackJob('e', 'job-0', {at: 0});
 		actions.updateJob(first, {id: 'job-0', status: 'IN_PROGRESS'}, 1);
 		const second = actions.trackJob('e', 'job-1', {at: 0});
@@ -96,7 +101,7 @@ describe('store', () => {
 
 	test('a job\'s stream text accumulates (text chunks, strings, other values) and is bounded to its tail', () => {
 		const podtop = store();
-		const {actions} = podtop.getState();
+		const actions = podtop.writes;
 		const key = actions.trackJob('e', 'j', {follow: true});
 		actions.appendStream(key, 'IN_PROGRESS', [{output: {text: ['Hello ']}, metrics: {avg_gen_throughput: 50}}, {output: 'world'}], 1);
 		actions.appendStream(key, 'IN_PROGRESS', [{output: {progress: 0.5}}], 2);
@@ -112,7 +117,7 @@ describe('store', () => {
 
 	test('connection state: stale from the first failure, cleared by the next success', () => {
 		const podtop = store();
-		const {actions} = podtop.getState();
+		const actions = podtop.writes;
 		actions.reportSource('jobApi', 1);
 		actions.reportSource('jobApi', 2, 'network error');
 		actions.reportSource('jobApi', 3, 'network error');

@@ -1,0 +1,85 @@
+import meow, {type AnyFlags, type Result} from 'meow';
+import {UsageError} from '../lib/usage-error.js';
+
+const kebab = (name: string) => name.replaceAll(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
+
+/** Edit distance, for "did you mean". */
+function distance(a: string, b: string): number {
+	let previous = Array.from({length: b.length + 1}, (_, index) => index);
+	for (let i = 1; i <= a.length; i++) {
+		const current = [i];
+		for (let j = 1; j <= b.length; j++) {
+			current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+		}
+
+		previous = current;
+	}
+
+	return previous[b.length]!;
+}
+
+const sharedPrefix = (a: string, b: string) => {
+	let length = 0;
+	while (length < a.length && a[length] === b[length]) {
+		length++;
+	}
+
+	return length;
+};
+
+/** The closest known flag, when it is close enough to be a typo; ties go to the longer shared start. */
+export function closestFlag(name: string, known: readonly string[]): string | undefined {
+	let best: string | undefined;
+	let bestDistance = Number.POSITIVE_INFINITY;
+	for (const candidate of known) {
+		const d = distance(name, candidate);
+		if (d < bestDistance || (d === bestDistance && best !== undefined && sharedPrefix(name, candidate) > sharedPrefix(name, best))) {
+			best = candidate;
+			bestDistance = d;
+		}
+	}
+
+	return bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined;
+}
+
+/** Refuses any flag the command does not know (a typo like --read-onyl must never be ignored). */
+export function checkFlags(argv: readonly string[], flags: AnyFlags, command: string): void {
+	const known = new Set(['help', 'version']);
+	const shorts = new Set<string>();
+	for (const [name, spec] of Object.entries(flags)) {
+		known.add(kebab(name));
+		if (spec.type === 'boolean') {
+			known.add(`no-${kebab(name)}`);
+		}
+
+		for (const alias of spec.aliases ?? []) {
+			known.add(kebab(alias));
+		}
+
+		if (spec.shortFlag) {
+			shorts.add(spec.shortFlag);
+		}
+	}
+
+	for (const argument of argv) {
+		if (argument === '--') {
+			return;
+		}
+
+		if (argument.startsWith('--')) {
+			const name = argument.slice(2).split('=')[0]!;
+			if (!known.has(name)) {
+				const guess = closestFlag(name, [...known]);
+				throw new UsageError(`unknown flag --${name} for \`${command}\`${guess ? ` (did you mean --${guess}?)` : ''}; see ${command} --help`);
+			}
+		} else if (/^-[^\d.-]/.test(argument) && !shorts.has(argument.slice(1))) {
+			throw new UsageError(`unknown flag ${argument} for \`${command}\`; see ${command} --help`);
+		}
+	}
+}
+
+/** meow, refusing unknown flags with a sentence and exit 2. */
+export function parseCommandLine<Flags extends AnyFlags>(help: string, argv: readonly string[], flags: Flags, command: string): Result<Flags> {
+	checkFlags(argv, flags, command);
+	return meow(help, {importMeta: import.meta, argv: [...argv], flags, allowUnknownFlags: false});
+}

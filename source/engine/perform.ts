@@ -1,0 +1,84 @@
+import {ApiError, describeError, mayHaveHappened} from '../api/errors.js';
+import {redact} from '../api/redact.js';
+import {sanitizeLine} from '../format/sanitize.js';
+import type {Pollers} from '../poll/pollers.js';
+import type {ScheduledApi} from '../poll/scheduled-api.js';
+import type {StoreWrites} from '../store/create-store.js';
+import {appendAudit, inputDigest, type AuditEntry} from './audit-log.js';
+import {writeSpecs, type WriteId, type WriteTypes} from './writes.js';
+
+/** How a write ended. `ambiguous`: it failed in a way that can hide a success; it was not sent again. */
+export type PerformOutcome = 'ok' | 'refused' | 'failed' | 'ambiguous' | 'read-only';
+
+export type PerformResult<Id extends WriteId> = {
+	readonly outcome: PerformOutcome;
+	/** The service's answer, when `ok`. */
+	readonly value?: WriteTypes[Id]['result'];
+	readonly error?: unknown;
+	/** One line for the footer or stderr: sanitised, key-free, and for `ambiguous` how to check. */
+	readonly message: string;
+	readonly durationMs: number;
+	/** Set when the audit log could not be written (shown, never fatal). */
+	readonly auditError?: string;
+};
+
+export type PerformContext = {
+	readonly api: ScheduledApi;
+	readonly writes: StoreWrites;
+	readonly pollers: Pollers;
+	readonly mode: 'demo' | 'live';
+	readonly readOnly: boolean;
+	/** Where the audit log goes; undefined: not kept (tests). */
+	readonly auditPath: string | undefined;
+	readonly apiKey: string;
+};
+
+const auditOutcome: Record<PerformOutcome, AuditEntry['outcome']> = {ok: 'ok', refused: 'refused', failed: 'failed', ambiguous: 'may-have-happened', 'read-only': 'read-only'};
+
+/**
+Sends one write: refused in read-only mode before anything leaves the process, through the rate
+budget at the `action` priority, never re-sent, appended to the audit log, then a targeted re-poll.
+*/
+export async function perform<Id extends WriteId>(context: PerformContext, id: Id, target: WriteTypes[Id]['target'], input: WriteTypes[Id]['input']): Promise<PerformResult<Id>> {
+	const spec = writeSpecs[id];
+	const started = performance.now();
+	const what = spec.describe(target);
+	let result: PerformResult<Id>;
+	if (context.readOnly) {
+		result = {outcome: 'read-only', message: `read-only mode: did not ${what}`, durationMs: 0};
+	} else {
+		try {
+			const value = await spec.send(context.api, target, input);
+			result = {outcome: 'ok', value, message: `done: ${what}`, durationMs: performance.now() - started};
+			spec.after({writes: context.writes, pollers: context.pollers}, target, value);
+		} catch (error) {
+			const durationMs = performance.now() - started;
+			const reason = sanitizeLine(redact(describeError(error), context.apiKey));
+			if (mayHaveHappened(error)) {
+				result = {outcome: 'ambiguous', error, message: `may have happened: ${what} (${reason}); not sent again. ${spec.howToCheck(target)}`, durationMs};
+			} else {
+				const refused = error instanceof ApiError && error.kind !== 'network' && error.kind !== 'timeout';
+				result = {outcome: refused ? 'refused' : 'failed', error, message: `${refused ? 'refused' : 'not sent'}: ${what}: ${reason}`, durationMs};
+			}
+		}
+	}
+
+	if (context.auditPath) {
+		try {
+			await appendAudit(context.auditPath, {
+				time: new Date().toISOString(),
+				mode: context.mode,
+				operation: id,
+				target: Object.fromEntries(Object.entries(target).map(([name, value]) => [name, sanitizeLine(String(value))])),
+				...inputDigest(input),
+				outcome: auditOutcome[result.outcome],
+				durationMs: Math.round(result.durationMs),
+				...(result.outcome === 'ok' ? {} : {error: result.message}),
+			});
+		} catch (error) {
+			result = {...result, auditError: `audit log not written (${context.auditPath}): ${error instanceof Error ? error.message : String(error)}`};
+		}
+	}
+
+	return result;
+}

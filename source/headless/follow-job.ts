@@ -1,0 +1,75 @@
+import type {ApiErrorKind} from '../api/errors.js';
+import {isTerminalStatus} from '../api/job-types.js';
+import type {Engine} from '../engine/create-engine.js';
+import {chunkText} from '../format/stream-text.js';
+import {jobKey} from '../store/job-key.js';
+import type {TrackedJob} from '../store/types.js';
+
+/** A job that cannot be followed; `kind` picks the exit status. The message is already described. */
+export class FollowError extends Error {
+	override readonly name = 'FollowError';
+	readonly kind: ApiErrorKind;
+
+	constructor(kind: ApiErrorKind, message: string) {
+		super(message);
+		this.kind = kind;
+	}
+}
+
+/** Poll failures that end a follow: the scheduler already retried the transient ones. */
+const fatalKinds = new Set(['auth', 'not-found', 'network', 'timeout', 'invalid']);
+
+/**
+Follows one job through the engine's pollers like `tail -f`: each new stream chunk's text goes to
+`write` once, as it arrives; resolves with the job once it ends (or when `signal` aborts), rejects
+with the poll's error when the job cannot be followed (no such job, bad key, no service).
+*/
+export async function followJob(engine: Engine, endpointId: string, jobId: string, write: (text: string) => void, signal?: AbortSignal): Promise<{job: TrackedJob; streamed: boolean}> {
+	const key = jobKey(endpointId, jobId);
+	let streamed = false;
+	const unfollow = engine.follow(endpointId, jobId, chunks => {
+		const text = chunks.map(chunk => chunkText(chunk.output)).join('');
+		if (text) {
+			streamed = true;
+			write(text);
+		}
+	});
+	try {
+		return await new Promise((resolve, reject) => {
+			const check = () => {
+				const job = engine.store.getState().jobs.byKey.get(key);
+				if (!job) {
+					return false;
+				}
+
+				if (isTerminalStatus(job.status) || signal?.aborted) {
+					resolve({job, streamed});
+					return true;
+				}
+
+				if (job.lastErrorKind && fatalKinds.has(job.lastErrorKind)) {
+					reject(new FollowError(job.lastErrorKind, job.lastError ?? 'the job could not be read'));
+					return true;
+				}
+
+				return false;
+			};
+
+			if (check()) {
+				return;
+			}
+
+			const unsubscribe = engine.store.subscribe(state => {
+				if (state.jobs.changed.includes(key) && check()) {
+					unsubscribe();
+				}
+			});
+			signal?.addEventListener('abort', () => {
+				unsubscribe();
+				check();
+			}, {once: true});
+		});
+	} finally {
+		unfollow();
+	}
+}

@@ -1,0 +1,144 @@
+import {currentPlace} from '../view-state/view-state.js';
+import {isUnavailable, type Operation, type OperationContext} from './operation.js';
+import {completePalette, parsePalette} from './palette.js';
+import {operationById, operationForKey} from './registry.js';
+
+const readOnlyOf = (context: OperationContext) => context.engine?.readOnly ?? false;
+
+function say(context: OperationContext, text: string, tone: 'info' | 'bad' = 'bad') {
+	context.view.dispatch({type: 'message', text, tone});
+}
+
+/** Runs an operation now, or asks first when it writes. Never throws: a failure is said in the footer. */
+export function invoke(context: OperationContext, operation: Operation, args: readonly string[] = []): void {
+	if (operation.danger !== 'read' && readOnlyOf(context)) {
+		say(context, `read-only mode: ${operation.title} is off`);
+		return;
+	}
+
+	const target = operation.target(context, args);
+	if (isUnavailable(target)) {
+		say(context, target.unavailable);
+		return;
+	}
+
+	if (operation.confirm) {
+		context.view.dispatch({type: 'confirm', operationId: operation.id, target, ...operation.confirm(target, context)});
+		return;
+	}
+
+	run(context, operation, target);
+}
+
+function run(context: OperationContext, operation: Operation, target: unknown) {
+	try {
+		const done = operation.run(context, target);
+		if (done instanceof Promise) {
+			done.catch((error: unknown) => {
+				say(context, `${operation.title}: ${error instanceof Error ? error.message : String(error)}`);
+			});
+		}
+	} catch (error) {
+		say(context, `${operation.title}: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}
+
+/** Enter in a bar: apply the filter, run the command, or answer the confirmation. */
+function submit(context: OperationContext) {
+	const {view} = context;
+	const {overlay} = view.getState();
+	if (overlay.type === 'filter') {
+		view.dispatch({type: 'apply-filter'});
+	} else if (overlay.type === 'palette') {
+		view.dispatch({type: 'close-overlay'});
+		const parsed = parsePalette(overlay.input, currentPlace(view.getState()), readOnlyOf(context));
+		if ('error' in parsed) {
+			say(context, parsed.error);
+		} else {
+			invoke(context, parsed.operation, parsed.args);
+		}
+	} else if (overlay.type === 'confirm') {
+		view.dispatch({type: 'close-overlay'});
+		const operation = operationById(overlay.operationId);
+		if (overlay.typeToConfirm !== undefined && overlay.input !== overlay.typeToConfirm) {
+			say(context, `not confirmed: the name typed was not "${overlay.typeToConfirm}"; nothing was sent`);
+		} else if (operation) {
+			run(context, operation, overlay.target);
+		}
+	}
+}
+
+/**
+One key press, by name (see key-name.ts). Overlays take keys first (help closes, bars edit text,
+a confirmation waits for its answer); otherwise the operation bound to the key in this place runs.
+*/
+export function handleKey(context: OperationContext, key: string): void {
+	const {view} = context;
+	const state = view.getState();
+	const {overlay} = state;
+	if (key === 'ctrl-c') {
+		context.exit();
+		return;
+	}
+
+	switch (overlay.type) {
+		case 'help': {
+			if (key === 'esc' || key === '?' || key === 'q') {
+				view.dispatch({type: 'close-overlay'});
+			}
+
+			return;
+		}
+
+		case 'confirm': {
+			if (overlay.typeToConfirm === undefined) {
+				if (key === 'y' || key === 'Y') {
+					submit(context);
+				} else {
+					view.dispatch({type: 'close-overlay'});
+					say(context, 'cancelled: nothing was sent', 'info');
+				}
+
+				return;
+			}
+
+			break;
+		}
+
+		case 'none': {
+			const operation = operationForKey(currentPlace(state), key, readOnlyOf(context));
+			if (operation) {
+				invoke(context, operation);
+			}
+
+			return;
+		}
+
+		default: {
+			break;
+		}
+	}
+
+	// A bar that takes text: the filter, the palette, or a confirmation by typed name.
+	if (key === 'esc') {
+		view.dispatch(overlay.type === 'filter' ? {type: 'clear-filter'} : {type: 'close-overlay'});
+		if (overlay.type === 'confirm') {
+			say(context, 'cancelled: nothing was sent', 'info');
+		}
+	} else if (key === 'enter') {
+		submit(context);
+	} else if (key === 'backspace') {
+		view.dispatch({type: 'input', input: overlay.input.slice(0, -1)});
+	} else if (key === 'tab' && overlay.type === 'palette') {
+		view.dispatch({type: 'input', input: completePalette(overlay.input, currentPlace(state), readOnlyOf(context), context.store.getState())});
+	} else if ([...key].length === 1) {
+		view.dispatch({type: 'input', input: overlay.input + key});
+	}
+}
+
+/** Text that arrived in one read (a paste, or keys typed faster than a frame): each character is a key press, in order. */
+export function handleText(context: OperationContext, text: string): void {
+	for (const character of text) {
+		handleKey(context, character === '\r' || character === '\n' ? 'enter' : character);
+	}
+}

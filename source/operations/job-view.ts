@@ -1,0 +1,40 @@
+import {frameLayout} from '../view-state/layout.js';
+import {currentView} from '../view-state/view-state.js';
+import {jobKey} from '../store/job-key.js';
+import {defineOperation, type Operation, type OperationContext} from './operation.js';
+
+/** How far the job view can scroll back: its lines less a screenful (the view's four fixed lines excluded). */
+function scrollMax(context: OperationContext): number {
+	const view = context.view.getState();
+	const current = currentView(view);
+	if (current.type !== 'job') {
+		return 0;
+	}
+
+	const {width, bodyHeight} = frameLayout(view, false);
+	const job = context.store.getState().jobs.byKey.get(jobKey(current.endpointId, current.jobId));
+	return context.rows.jobLines(job, width).length - Math.max(1, bodyHeight - 4);
+}
+
+const scroll = (id: string, title: string, keys: readonly string[], step: (context: OperationContext) => {by?: number; to?: 'top' | 'tail'}, footer?: string) => defineOperation({
+	id,
+	title,
+	keys,
+	scope: ['job'],
+	danger: 'read',
+	footer,
+	target: () => undefined,
+	run: context => context.view.dispatch({type: 'scroll-job', max: scrollMax(context), ...step(context)}),
+});
+
+const page = (context: OperationContext) => Math.max(1, frameLayout(context.view.getState(), false).bodyHeight - 4);
+
+/** Scrolling a job's stream: up pauses following the tail, G follows it again. */
+export const jobViewOperations: readonly Operation[] = [
+	scroll('scroll.up', 'scroll up (pauses following)', ['k', 'up'], () => ({by: 1}), 'scroll'),
+	scroll('scroll.down', 'scroll down', ['j', 'down'], () => ({by: -1})),
+	scroll('scroll.page-up', 'page up', ['pgup'], context => ({by: page(context)})),
+	scroll('scroll.page-down', 'page down', ['pgdn'], context => ({by: -page(context)})),
+	scroll('scroll.top', 'the first line', ['g', 'home'], () => ({to: 'top'})),
+	scroll('scroll.tail', 'follow the tail again', ['G', 'end'], () => ({to: 'tail'}), 'follow'),
+];

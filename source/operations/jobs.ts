@@ -1,0 +1,70 @@
+import {sanitizeLine} from '../format/sanitize.js';
+import {splitJobKey} from '../store/job-key.js';
+import {currentView} from '../view-state/view-state.js';
+import {defineOperation, isUnavailable, unavailable, type Operation, type OperationContext} from './operation.js';
+import {engineOf, performFromUi, writable} from './report.js';
+import {selectedIn, selectedKey} from './selection.js';
+
+type JobTarget = {readonly endpointId: string; readonly jobId: string};
+
+/** The endpoint the user is on: the selected row of the Endpoints pane, or the endpoint whose details are open. */
+function endpointInView(context: OperationContext): string | undefined {
+	const view = currentView(context.view.getState());
+	return view.type === 'endpoint' ? view.endpointId : selectedIn(context, 'endpoints');
+}
+
+const endpointName = (context: OperationContext, endpointId: string) => sanitizeLine(context.store.getState().endpoints.byId[endpointId]?.record.name ?? endpointId);
+
+/** The input of the `t` test job: short, and understood by text-generation and echo workers alike. */
+export const testJobInput = {prompt: 'Hello from podtop: a short test job.', max_tokens: 64};
+
+const openJob = ({view}: OperationContext, {endpointId, jobId}: JobTarget) => view.dispatch({type: 'open', view: {type: 'job', endpointId, jobId}});
+
+/** Opening, following and sending jobs. */
+export const jobOperations: readonly Operation[] = [
+	defineOperation<JobTarget>({
+		id: 'job.open',
+		title: 'open the selected job\'s stream',
+		keys: ['enter'],
+		scope: ['endpoint'],
+		danger: 'read',
+		footer: 'open',
+		target(context) {
+			const key = selectedKey(context);
+			return key ? splitJobKey(key) : unavailable('no job to open: press t to send a test job');
+		},
+		run: openJob,
+	}),
+	defineOperation<JobTarget>({
+		id: 'job.follow',
+		title: 'open a job by id and follow it',
+		keys: [],
+		scope: ['global'],
+		danger: 'read',
+		palette: {name: 'job', args: ['endpoint', 'job']},
+		target: (_context, [endpointId, jobId, ...rest]) => (endpointId && jobId && rest.length === 0 ? {endpointId, jobId} : unavailable('usage: :job <endpoint_id> <job_id>')),
+		run: openJob,
+	}),
+	defineOperation<string>({
+		id: 'job.test',
+		title: 'send a test job to the endpoint and follow it',
+		keys: ['t'],
+		scope: ['endpoints', 'endpoint'],
+		danger: 'write',
+		target(context) {
+			const engine = engineOf(context);
+			if (isUnavailable(engine)) {
+				return engine;
+			}
+
+			return writable(context) ?? endpointInView(context) ?? unavailable('no endpoint selected');
+		},
+		confirm: (endpointId, context) => ({prompt: `Send a test job to ${endpointName(context, endpointId)}?`}),
+		async run(context, endpointId) {
+			const result = await performFromUi(context, 'job.submit', {endpointId}, {request: {input: testJobInput}}, `sending a test job to ${endpointName(context, endpointId)}`);
+			if (result?.outcome === 'ok' && result.value) {
+				openJob(context, {endpointId, jobId: result.value.id});
+			}
+		},
+	}),
+];

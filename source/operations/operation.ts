@@ -1,0 +1,60 @@
+import type {Engine} from '../engine/create-engine.js';
+import type {Danger} from '../engine/writes.js';
+import type {RowSelectors} from '../rows/visible-rows.js';
+import type {PodtopStore} from '../store/create-store.js';
+import type {Place} from '../view-state/view-state.js';
+import type {ViewStore} from '../view-state/view-store.js';
+
+/** Where an operation's keys work: everywhere, in any list pane, or in one place. */
+export type Scope = 'global' | 'lists' | Place;
+
+/** What a palette argument names, for Tab completion. */
+export type ArgumentKind = 'endpoint' | 'job';
+
+/** Everything an operation may use: the engine (undefined while it starts), the stores, the rows on screen. */
+export type OperationContext = {
+	readonly engine: Engine | undefined;
+	readonly store: PodtopStore;
+	readonly view: ViewStore;
+	readonly rows: RowSelectors;
+	readonly exit: () => void;
+};
+
+/** Why an operation cannot act now, said in the footer. */
+export type Unavailable = {readonly unavailable: string};
+
+export const unavailable = (reason: string): Unavailable => ({unavailable: reason});
+export const isUnavailable = (value: unknown): value is Unavailable => typeof value === 'object' && value !== null && 'unavailable' in value;
+
+export type Confirm = {
+	readonly prompt: string;
+	/** Text the user must type (a name) for destructive operations; absent asks y/N. */
+	readonly typeToConfirm?: string;
+};
+
+/**
+A user-visible operation, as data: key dispatch, `?` help, `:` palette and Tab completion are all
+built from these records (k9s's key actions are the model).
+*/
+export type Operation<Target = unknown> = {
+	readonly id: string;
+	/** What it does, as help lists it. */
+	readonly title: string;
+	/** Key names (see key-name.ts); none for palette-only operations. */
+	readonly keys: readonly string[];
+	readonly scope: readonly Scope[];
+	/** `read` changes nothing at the service; `write` asks y/N; `destructive` asks for a typed name. */
+	readonly danger: Danger;
+	/** Its `:` command, if it has one. */
+	readonly palette?: {readonly name: string; readonly aliases?: readonly string[]; readonly args?: readonly ArgumentKind[]};
+	/** A short word for the footer's hint line, for the few worth it there. */
+	readonly footer?: string;
+	/** What it acts on, taken when the key is pressed (or from the palette's arguments). */
+	readonly target: (context: OperationContext, args: readonly string[]) => Target | Unavailable;
+	/** The question asked before a write; required for every `write` and `destructive` operation. */
+	readonly confirm?: (target: Target, context: OperationContext) => Confirm;
+	readonly run: (context: OperationContext, target: Target) => void | Promise<void>;
+};
+
+/** Erases an operation's target type for the registry; each record stays checked where it is defined. */
+export const defineOperation = <Target>(operation: Operation<Target>): Operation => operation as Operation;

@@ -1,0 +1,68 @@
+import type {Column, SortableRow} from './row.js';
+import {formatDuration} from '../format/duration.js';
+import type {Glyphs} from '../format/glyphs.js';
+import {sparkline} from '../format/glyphs.js';
+import {formatCount, formatPercent, formatRate} from '../format/numbers.js';
+import {sanitizeLine} from '../format/sanitize.js';
+import type {EndpointState} from '../store/types.js';
+
+export const endpointColumns = {
+	wide: [
+		{title: 'NAME', width: 16, flex: true},
+		{title: 'RUN', width: 3, align: 'right'},
+		{title: 'IDLE', width: 4, align: 'right'},
+		{title: 'INIT', width: 4, align: 'right'},
+		{title: 'THR', width: 3, align: 'right'},
+		{title: 'UNH', width: 3, align: 'right'},
+		{title: 'MIN-MAX', width: 7, align: 'right'},
+		{title: 'QUEUE', width: 5, align: 'right'},
+		{title: 'PROG', width: 4, align: 'right'},
+		{title: 'DONE', width: 6, align: 'right'},
+		{title: 'FAIL', width: 5, align: 'right'},
+		{title: 'RETRY', width: 5, align: 'right'},
+		{title: 'RATE', width: 6, align: 'right'},
+		{title: 'FAIL%', width: 5, align: 'right'},
+		{title: 'QUEUE TREND', width: 12},
+		{title: 'ETA', width: 6, align: 'right'},
+	],
+	compact: [
+		{title: 'NAME', width: 12, flex: true},
+		{title: 'WORKERS', width: 9},
+		{title: 'QUEUE', width: 5, align: 'right'},
+		{title: 'PROG', width: 4, align: 'right'},
+		{title: 'RATE', width: 6, align: 'right'},
+		{title: 'FAIL%', width: 5, align: 'right'},
+		{title: 'TREND', width: 8},
+		{title: 'ETA', width: 6, align: 'right'},
+	],
+} as const satisfies Record<string, readonly Column[]>;
+
+const eta = (seconds: number | undefined) => (seconds === undefined ? '–' : (seconds === 0 ? 'empty' : formatDuration(seconds)));
+
+/** Rows for the Endpoints pane, wide or compact. An endpoint whose health fails is marked, never shown as zeros. */
+export function endpointRows(endpoints: readonly EndpointState[], wide: boolean, glyphs: Glyphs): SortableRow[] {
+	return endpoints.map(({record, health, healthError, history, figures}) => {
+		const name = sanitizeLine(record.name || record.id);
+		const queueTrend = history.map(sample => sample.inQueue);
+		const span = record.workersMin === undefined || record.workersMin === null ? '–' : `${record.workersMin}-${record.workersMax}`;
+		const searchText = `${record.id} ${name} ${record.gpuIds ?? ''}`;
+		if (!health) {
+			const state = healthError ? `${glyphs.warning} ${sanitizeLine(healthError)}` : 'loading…';
+			return {key: record.id, cells: [name], span: `${state}${span === '–' ? '' : ` (workers ${span})`}`, sortValues: [name], searchText, tone: healthError ? 'bad' : undefined, dim: !healthError};
+		}
+
+		const {jobs, workers} = health;
+		const failRate = formatPercent(figures.failureRate);
+		const stale = healthError !== undefined;
+		const trendWidth = wide ? 12 : 8;
+		const trend = stale ? `${glyphs.warning} stale` : sparkline(queueTrend, trendWidth, glyphs);
+		const troubled = workers.unhealthy > 0 || workers.throttled > 0;
+		const cells = wide
+			? [name, String(workers.running), String(workers.idle), String(workers.initializing), String(workers.throttled), String(workers.unhealthy), span, formatCount(jobs.inQueue), formatCount(jobs.inProgress), formatCount(jobs.completed), formatCount(jobs.failed), formatCount(jobs.retried), formatRate(figures.throughputPerMinute), failRate, trend, eta(figures.drainEtaSeconds)]
+			: [name, `${workers.running}/${record.workersMax ?? '?'}${workers.initializing ? ` +${workers.initializing}` : ''}${troubled ? '!' : ''}`, formatCount(jobs.inQueue), formatCount(jobs.inProgress), formatRate(figures.throughputPerMinute), failRate, trend, eta(figures.drainEtaSeconds)];
+		const sortValues = wide
+			? [name, workers.running, workers.idle, workers.initializing, workers.throttled, workers.unhealthy, record.workersMax ?? undefined, jobs.inQueue, jobs.inProgress, jobs.completed, jobs.failed, jobs.retried, figures.throughputPerMinute, figures.failureRate, jobs.inQueue, figures.drainEtaSeconds]
+			: [name, workers.running, jobs.inQueue, jobs.inProgress, figures.throughputPerMinute, figures.failureRate, jobs.inQueue, figures.drainEtaSeconds];
+		return {key: record.id, cells, sortValues, searchText, tone: stale ? 'warn' : ((figures.failureRate ?? 0) >= 0.2 ? 'bad' : undefined), dim: stale};
+	});
+}

@@ -1,0 +1,37 @@
+import {formatMillis} from '../format/duration.js';
+import {wrapLines} from '../format/fit.js';
+import {sanitizeLine, sanitizeText} from '../format/sanitize.js';
+import type {TrackedJob} from '../store/types.js';
+import type {Column, Row} from './row.js';
+
+export const jobColumns: readonly Column[] = [
+	{title: 'JOB', width: 20, flex: true},
+	{title: 'STATUS', width: 11},
+	{title: 'DELAY', width: 7, align: 'right'},
+	{title: 'EXEC', width: 7, align: 'right'},
+	{title: 'CHUNKS', width: 6, align: 'right'},
+	{title: 'ERROR', width: 40},
+];
+
+/** The jobs podtop tracks on one endpoint, newest first. */
+export function jobRows(jobs: readonly TrackedJob[]): Row[] {
+	return [...jobs].sort((a, b) => b.trackedAt - a.trackedAt).map(job => ({
+		key: job.key,
+		cells: [sanitizeLine(job.id), sanitizeLine(job.status), formatMillis(job.delayTime), formatMillis(job.executionTime), String(job.chunkCount), sanitizeLine(job.error ?? job.lastError ?? '')],
+		tone: job.status === 'FAILED' || job.status === 'TIMED_OUT' ? 'bad' : (job.status === 'COMPLETED' ? 'good' : undefined),
+	}));
+}
+
+/** A job's output as wrapped, sanitised lines: streamed text, else the final output (pretty JSON) or error. */
+export function jobLines(job: TrackedJob, width: number): string[] {
+	let text = job.text;
+	if (!text && job.output !== undefined && job.output !== null) {
+		text = typeof job.output === 'string' ? job.output : JSON.stringify(job.output, undefined, 2);
+	}
+
+	if (job.error) {
+		text = `${text}${text ? '\n' : ''}error: ${job.error}`;
+	}
+
+	return text ? wrapLines(sanitizeText(text), Math.max(10, width)) : [];
+}

@@ -1,0 +1,89 @@
+import type {Column, SortableRow} from './row.js';
+import {formatDuration} from '../format/duration.js';
+import {levels, sparkline, type Glyphs} from '../format/glyphs.js';
+import {formatDollarsPerHour} from '../format/numbers.js';
+import {sanitizeLine} from '../format/sanitize.js';
+import {meanGpuUtil} from '../store/pod-figures.js';
+import type {PodRecord} from '../api/graphql-types.js';
+import type {PodState} from '../store/types.js';
+
+export const podColumns = {
+	wide: [
+		{title: 'NAME', width: 14, flex: true},
+		{title: 'GPU', width: 16},
+		{title: 'STATUS', width: 10},
+		{title: 'PER GPU', width: 8},
+		{title: 'UTIL', width: 4, align: 'right'},
+		{title: 'UTIL HISTORY', width: 12},
+		{title: 'VRAM', width: 4, align: 'right'},
+		{title: 'CPU', width: 4, align: 'right'},
+		{title: 'MEM', width: 4, align: 'right'},
+		{title: 'UPTIME', width: 6, align: 'right'},
+		{title: '$/HR', width: 8, align: 'right'},
+	],
+	compact: [
+		{title: 'NAME', width: 10, flex: true},
+		{title: 'GPU', width: 12},
+		{title: 'ST', width: 4},
+		{title: 'PER GPU', width: 8},
+		{title: 'UTIL', width: 4, align: 'right'},
+		{title: 'CPU', width: 4, align: 'right'},
+		{title: '$/HR', width: 8, align: 'right'},
+	],
+} as const satisfies Record<string, readonly Column[]>;
+
+type PodStatus = {readonly label: string; readonly short: string; readonly rank: number; readonly attention: boolean};
+
+/**
+A pod's status for people, ranked for the default order: pods needing attention first (asked to
+run but not up, or in a state podtop does not know), then running, then the rest, exited last.
+*/
+export function podStatus(record: PodRecord): PodStatus {
+	const status = record.desiredStatus ?? undefined;
+	if (status === 'RUNNING') {
+		return record.runtime ? {label: 'RUNNING', short: 'RUN', rank: 1, attention: false} : {label: 'STARTING', short: 'STRT', rank: 0, attention: true};
+	}
+
+	if (status === 'EXITED') {
+		return {label: 'EXITED', short: 'EXIT', rank: 3, attention: false};
+	}
+
+	if (status === 'TERMINATED') {
+		return {label: 'TERMINATED', short: 'TERM', rank: 4, attention: false};
+	}
+
+	if (status === undefined) {
+		return {label: '?', short: '?', rank: 0, attention: true};
+	}
+
+	const label = sanitizeLine(status);
+	return {label, short: label.slice(0, 4), rank: 2, attention: false};
+}
+
+const percent = (value: number | null | undefined) => (value === null || value === undefined ? '–' : `${Math.round(value)}%`);
+
+/** Rows for the Pods pane. Stopped pods are dimmed and show no runtime figures. */
+export function podRows(pods: readonly PodState[], wide: boolean, glyphs: Glyphs): SortableRow[] {
+	return pods.map(({record, utilHistory}) => {
+		const name = sanitizeLine(record.name || record.id);
+		const gpu = `${record.gpuCount ?? 0}× ${sanitizeLine(record.machine?.gpuDisplayName ?? '?')}`;
+		const status = podStatus(record);
+		const runtime = record.runtime ?? undefined;
+		const gpus = runtime?.gpus ?? [];
+		const util = meanGpuUtil(record);
+		const vram = gpus.length > 0 ? gpus.reduce((sum, item) => sum + (item.memoryUtilPercent ?? 0), 0) / gpus.length : undefined;
+		const perGpu = runtime ? levels(gpus.map(item => item.gpuUtilPercent ?? 0), glyphs) : '';
+		const history = runtime ? sparkline(utilHistory, 12, glyphs, 100) : '';
+		const cpu = runtime?.container?.cpuPercent;
+		const memory = runtime?.container?.memoryPercent;
+		const uptime = runtime ? formatDuration(runtime.uptimeInSeconds) : '–';
+		const cost = formatDollarsPerHour(record.costPerHr);
+		const cells = wide
+			? [name, gpu, status.label, perGpu, percent(util), history, percent(vram), percent(cpu), percent(memory), uptime, cost]
+			: [name, gpu, status.short, perGpu, percent(util), percent(cpu), cost];
+		const sortValues = wide
+			? [name, gpu, status.rank, util, util, util, vram, cpu ?? undefined, memory ?? undefined, runtime?.uptimeInSeconds ?? undefined, record.costPerHr ?? undefined]
+			: [name, gpu, status.rank, util, util, cpu ?? undefined, record.costPerHr ?? undefined];
+		return {key: record.id, cells, sortValues, searchText: `${record.id} ${name} ${gpu} ${status.label} ${sanitizeLine(record.imageName ?? '')}`, tone: status.attention ? 'warn' : undefined, dim: status.rank > 1};
+	});
+}

@@ -1,0 +1,46 @@
+/** How the UI colours a row or a word: by meaning, mapped to colours (or none) by the dashboard. */
+export type Tone = 'accent' | 'good' | 'warn' | 'bad' | 'muted';
+
+export type Column = {
+	readonly title: string;
+	/** The most columns it takes; it takes less when its content is narrower. */
+	readonly width: number;
+	readonly align?: 'left' | 'right';
+	/** The one column that may grow past `width` into room left over (names). */
+	readonly flex?: boolean;
+};
+
+export type Row = {
+	readonly key: string;
+	readonly cells: readonly string[];
+	readonly dim?: boolean;
+	readonly tone?: Tone;
+	/** Drawn after the first cell across all the others (a row that is loading or failing). */
+	readonly span?: string;
+};
+
+export type SortableRow = Row & {
+	/** One value per column, for sorting by that column. */
+	readonly sortValues: ReadonlyArray<string | number | undefined>;
+	/** What the `/` filter searches. */
+	readonly searchText: string;
+};
+
+/** The widest cell of each column over all rows (characters): columns are sized to their content. */
+export function contentWidths(columns: readonly Column[], rows: readonly Row[]): number[] {
+	const widths = columns.map(column => column.title.length);
+	for (const row of rows) {
+		if (row.span !== undefined) {
+			widths[0] = Math.max(widths[0] ?? 0, row.cells[0]?.length ?? 0);
+			continue;
+		}
+
+		for (const [index, cell] of row.cells.entries()) {
+			if (cell.length > (widths[index] ?? 0)) {
+				widths[index] = cell.length;
+			}
+		}
+	}
+
+	return widths;
+}

@@ -1,0 +1,88 @@
+import type {Glyphs} from '../format/glyphs.js';
+import type {Collection, PodtopState, TrackedJobs} from '../store/state.js';
+import type {TrackedJob} from '../store/types.js';
+import {isWide} from '../view-state/layout.js';
+import type {ListPane, SortState, ViewState} from '../view-state/view-state.js';
+import {endpointColumns, endpointRows} from './endpoint-rows.js';
+import {gpuColumns, gpuRows} from './gpu-rows.js';
+import {jobColumns, jobLines, jobRows} from './job-rows.js';
+import {podColumns, podRows} from './pod-rows.js';
+import {contentWidths, type Column, type Row, type SortableRow} from './row.js';
+import {filterAndSort} from './sort-rows.js';
+
+/** A list pane's rows as shown: all of them (for the count), the filtered and sorted ones, and each column's content width. */
+export type PaneRows = {
+	readonly columns: readonly Column[];
+	readonly all: readonly SortableRow[];
+	readonly shown: readonly SortableRow[];
+	readonly widths: readonly number[];
+};
+
+export type EndpointJobRows = {readonly rows: readonly Row[]; readonly widths: readonly number[]};
+
+/** Remembers the last answer of `compute` and returns it while the inputs are the same objects. */
+function memoize<Inputs extends readonly unknown[], Result>(compute: (...inputs: Inputs) => Result): (...inputs: Inputs) => Result {
+	let last: {inputs: Inputs; result: Result} | undefined;
+	return (...inputs) => {
+		if (last?.inputs.length === inputs.length && last.inputs.every((input, index) => Object.is(input, inputs[index]))) {
+			return last.result;
+		}
+
+		const result = compute(...inputs);
+		last = {inputs, result};
+		return result;
+	};
+}
+
+type Built = {readonly columns: readonly Column[]; readonly all: readonly SortableRow[]; readonly widths: readonly number[]};
+
+function paneSelector<T>(build: (items: readonly T[], wide: boolean, glyphs: Glyphs) => SortableRow[], columns: {readonly wide: readonly Column[]; readonly compact: readonly Column[]}, glyphs: Glyphs) {
+	const built = memoize((collection: Collection<T>, wide: boolean): Built => {
+		const all = build(collection.order.flatMap(id => collection.byId[id] ?? []), wide, glyphs);
+		const shape = wide ? columns.wide : columns.compact;
+		return {columns: shape, all, widths: contentWidths(shape, all)};
+	});
+	const shown = memoize((rows: Built, filter: string, sort: SortState): PaneRows => ({...rows, shown: filterAndSort(rows.all, filter, sort)}));
+	return (collection: Collection<T>, wide: boolean, filter: string, sort: SortState) => shown(built(collection, wide), filter, sort);
+}
+
+/**
+The rows every part of the dashboard agrees on: the panes draw them, the keys move over them and
+act on them. Each is rebuilt only when its inputs change (a poll, the filter, the sort, a resize).
+*/
+export function createRowSelectors(glyphs: Glyphs) {
+	const panes = {
+		endpoints: paneSelector(endpointRows, endpointColumns, glyphs),
+		pods: paneSelector(podRows, podColumns, glyphs),
+		gpus: paneSelector(gpuRows, gpuColumns, glyphs),
+	};
+	const endpointJobs = memoize((jobs: TrackedJobs, endpointId: string): EndpointJobRows => {
+		const rows = jobRows([...jobs.byKey.values()].filter(job => job.endpointId === endpointId));
+		return {rows, widths: contentWidths(jobColumns, rows)};
+	});
+	const lines = memoize((job: TrackedJob | undefined, width: number) => (job ? jobLines(job, width) : []));
+	return {
+		pane(state: PodtopState, view: Pick<ViewState, 'columns' | 'filter' | 'sort'>, pane: ListPane): PaneRows {
+			const wide = isWide(view.columns);
+			const filter = view.filter[pane];
+			const sort = view.sort[pane];
+			switch (pane) {
+				case 'endpoints': {
+					return panes.endpoints(state.endpoints, wide, filter, sort);
+				}
+
+				case 'pods': {
+					return panes.pods(state.pods, wide, filter, sort);
+				}
+
+				case 'gpus': {
+					return panes.gpus(state.gpus, wide, filter, sort);
+				}
+			}
+		},
+		endpointJobs: (state: PodtopState, endpointId: string) => endpointJobs(state.jobs, endpointId),
+		jobLines: (job: TrackedJob | undefined, width: number) => lines(job, width),
+	};
+}
+
+export type RowSelectors = ReturnType<typeof createRowSelectors>;

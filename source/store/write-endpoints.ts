@@ -1,0 +1,92 @@
+import type {EndpointRecord} from '../api/graphql-types.js';
+import type {Health} from '../api/job-types.js';
+import {appendBounded} from '../lib/bounded.js';
+import {deepEqual} from '../lib/deep-equal.js';
+import {endpointFigures} from './endpoint-figures.js';
+import type {GetState, SetState} from './state.js';
+import type {EndpointState} from './types.js';
+
+/** Samples kept per endpoint (at one per change, or one per 30 s when quiet: well over 30 minutes). */
+export const healthHistoryLimit = 120;
+/** A quiet endpoint still gets a sample this often, so rates decay and sparklines keep time. */
+export const quietSampleMs = 30_000;
+
+export type HealthResult = {readonly endpointId: string; readonly health?: Health; readonly error?: string};
+
+export type EndpointWrites = {
+	readonly setEndpoints: (records: readonly EndpointRecord[], at: number) => void;
+	/** One poll cycle's answers for many endpoints, in one write (500 endpoints must not mean 500 writes). */
+	readonly setHealthResults: (results: readonly HealthResult[], at: number) => void;
+	readonly setHealth: (endpointId: string, health: Health, at: number) => void;
+	readonly setHealthError: (endpointId: string, error: string | undefined) => void;
+};
+
+/** The endpoint after a health answer, or the same object when nothing worth a write changed. */
+function withHealth(current: EndpointState, health: Health, at: number): EndpointState {
+	const lastSample = current.history.at(-1);
+	// A quiet endpoint still gets a sample every 30 s while its rates have something to decay from;
+	// once they read zero, an unchanged answer writes nothing (an idle screen stays still).
+	const settled = current.figures.throughputPerMinute === 0;
+	const quietSampleDue = lastSample !== undefined && at - lastSample.at >= quietSampleMs && !settled;
+	if (deepEqual(current.health, health) && current.healthError === undefined && lastSample && !quietSampleDue) {
+		return current;
+	}
+
+	const history = appendBounded(current.history, {
+		at,
+		inQueue: health.jobs.inQueue,
+		inProgress: health.jobs.inProgress,
+		completed: health.jobs.completed,
+		failed: health.jobs.failed,
+		retried: health.jobs.retried,
+		running: health.workers.running,
+	}, healthHistoryLimit);
+	return {record: current.record, health, healthAt: at, history, figures: endpointFigures(history)};
+}
+
+const emptyFigures = endpointFigures([]);
+
+export function endpointWrites(set: SetState, get: GetState): EndpointWrites {
+	const setHealthResults = (results: readonly HealthResult[], at: number) => {
+		const state = get().endpoints;
+		let byId: Record<string, EndpointState> | undefined;
+		for (const {endpointId, health, error} of results) {
+			const current = (byId ?? state.byId)[endpointId];
+			if (!current) {
+				continue;
+			}
+
+			const next = health ? withHealth(current, health, at) : (current.healthError === error ? current : {...current, healthError: error});
+			if (next !== current) {
+				byId ??= {...state.byId};
+				byId[endpointId] = next;
+			}
+		}
+
+		if (byId) {
+			set({endpoints: {...state, byId}});
+		}
+	};
+
+	return {
+		setEndpoints(records, at) {
+			const {byId, order} = get().endpoints;
+			const nextOrder = records.map(record => record.id);
+			const unchanged = deepEqual(order, nextOrder) && records.every(record => deepEqual(byId[record.id]?.record, record));
+			if (unchanged) {
+				return;
+			}
+
+			const next: Record<string, EndpointState> = {};
+			for (const record of records) {
+				const previous = byId[record.id];
+				next[record.id] = previous ? {...previous, record} : {record, history: [], figures: emptyFigures};
+			}
+
+			set({endpoints: {byId: next, order: nextOrder, updatedAt: at}});
+		},
+		setHealthResults,
+		setHealth: (endpointId, health, at) => setHealthResults([{endpointId, health}], at),
+		setHealthError: (endpointId, error) => setHealthResults([{endpointId, error}], Date.now()),
+	};
+}

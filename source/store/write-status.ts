@@ -1,0 +1,40 @@
+import {deepEqual} from '../lib/deep-equal.js';
+import type {GetState, SetState} from './state.js';
+import type {BudgetState, PaneName, SourceName} from './types.js';
+
+export type StatusWrites = {
+	/** A poll cycle of one source ended: fine (`error` undefined) or failing. */
+	readonly reportSource: (source: SourceName, at: number, error?: string) => void;
+	readonly setBudgets: (budgets: Readonly<Record<string, BudgetState>>) => void;
+	/** The pane on screen: the pollers poll it at its visible cadence, the rest slower. */
+	readonly setFocus: (pane: PaneName) => void;
+	/** Where podtop is connected, once known (the DEMO simulator picks its port and key at start). */
+	readonly setService: (apiHost: string, keyFingerprint: string) => void;
+};
+
+export function statusWrites(set: SetState, get: GetState): StatusWrites {
+	return {
+		reportSource(source, at, error) {
+			const current = get().connection[source];
+			const next = error === undefined
+				? {lastSuccessAt: at, lastErrorAt: current.lastErrorAt, lastError: current.lastError}
+				: {...current, lastErrorAt: at, lastError: error, staleSince: current.staleSince ?? at};
+			set({connection: {...get().connection, [source]: next}});
+		},
+		setBudgets(budgets) {
+			if (!deepEqual(get().budgets, budgets)) {
+				set({budgets});
+			}
+		},
+		setService(apiHost, keyFingerprint) {
+			if (get().apiHost !== apiHost || get().keyFingerprint !== keyFingerprint) {
+				set({apiHost, keyFingerprint});
+			}
+		},
+		setFocus(pane) {
+			if (get().focus !== pane) {
+				set({focus: pane});
+			}
+		},
+	};
+}

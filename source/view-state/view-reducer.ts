@@ -1,0 +1,126 @@
+import {currentView, listPanes, type Confirmation, type ListPane, type Selection, type ViewState, type View} from './view-state.js';
+
+export type ViewAction =
+	| {readonly type: 'resize'; readonly columns: number; readonly rows: number}
+	| {readonly type: 'switch-pane'; readonly pane: ListPane}
+	| {readonly type: 'next-pane'; readonly step: 1 | -1}
+	/** Moves the selection over the rows shown now (their keys, in order). */
+	| {readonly type: 'move'; readonly keys: readonly string[]; readonly by?: number; readonly to?: 'first' | 'last'}
+	| {readonly type: 'open'; readonly view: View}
+	| {readonly type: 'back'}
+	| {readonly type: 'sort-next'; readonly columns: number}
+	| {readonly type: 'sort-reverse'}
+	| {readonly type: 'open-overlay'; readonly overlay: 'help' | 'filter' | 'palette'}
+	| ({readonly type: 'confirm'} & Confirmation)
+	| {readonly type: 'close-overlay'}
+	| {readonly type: 'input'; readonly input: string}
+	| {readonly type: 'apply-filter'}
+	| {readonly type: 'clear-filter'}
+	| {readonly type: 'message'; readonly text: string | undefined; readonly tone?: 'info' | 'good' | 'bad'}
+	| {readonly type: 'pending'; readonly text: string | undefined}
+	/** `max`: the most lines there are to scroll back (the job's lines less a screenful). */
+	| {readonly type: 'scroll-job'; readonly by?: number; readonly to?: 'top' | 'tail'; readonly max: number};
+
+const clamp = (value: number, count: number) => Math.max(0, Math.min(count - 1, value));
+
+/** Where a selection stands among the rows shown: on its row while it is there, else near where it was. */
+export function selectedIndex(selection: Selection, keys: readonly string[]): number {
+	const index = selection.key === undefined ? -1 : keys.indexOf(selection.key);
+	return index === -1 ? clamp(selection.index, keys.length) : index;
+}
+
+/** The list the selection keys belong to now: the pane's, or the endpoint details' jobs. */
+const selectionPlace = (state: ViewState) => (currentView(state).type === 'endpoint' ? 'endpoint' : state.pane);
+
+/** Every UI state change: pure, so keys never wait for anything and tests need no terminal. */
+export function viewReducer(state: ViewState, action: ViewAction): ViewState {
+	switch (action.type) {
+		case 'resize': {
+			return state.columns === action.columns && state.rows === action.rows ? state : {...state, columns: action.columns, rows: action.rows};
+		}
+
+		case 'switch-pane': {
+			return {...state, pane: action.pane, views: [{type: 'list'}], message: undefined};
+		}
+
+		case 'next-pane': {
+			const index = (listPanes.indexOf(state.pane) + action.step + listPanes.length) % listPanes.length;
+			return {...state, pane: listPanes[index] ?? 'endpoints', views: [{type: 'list'}], message: undefined};
+		}
+
+		case 'move': {
+			const place = selectionPlace(state);
+			const {keys} = action;
+			if (keys.length === 0) {
+				return state;
+			}
+
+			const from = selectedIndex(state.selected[place], keys);
+			const index = action.to === 'first' ? 0 : (action.to === 'last' ? keys.length - 1 : clamp(from + (action.by ?? 0), keys.length));
+			return {...state, selected: {...state.selected, [place]: {key: keys[index], index}}};
+		}
+
+		case 'open': {
+			const reset = action.view.type === 'endpoint' ? {selected: {...state.selected, endpoint: {key: undefined, index: 0}}} : {};
+			return {...state, ...reset, views: [...state.views, action.view], jobScroll: 0, message: undefined};
+		}
+
+		case 'back': {
+			return state.views.length > 1 ? {...state, views: state.views.slice(0, -1), jobScroll: 0, message: undefined} : state;
+		}
+
+		case 'sort-next': {
+			const current = state.sort[state.pane];
+			return {...state, sort: {...state.sort, [state.pane]: {column: (current.column + 1) % action.columns, descending: current.descending}}};
+		}
+
+		case 'sort-reverse': {
+			const current = state.sort[state.pane];
+			return {...state, sort: {...state.sort, [state.pane]: {...current, descending: !current.descending}}};
+		}
+
+		case 'open-overlay': {
+			if (action.overlay === 'help') {
+				return {...state, overlay: {type: 'help'}};
+			}
+
+			return {...state, overlay: {type: action.overlay, input: action.overlay === 'filter' ? state.filter[state.pane] : ''}};
+		}
+
+		case 'confirm': {
+			const {type: _type, ...confirmation} = action;
+			return {...state, overlay: {type: 'confirm', input: '', ...confirmation}};
+		}
+
+		case 'close-overlay': {
+			return state.overlay.type === 'none' ? state : {...state, overlay: {type: 'none'}};
+		}
+
+		case 'input': {
+			return state.overlay.type === 'filter' || state.overlay.type === 'palette' || state.overlay.type === 'confirm' ? {...state, overlay: {...state.overlay, input: action.input}} : state;
+		}
+
+		case 'apply-filter': {
+			const input = state.overlay.type === 'filter' ? state.overlay.input : state.filter[state.pane];
+			return {...state, overlay: {type: 'none'}, filter: {...state.filter, [state.pane]: input}, selected: {...state.selected, [state.pane]: {key: undefined, index: 0}}};
+		}
+
+		case 'clear-filter': {
+			return {...state, overlay: {type: 'none'}, filter: {...state.filter, [state.pane]: ''}};
+		}
+
+		case 'message': {
+			return {...state, message: action.text === undefined ? undefined : {text: action.text, tone: action.tone ?? 'info'}};
+		}
+
+		case 'pending': {
+			return {...state, pending: action.text};
+		}
+
+		case 'scroll-job': {
+			const max = Math.max(0, action.max);
+			const jobScroll = action.to === 'top' ? max : (action.to === 'tail' ? 0 : Math.max(0, Math.min(max, Math.min(state.jobScroll, max) + (action.by ?? 0))));
+			return jobScroll === state.jobScroll ? state : {...state, jobScroll};
+		}
+	}
+}

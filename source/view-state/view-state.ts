@@ -1,0 +1,85 @@
+export type ListPane = 'endpoints' | 'pods' | 'gpus';
+export const listPanes: readonly ListPane[] = ['endpoints', 'pods', 'gpus'];
+
+/** What the body shows: a list pane, an endpoint's details, or one job's stream. */
+export type View =
+	| {readonly type: 'list'}
+	| {readonly type: 'endpoint'; readonly endpointId: string}
+	| {readonly type: 'job'; readonly endpointId: string; readonly jobId: string};
+
+/** Where the user is, for key dispatch and help: a list pane, or a drilled-down view. */
+export type Place = ListPane | 'endpoint' | 'job';
+
+/** A write waiting for the user's word: y/N, or the name typed out for destructive ones. */
+export type Confirmation = {
+	readonly operationId: string;
+	/** What the operation acts on, taken when the key was pressed. */
+	readonly target: unknown;
+	readonly prompt: string;
+	/** The text to type (an endpoint's or pod's name); undefined asks y/N. */
+	readonly typeToConfirm?: string;
+};
+
+export type Overlay =
+	| {readonly type: 'none'}
+	| {readonly type: 'help'}
+	| {readonly type: 'filter'; readonly input: string}
+	| {readonly type: 'palette'; readonly input: string}
+	| ({readonly type: 'confirm'; readonly input: string} & Confirmation);
+
+export type SortState = {readonly column: number; readonly descending: boolean};
+
+/** The selected row: its key keeps it selected while rows move; the index is where to land when it goes. */
+export type Selection = {readonly key: string | undefined; readonly index: number};
+
+export type ViewState = {
+	readonly columns: number;
+	readonly rows: number;
+	readonly pane: ListPane;
+	/** Drill-down stack; the last is shown. */
+	readonly views: readonly View[];
+	readonly selected: Readonly<Record<ListPane | 'endpoint', Selection>>;
+	readonly sort: Readonly<Record<ListPane, SortState>>;
+	readonly filter: Readonly<Record<ListPane, string>>;
+	readonly overlay: Overlay;
+	/** Lines scrolled up from the tail of the job view; 0 follows the tail. */
+	readonly jobScroll: number;
+	/** A one-line message for the footer (a command's result or error). */
+	readonly message: {readonly text: string; readonly tone: 'info' | 'good' | 'bad'} | undefined;
+	/** A write in flight, shown with a spinner until its result replaces it. */
+	readonly pending: string | undefined;
+};
+
+const none: Selection = {key: undefined, index: 0};
+
+/** Default sort per pane: endpoints and GPUs by name, pods by status (attention first, exited last). */
+export const defaultSort: Readonly<Record<ListPane, SortState>> = {
+	endpoints: {column: 0, descending: false},
+	pods: {column: 2, descending: false},
+	gpus: {column: 0, descending: false},
+};
+
+export function initialViewState(options: {readonly columns: number; readonly rows: number; readonly views?: readonly View[]; readonly message?: string}): ViewState {
+	return {
+		columns: options.columns,
+		rows: options.rows,
+		pane: 'endpoints',
+		views: options.views ?? [{type: 'list'}],
+		selected: {endpoints: none, pods: none, gpus: none, endpoint: none},
+		sort: defaultSort,
+		filter: {endpoints: '', pods: '', gpus: ''},
+		overlay: {type: 'none'},
+		jobScroll: 0,
+		message: options.message ? {text: options.message, tone: 'info'} : undefined,
+		pending: undefined,
+	};
+}
+
+export function currentView(state: ViewState): View {
+	return state.views.at(-1) ?? {type: 'list'};
+}
+
+export function currentPlace(state: ViewState): Place {
+	const view = currentView(state);
+	return view.type === 'list' ? state.pane : view.type;
+}

@@ -1,0 +1,129 @@
+import {afterEach, describe, expect, test} from 'vitest';
+import {App} from '../../source/dashboard/app.js';
+import type {Engine} from '../../source/engine/create-engine.js';
+import {engineFor} from '../helpers/engine.js';
+import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
+import {frameMatching, health, renderWith, testStore, tick} from '../helpers/ui-fixture.js';
+
+function filledStore() {
+	const state = testStore();
+	const {writes} = state;
+	writes.setEndpoints([{id: 'ep-llm', name: 'llama-vllm', workersMin: 1, workersMax: 5, gpuIds: 'ADA_24', scalerType: 'QUEUE_DELAY', scalerValue: 4, idleTimeout: 30, locations: 'US'}, {id: 'ep-echo', name: 'echo', workersMin: 0, workersMax: 1}], 0);
+	writes.setHealth('ep-llm', health({inQueue: 3}), 0);
+	writes.setHealth('ep-echo', health({inQueue: 0}), 0);
+	writes.setPods([{id: 'p1', name: 'trainer', desiredStatus: 'RUNNING', gpuCount: 1, machine: {gpuDisplayName: 'H100'}, runtime: {gpus: [{gpuUtilPercent: 95}]}}], 0);
+	writes.setGpuTypes([{id: 'NVIDIA L4', displayName: 'L4', lowestPrice: {stockStatus: 'Low', maxUnreservedGpuCount: 2}}], 0);
+	writes.reportSource('jobApi', Date.now());
+	writes.reportSource('graphql', Date.now());
+	return state;
+}
+
+const keys = {tab: '\t', enter: '\r', escape: '\u001B', down: '\u001B[B', ctrlC: '\u0003'};
+
+let sim: TestSim | undefined;
+let engine: Engine | undefined;
+afterEach(async () => {
+	await engine?.close();
+	await sim?.close();
+	engine = undefined;
+	sim = undefined;
+});
+
+describe('App', () => {
+	test('Tab and 1/2/3 switch panes; the selection moves over the rows shown, sorted by name', async () => {
+		const {lastFrame, stdin, view} = renderWith(filledStore(), <App freshnessBound="≤5s" readOnly={false}/>);
+		await frameMatching(lastFrame, /Endpoints \(2\)/);
+		stdin.write('j');
+		await tick();
+		// Rows are in natural name order: echo, then llama-vllm.
+		expect(view.getState().selected.endpoints.key).toBe('ep-llm');
+		stdin.write(keys.tab);
+		await frameMatching(lastFrame, /Pods \(1\)/);
+		stdin.write('3');
+		await frameMatching(lastFrame, /GPUs \(1\)/);
+		stdin.write('1');
+		await frameMatching(lastFrame, /Endpoints \(2\)/);
+		expect(view.getState().selected.endpoints.key).toBe('ep-llm');
+	});
+
+	test('/ filters, Esc clears; ? opens help; : runs commands; typed-ahead text lands in the bar', async () => {
+		const {lastFrame, stdin} = renderWith(filledStore(), <App freshnessBound="≤5s" readOnly={false}/>);
+		await tick();
+		stdin.write('/');
+		await tick();
+		stdin.write('echo');
+		await frameMatching(lastFrame, /\/echo/);
+		stdin.write(keys.enter);
+		await frameMatching(lastFrame, /Endpoints \(1\/2\) \/echo/);
+		stdin.write(keys.escape);
+		await frameMatching(lastFrame, /Endpoints \(2\)/);
+		stdin.write('?');
+		await frameMatching(lastFrame, /Keys: Endpoints \(Esc or \? to close\)/);
+		stdin.write(keys.escape);
+		await tick();
+		stdin.write(':');
+		await tick();
+		stdin.write('gp');
+		await tick();
+		stdin.write('\t');
+		await frameMatching(lastFrame, /:gpus/);
+		stdin.write(keys.enter);
+		await frameMatching(lastFrame, /GPUs \(1\)/);
+		// Keys faster than one read: `:` and the command arrive together.
+		stdin.write(':frobnicate\r');
+		await frameMatching(lastFrame, /unknown command ":frobnicate"/);
+	});
+
+	test('Enter drills into an endpoint; Esc goes back; :job opens a job view at once', async () => {
+		const {lastFrame, stdin} = renderWith(filledStore(), <App freshnessBound="≤5s" readOnly={false}/>);
+		await tick();
+		stdin.write('j');
+		await tick();
+		stdin.write(keys.enter);
+		await frameMatching(lastFrame, /llama-vllm \(ep-llm\)/);
+		expect(lastFrame()).toMatch(/pools ADA_24 ×1 · scaler QUEUE_DELAY 4 · idle timeout 30s · workers 1–5 · locations US/);
+		stdin.write(keys.escape);
+		await frameMatching(lastFrame, /Endpoints \(2\)/);
+		stdin.write(':job ep-echo abc-123\r');
+		await frameMatching(lastFrame, /Job abc-123 on ep-echo: starting to follow it…/);
+	});
+
+	test('t asks first, then sends one test job over real HTTP, follows its stream to COMPLETED, and unfollows on Esc', async () => {
+		sim = await startTestSim({endpoints: [{id: 'ep-echo', name: 'echo', workersMin: 1, flashBoot: true}]});
+		engine = await engineFor(sim, {poll: ['endpoints', 'jobs'], budget: {graphqlPerWindow: 50}});
+		engine.start();
+		const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound="≤5s" readOnly={false}/>, {engine});
+		await frameMatching(lastFrame, /echo/);
+		stdin.write('t');
+		await frameMatching(lastFrame, /Send a test job to echo\? y\/N/);
+		stdin.write('n');
+		await frameMatching(lastFrame, /cancelled: nothing was sent/);
+		stdin.write('t');
+		await tick();
+		stdin.write('y');
+		const frame = await frameMatching(lastFrame, /Job \S+ on ep-echo/);
+		const jobId = /Job (\S+) on ep-echo/.exec(frame)![1]!;
+		await waitFor(() => /COMPLETED/.test(lastFrame() ?? ''), 10_000);
+		expect(engine.store.getState().jobs.byKey.get(`ep-echo/${jobId}`)?.follow).toBe(true);
+		expect((await sim.call('GET', '/__sim/stats')).body.endpoints['ep-echo'].run.requests).toBe(1);
+		stdin.write(keys.escape);
+		await tick(50);
+		expect(engine.store.getState().jobs.byKey.get(`ep-echo/${jobId}`)?.follow).toBe(false);
+	});
+
+	test('read-only: t is gone, and nothing is sent', async () => {
+		sim = await startTestSim({endpoints: [{id: 'ep-echo', name: 'echo', workersMin: 1}]});
+		engine = await engineFor(sim, {poll: ['endpoints'], readOnly: true, budget: {graphqlPerWindow: 50}});
+		engine.start();
+		const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound="≤5s" readOnly/>, {engine});
+		await frameMatching(lastFrame, /echo/);
+		expect(lastFrame()).toMatch(/READ-ONLY/);
+		stdin.write('t');
+		await tick(100);
+		expect(lastFrame()).not.toMatch(/Send a test job/);
+		stdin.write('?');
+		await frameMatching(lastFrame, /Keys: Endpoints/);
+		expect(lastFrame()).not.toMatch(/test job/);
+		expect((await sim.call('GET', '/__sim/stats')).body.endpoints['ep-echo']?.run?.requests ?? 0).toBe(0);
+	});
+});

@@ -1,0 +1,61 @@
+import {describe, expect, test} from 'vitest';
+import {budgetLabel} from '../../source/format/budget-label.js';
+import {fit, fitMiddle, wrapLines} from '../../source/format/fit.js';
+import {localeIsUtf8} from '../../source/format/glyphs.js';
+import {formatCount, formatDollarsPerHour, formatPercent, formatPrice, formatRate} from '../../source/format/numbers.js';
+import {sanitizeLine, sanitizeText} from '../../source/format/sanitize.js';
+import {textTable} from '../../source/format/text-table.js';
+import {naturalCompare} from '../../source/rows/sort-rows.js';
+
+describe('untrusted text', () => {
+	test('escape sequences and control characters are shown inert', () => {
+		expect(sanitizeText('a\u001B[31mred\u0007\u0008\r\n\tb\u009B')).toBe('a␛[31mred^G^H\n    b\\u009b');
+		expect(sanitizeText('\u202Eevil')).toBe('\\u202eevil');
+		expect(sanitizeLine('one\ntwo')).toBe('one⏎two');
+	});
+
+	test('headless tables sanitise every cell', () => {
+		const table = textTable(['NAME', 'N'], [['\u001B]0;PWNED\u0007\u001B[2Jevil', '1']], new Set([1]));
+		expect(table).not.toContain('\u001B');
+		expect(table).not.toContain('\u0007');
+		expect(table).toBe(`${'NAME'.padEnd(19)}  N\n␛]0;PWNED^G␛[2Jevil  1`);
+	});
+});
+
+describe('formatting', () => {
+	test('numbers, prices and rates', () => {
+		expect(formatPercent(0.4213)).toBe('42%');
+		expect(formatPercent(undefined)).toBe('–');
+		expect(formatPrice(0.34)).toBe('$0.34');
+		expect(formatPrice(23.92)).toBe('$23.92');
+		expect(formatDollarsPerHour(null)).toBe('–');
+		expect(formatCount(1234)).toBe('1.2k');
+		expect(formatCount(1_234_567)).toBe('1.2M');
+		expect(formatRate(4.25)).toBe('4.3/m');
+	});
+
+	test('fitting text: cut with an ellipsis, padded, wrapped, cut in the middle', () => {
+		expect(fit('abcdef', 4)).toBe('abc…');
+		expect(fit('ab', 4, 'right')).toBe('  ab');
+		expect(wrapLines('abcdef\n\nxy', 4)).toEqual(['abcd', 'ef', '', 'xy']);
+		expect(fitMiddle('llama-3-8b-instruct', 13)).toBe('llama-…struct');
+		expect(fitMiddle('short', 13)).toBe('short');
+	});
+
+	test('budget labels say which operation on which endpoint', () => {
+		const names = (id: string) => ({ep1: 'llama-3-8b-instruct'})[id];
+		expect(budgetLabel('graphql', names)).toBe('graphql');
+		expect(budgetLabel('ep1:health', names)).toBe('health llama-3…struct');
+		expect(budgetLabel('unknown-ep:purge-queue', names)).toBe('purge unknown-ep');
+	});
+
+	test('natural order', () => {
+		expect(['exp-10', 'exp-2', 'Exp-1', 'exp-100'].sort(naturalCompare)).toEqual(['Exp-1', 'exp-2', 'exp-10', 'exp-100']);
+	});
+
+	test('ASCII mode follows the locale', () => {
+		expect(localeIsUtf8({LANG: 'C.UTF-8'})).toBe(true);
+		expect(localeIsUtf8({LC_ALL: 'C', LANG: 'en_US.UTF-8'})).toBe(false);
+		expect(localeIsUtf8({LANG: 'en_US.ISO-8859-1'})).toBe(false);
+	});
+});

@@ -1,0 +1,75 @@
+import {describe, expect, test} from 'vitest';
+import {footerHint, helpLines} from '../../source/operations/help.js';
+import {completePalette, parsePalette} from '../../source/operations/palette.js';
+import {operations, operationsIn, places} from '../../source/operations/registry.js';
+import {testStore} from '../helpers/ui-fixture.js';
+
+describe('operations as data', () => {
+	test('no two operations in one place share a key', () => {
+		for (const place of places) {
+			const seen = new Map<string, string>();
+			for (const operation of operationsIn(place, false)) {
+				for (const key of operation.keys) {
+					expect(seen.get(key), `${place}: ${key} is bound to ${seen.get(key)} and ${operation.id}`).toBeUndefined();
+					seen.set(key, operation.id);
+				}
+			}
+		}
+	});
+
+	test('every operation has an id of its own, help text, and a key or a palette command', () => {
+		expect(new Set(operations.map(operation => operation.id)).size).toBe(operations.length);
+		for (const operation of operations) {
+			expect(operation.title.length, operation.id).toBeGreaterThan(5);
+			expect(operation.keys.length > 0 || operation.palette !== undefined, operation.id).toBe(true);
+			expect(operation.scope.length, operation.id).toBeGreaterThan(0);
+		}
+	});
+
+	test('every write asks first: y/N for writes, a typed name for destructive ones', () => {
+		const writes = operations.filter(operation => operation.danger !== 'read');
+		expect(writes.length).toBeGreaterThan(0);
+		for (const operation of writes) {
+			expect(operation.confirm, operation.id).toBeDefined();
+		}
+	});
+
+	test('palette names are unique in every place', () => {
+		for (const place of places) {
+			const names = operationsIn(place, false).flatMap(operation => (operation.palette ? [operation.palette.name, ...(operation.palette.aliases ?? [])] : []));
+			expect(new Set(names).size, place).toBe(names.length);
+		}
+	});
+
+	test('read-only mode: writes vanish from keys, help, palette and footer', () => {
+		for (const place of places) {
+			expect(operationsIn(place, true).every(operation => operation.danger === 'read')).toBe(true);
+		}
+
+		expect(helpLines('endpoints', false).some(line => line.keys === 't')).toBe(true);
+		expect(helpLines('endpoints', true).some(line => line.keys === 't')).toBe(false);
+		expect(footerHint('endpoints', false)).toMatch(/q quit/);
+	});
+});
+
+describe('command palette', () => {
+	test('parses commands and their aliases into operations with arguments', () => {
+		expect(parsePalette('pods', 'endpoints', false)).toMatchObject({operation: {id: 'pane.pods'}, args: []});
+		expect(parsePalette(':po', 'job', false)).toMatchObject({operation: {id: 'pane.pods'}});
+		expect(parsePalette('job ep1 job-1', 'endpoints', false)).toMatchObject({operation: {id: 'job.follow'}, args: ['ep1', 'job-1']});
+		expect(parsePalette('q', 'gpus', false)).toMatchObject({operation: {id: 'quit'}});
+		expect(parsePalette('frobnicate', 'gpus', false)).toMatchObject({error: expect.stringMatching(/unknown command ":frobnicate" \(try :.*:pods.*:quit/)});
+	});
+
+	test('Tab completes commands, then endpoint ids, then tracked job ids', () => {
+		const state = testStore();
+		state.writes.setEndpoints([{id: 'abc123', name: 'a'}, {id: 'abd456', name: 'b'}], 0);
+		state.writes.trackJob('abc123', 'job-9');
+		const complete = (input: string) => completePalette(input, 'endpoints', false, state.store.getState());
+		expect(complete('po')).toBe('pods ');
+		expect(complete('job a')).toBe('job ab');
+		expect(complete('job abc')).toBe('job abc123 ');
+		expect(complete('job abc123 j')).toBe('job abc123 job-9 ');
+		expect(complete('zzz')).toBe('zzz');
+	});
+});

@@ -1,0 +1,66 @@
+import {describe, expect, test} from 'vitest';
+import {filterMatcher} from '../../source/view-state/filter-matcher.js';
+import {selectedIndex, viewReducer} from '../../source/view-state/view-reducer.js';
+import {initialViewState} from '../../source/view-state/view-state.js';
+
+const start = initialViewState({columns: 120, rows: 40});
+
+describe('view state', () => {
+	test('movement is clamped to the rows shown, and the selection stays on its row when rows move', () => {
+		let state = viewReducer(start, {type: 'move', by: 5, keys: ['a', 'b', 'c']});
+		expect(state.selected.endpoints).toEqual({key: 'c', index: 2});
+		state = viewReducer(state, {type: 'move', by: -10, keys: ['a', 'b', 'c']});
+		expect(state.selected.endpoints).toEqual({key: 'a', index: 0});
+		state = viewReducer(state, {type: 'move', by: 1, keys: ['a', 'b', 'c']});
+		// A poll re-sorted the rows: `b` is still the one selected, wherever it went.
+		expect(selectedIndex(state.selected.endpoints, ['c', 'a', 'b'])).toBe(2);
+		// It went away: the selection stays near where it was.
+		expect(selectedIndex(state.selected.endpoints, ['a', 'c'])).toBe(1);
+		expect(viewReducer(state, {type: 'move', to: 'last', keys: ['a', 'b', 'c', 'd']}).selected.endpoints).toEqual({key: 'd', index: 3});
+	});
+
+	test('drill-down is a stack: Esc pops, never past the list; the endpoint details have their own selection', () => {
+		let state = viewReducer(start, {type: 'open', view: {type: 'endpoint', endpointId: 'e'}});
+		state = viewReducer(state, {type: 'move', by: 1, keys: ['e/1', 'e/2']});
+		expect(state.selected.endpoint.key).toBe('e/2');
+		expect(state.selected.endpoints.key).toBeUndefined();
+		state = viewReducer(state, {type: 'open', view: {type: 'job', endpointId: 'e', jobId: 'j'}});
+		expect(state.views).toHaveLength(3);
+		state = viewReducer(viewReducer(viewReducer(state, {type: 'back'}), {type: 'back'}), {type: 'back'});
+		expect(state.views).toEqual([{type: 'list'}]);
+	});
+
+	test('each pane keeps its own filter, sort and selection', () => {
+		let state = viewReducer(start, {type: 'open-overlay', overlay: 'filter'});
+		state = viewReducer(state, {type: 'input', input: 'llama'});
+		state = viewReducer(state, {type: 'apply-filter'});
+		state = viewReducer(state, {type: 'next-pane', step: 1});
+		expect(state.pane).toBe('pods');
+		expect(state.filter).toEqual({endpoints: 'llama', pods: '', gpus: ''});
+		expect(viewReducer(state, {type: 'next-pane', step: -1}).pane).toBe('endpoints');
+		expect(viewReducer(viewReducer(state, {type: 'next-pane', step: 1}), {type: 'next-pane', step: 1}).pane).toBe('endpoints');
+	});
+
+	test('the job view scrolls within its lines: g goes to the top, G follows the tail again', () => {
+		let state = viewReducer(start, {type: 'scroll-job', by: 5, max: 3});
+		expect(state.jobScroll).toBe(3);
+		state = viewReducer(state, {type: 'scroll-job', by: -1, max: 3});
+		expect(state.jobScroll).toBe(2);
+		expect(viewReducer(state, {type: 'scroll-job', to: 'top', max: 40}).jobScroll).toBe(40);
+		expect(viewReducer(state, {type: 'scroll-job', to: 'tail', max: 40}).jobScroll).toBe(0);
+	});
+
+	test('an action that changes nothing returns the same state (nothing re-renders)', () => {
+		expect(viewReducer(start, {type: 'resize', columns: 120, rows: 40})).toBe(start);
+		expect(viewReducer(start, {type: 'close-overlay'})).toBe(start);
+		expect(viewReducer(start, {type: 'back'})).toBe(start);
+	});
+
+	test('filters are case-insensitive regexes, ! inverts, a broken regex matches as text', () => {
+		expect(filterMatcher('LL.ma')('llama')).toBe(true);
+		expect(filterMatcher('!llama')('llama')).toBe(false);
+		expect(filterMatcher('!llama')('sdxl')).toBe(true);
+		expect(filterMatcher('[unclosed')('x [unclosed y')).toBe(true);
+		expect(filterMatcher('')('anything')).toBe(true);
+	});
+});
