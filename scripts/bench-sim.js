@@ -13,7 +13,10 @@ const fraction = Number(values.fraction);
 const rates = {status: 200 * fraction, run: 100 * fraction};
 const apiKey = 'bench-key';
 
-const sim = spawn(process.execPath, [new URL('../dist/bundle/podtop.js', import.meta.url).pathname, 'sim', '--port', '0', '--api-key', apiKey, '--no-load'], {stdio: ['ignore', 'pipe', 'inherit'], env: {...process.env, NODE_ENV: 'production'}});
+const sim = spawn(process.execPath, [new URL('../dist/bundle/podtop.js', import.meta.url).pathname, 'sim', '--port', '0', '--api-key', apiKey, '--no-load'], {
+	stdio: ['ignore', 'pipe', 'inherit'],
+	env: {...process.env, NODE_ENV: 'production'},
+});
 let banner = '';
 const url = await new Promise((resolve, reject) => {
 	sim.stdout.setEncoding('utf8');
@@ -42,7 +45,12 @@ async function send(operation) {
 	const path = operation === 'run' ? `/v2/${endpoint}/run` : `/v2/${endpoint}/status/${jobIds[Math.floor(Math.random() * jobIds.length)] ?? 'none'}`;
 	const started = performance.now();
 	try {
-		const response = await pool.request({path, method: operation === 'run' ? 'POST' : 'GET', headers, body: operation === 'run' ? JSON.stringify({input: {texts: ['hello world'], delay_ms: 50}}) : undefined});
+		const response = await pool.request({
+			path,
+			method: operation === 'run' ? 'POST' : 'GET',
+			headers,
+			body: operation === 'run' ? JSON.stringify({input: {texts: ['hello world'], delay_ms: 50}}) : undefined,
+		});
 		const body = await response.body.text();
 		results[operation].latencies.push(performance.now() - started);
 		results[operation].codes[response.statusCode] = (results[operation].codes[response.statusCode] ?? 0) + 1;
@@ -89,13 +97,17 @@ await pool.close();
 sim.kill('SIGTERM');
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
-console.log(`podtop simulator under load for ${seconds} s on one endpoint (offered ${Math.round(rates.status * 10)} /status + ${Math.round(rates.run * 10)} /run per 10 s)`);
+console.log(
+	`podtop simulator under load for ${seconds} s on one endpoint (offered ${Math.round(rates.status * 10)} /status + ${Math.round(rates.run * 10)} /run per 10 s)`,
+);
 console.log('operation  sent   ok/s   p50 ms  p99 ms  max ms  responses');
 for (const operation of ['status', 'run']) {
 	const {latencies, codes} = results[operation];
 	const sorted = latencies.sort((a, b) => a - b);
 	const ok = codes[200] ?? 0;
-	console.log(`${operation.padEnd(9)}  ${String(sent[operation]).padEnd(5)}  ${(ok / wall).toFixed(1).padStart(5)}  ${percentile(sorted, 0.5).toFixed(2).padStart(6)}  ${percentile(sorted, 0.99).toFixed(2).padStart(6)}  ${sorted.at(-1).toFixed(2).padStart(6)}  ${JSON.stringify(codes)}`);
+	console.log(
+		`${operation.padEnd(9)}  ${String(sent[operation]).padEnd(5)}  ${(ok / wall).toFixed(1).padStart(5)}  ${percentile(sorted, 0.5).toFixed(2).padStart(6)}  ${percentile(sorted, 0.99).toFixed(2).padStart(6)}  ${sorted.at(-1).toFixed(2).padStart(6)}  ${JSON.stringify(codes)}`,
+	);
 }
 
-console.log(`simulator CPU: ${cpuSeconds.toFixed(2)} s over ${wall.toFixed(1)} s (${(cpuSeconds / wall * 100).toFixed(1)} % of one core)`);
+console.log(`simulator CPU: ${cpuSeconds.toFixed(2)} s over ${wall.toFixed(1)} s (${((cpuSeconds / wall) * 100).toFixed(1)} % of one core)`);

@@ -12,7 +12,10 @@ const mb = bytes => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 async function requestsPerMinute(endpointCount, podCount, seconds) {
 	const sim = await startSimulator({port: 0, load: true, endpointCount, podCount, graphqlRate: 1000});
 	// Every pane counted as visible: the busiest cadence.
-	const engine = await createEngine({allVisible: true, target: {mode: 'live', apiUrl: `${sim.url}/v2`, graphqlUrl: `${sim.url}/graphql`, apiKey: sim.apiKey, warnings: []}});
+	const engine = await createEngine({
+		allVisible: true,
+		target: {mode: 'live', apiUrl: `${sim.url}/v2`, graphqlUrl: `${sim.url}/graphql`, apiKey: sim.apiKey, warnings: []},
+	});
 	engine.start();
 	// Let the first round settle, then count a steady stretch.
 	await new Promise(resolve => setTimeout(resolve, 3000));
@@ -38,19 +41,31 @@ async function requestsPerMinute(endpointCount, podCount, seconds) {
 }
 
 console.log('podtop bench');
-console.log(`default cadence: health every ${defaultCadence.healthMs / 1000} s (hidden ${defaultCadence.healthHiddenMs / 1000} s), pods every ${defaultCadence.podsMs / 1000} s, GPU types every ${defaultCadence.gpusMs / 1000} s, endpoint list every ${defaultCadence.endpointsMs / 1000} s\n`);
+console.log(
+	`default cadence: health every ${defaultCadence.healthMs / 1000} s (hidden ${defaultCadence.healthHiddenMs / 1000} s), pods every ${defaultCadence.podsMs / 1000} s, GPU types every ${defaultCadence.gpusMs / 1000} s, endpoint list every ${defaultCadence.endpointsMs / 1000} s\n`,
+);
 console.log('requests per minute to keep N endpoints and P pods fresh (measured against the simulator, 20 s)');
 console.log('endpoints  pods   job API/min  GraphQL/min  429s');
-for (const [endpoints, pods] of [[8, 12], [50, 200], [500, 2000]]) {
+for (const [endpoints, pods] of [
+	[8, 12],
+	[50, 200],
+	[500, 2000],
+]) {
 	const {jobApi, graphql, rateLimited} = await requestsPerMinute(endpoints, pods, 20);
-	console.log(`${String(endpoints).padStart(9)}  ${String(pods).padStart(4)}  ${jobApi.toFixed(0).padStart(11)}  ${graphql.toFixed(0).padStart(11)}  ${String(rateLimited).padStart(4)}`);
+	console.log(
+		`${String(endpoints).padStart(9)}  ${String(pods).padStart(4)}  ${jobApi.toFixed(0).padStart(11)}  ${graphql.toFixed(0).padStart(11)}  ${String(rateLimited).padStart(4)}`,
+	);
 }
 
 const memory = spawnSync(process.execPath, ['--expose-gc', `${here}bench/memory.js`], {encoding: 'utf8', env: {...process.env, NODE_ENV: 'production'}});
 if (memory.status === 0) {
 	const result = JSON.parse(memory.stdout);
-	console.log(`\nstore memory: ${result.pods} pods (60 polls of history) + ${result.jobs} tracked jobs (${mb(result.textBytes)} of streamed text) + ${result.endpoints} endpoints`);
-	console.log(`  RSS after fill ${mb(result.rss)}, peak RSS ${mb(result.peakRss)}, JS heap ${mb(result.heapUsed)} (process baseline before the store: ${mb(result.baselineRss)})`);
+	console.log(
+		`\nstore memory: ${result.pods} pods (60 polls of history) + ${result.jobs} tracked jobs (${mb(result.textBytes)} of streamed text) + ${result.endpoints} endpoints`,
+	);
+	console.log(
+		`  RSS after fill ${mb(result.rss)}, peak RSS ${mb(result.peakRss)}, JS heap ${mb(result.heapUsed)} (process baseline before the store: ${mb(result.baselineRss)})`,
+	);
 } else {
 	console.log(`\nstore memory: failed\n${memory.stderr}`);
 }

@@ -27,7 +27,9 @@ await build({
 	define: {'process.env.NODE_ENV': '"production"'},
 	// A long-lived TUI does not need V8's default heap growth (sized for a server on this machine):
 	// smaller young and old generations keep 500 endpoints and 2,000 pods under 150 MB RSS.
-	banner: {js: `#!/usr/bin/env -S node ${nodeFlags}\nimport {createRequire as __podtopRequire} from \'node:module\';\nconst require = __podtopRequire(import.meta.url);`},
+	banner: {
+		js: `#!/usr/bin/env -S node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,
+	},
 	logLevel: 'warning',
 });
 chmodSync(`${outdir}/podtop.js`, 0o755);

@@ -8,20 +8,20 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const results = `${root}.vitest-results.json`;
 rmSync(results, {force: true});
 
-// Build dist/ and the bundle (the terminal tests run the real CLI), type-check everything, tests included.
+// Build dist/ and the bundle (the terminal tests run the real CLI), type-check and lint everything, tests included.
 const tsc = `${root}node_modules/typescript/bin/tsc`;
-const steps = [
-	[tsc, '-p', `${root}tsconfig.build.json`],
-	[`${root}scripts/bundle.js`],
-	[tsc, '--noEmit', '-p', `${root}tsconfig.json`],
-];
+const steps = [[tsc, '-p', `${root}tsconfig.build.json`], [`${root}scripts/bundle.js`], [tsc, '--noEmit', '-p', `${root}tsconfig.json`]];
 const failed = steps.some(step => spawnSync(process.execPath, step, {stdio: 'inherit', cwd: root}).status !== 0);
 if (failed) {
 	console.log('0 passed, 1 failed');
 	process.exit(1);
 }
 
-const vitest = spawnSync(process.execPath, [`${root}node_modules/vitest/vitest.mjs`, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)], {stdio: 'inherit', cwd: root});
+const vitest = spawnSync(
+	process.execPath,
+	[`${root}node_modules/vitest/vitest.mjs`, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)],
+	{stdio: 'inherit', cwd: root},
+);
 
 let summary;
 try {

@@ -7,7 +7,10 @@ import path from 'node:path';
 export const cli = new URL('../../dist/bundle/podtop.js', import.meta.url).pathname;
 
 export async function startSim(args) {
-	const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--api-key', 'bench-key', '--graphql-rate', '100', ...args], {stdio: ['ignore', 'pipe', 'inherit'], env: {...process.env, NODE_ENV: 'production'}});
+	const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--api-key', 'bench-key', '--graphql-rate', '100', ...args], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+		env: {...process.env, NODE_ENV: 'production'},
+	});
 	let banner = '';
 	child.stdout.setEncoding('utf8');
 	const url = await new Promise(resolve => {
@@ -44,7 +47,11 @@ export function startPodtop({columns = 120, rows = 40, args = [], simUrl}) {
 		listeners: new Set(),
 		pid() {
 			try {
-				return Number(execFileSync('pgrep', ['-P', String(child.pid)], {encoding: 'utf8'}).trim().split('\n')[0]);
+				return Number(
+					execFileSync('pgrep', ['-P', String(child.pid)], {encoding: 'utf8'})
+						.trim()
+						.split('\n')[0],
+				);
 			} catch {
 				return undefined;
 			}

@@ -59,7 +59,15 @@ export function kindForStatus(status: number): ApiErrorKind {
 
 const undiciTimeouts = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 /** Failures before a connection existed: the request cannot have reached the service. */
-const connectFailures = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET_CLOSED_BEFORE_CONNECT']);
+const connectFailures = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'UND_ERR_CONNECT_TIMEOUT',
+	'UND_ERR_SOCKET_CLOSED_BEFORE_CONNECT',
+]);
 
 /** The code of a transport error (undici puts it on the error or its cause). */
 function transportCode(error: unknown): string | undefined {

@@ -45,7 +45,8 @@ export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; re
 	const dispatcher = pools.for(url);
 	const client = new GraphQLClient(url, {
 		headers: {authorization: `Bearer ${apiKey}`, 'user-agent': 'podtop'},
-		fetch: (async (input: string | URL | Request, init?: RequestInit) => undiciFetch(input as string, {...init as object, dispatcher} as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch,
+		fetch: (async (input: string | URL | Request, init?: RequestInit) =>
+			undiciFetch(input as string, {...(init as object), dispatcher})) as unknown as typeof fetch,
 	});
 	const call = async <T>(label: string, document: string, variables: Record<string, unknown>, signal: AbortSignal | undefined): Promise<T> => {
 		const timeout = AbortSignal.timeout(pools.timeouts.headersMs + pools.timeouts.bodyMs);
@@ -65,19 +66,45 @@ export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; re
 	};
 
 	return {
-		endpoints: async (options = {}) => (await call<{myself: {endpoints: EndpointRecord[]} | null}>('endpoints', documents.endpoints, {}, options.signal)).myself?.endpoints ?? [],
+		endpoints: async (options = {}) =>
+			(await call<{myself: {endpoints: EndpointRecord[]} | null}>('endpoints', documents.endpoints, {}, options.signal)).myself?.endpoints ?? [],
 		pods: async (options = {}) => (await call<{myself: {pods: PodRecord[]} | null}>('pods', documents.pods, {}, options.signal)).myself?.pods ?? [],
 		pod: async (podId, options = {}) => (await call<{pod: PodRecord | null}>(`pod ${podId}`, documents.pod, {podId}, options.signal)).pod,
-		gpuTypes: async (options = {}) => (await call<{gpuTypes: GpuTypeRecord[]}>('gpuTypes', documents.gpuTypes, {gpuCount: options.gpuCount ?? 1}, options.signal)).gpuTypes,
-		saveEndpoint: async (input, options = {}) => required((await call<{saveEndpoint: EndpointRecord | null}>('saveEndpoint', documents.saveEndpoint, {input}, options.signal)).saveEndpoint, 'saveEndpoint'),
+		gpuTypes: async (options = {}) =>
+			(await call<{gpuTypes: GpuTypeRecord[]}>('gpuTypes', documents.gpuTypes, {gpuCount: options.gpuCount ?? 1}, options.signal)).gpuTypes,
+		saveEndpoint: async (input, options = {}) =>
+			required(
+				(await call<{saveEndpoint: EndpointRecord | null}>('saveEndpoint', documents.saveEndpoint, {input}, options.signal)).saveEndpoint,
+				'saveEndpoint',
+			),
 		async deleteEndpoint(id, options = {}) {
 			await call('deleteEndpoint', documents.deleteEndpoint, {id}, options.signal);
 		},
-		deployOnDemand: async (input, options = {}) => required((await call<{podFindAndDeployOnDemand: PodRecord | null}>('podFindAndDeployOnDemand', documents.deployOnDemand, {input}, options.signal)).podFindAndDeployOnDemand, 'podFindAndDeployOnDemand'),
-		rentInterruptable: async (input, options = {}) => required((await call<{podRentInterruptable: PodRecord | null}>('podRentInterruptable', documents.rentInterruptable, {input}, options.signal)).podRentInterruptable, 'podRentInterruptable'),
-		resume: async (podId, gpuCount, options = {}) => required((await call<{podResume: PodRecord | null}>(`podResume ${podId}`, documents.resume, {input: {podId, gpuCount}}, options.signal)).podResume, 'podResume'),
-		bidResume: async (podId, bidPerGpu, gpuCount, options = {}) => required((await call<{podBidResume: PodRecord | null}>(`podBidResume ${podId}`, documents.bidResume, {input: {podId, bidPerGpu, gpuCount}}, options.signal)).podBidResume, 'podBidResume'),
-		stop: async (podId, options = {}) => required((await call<{podStop: PodRecord | null}>(`podStop ${podId}`, documents.stop, {input: {podId}}, options.signal)).podStop, 'podStop'),
+		deployOnDemand: async (input, options = {}) =>
+			required(
+				(await call<{podFindAndDeployOnDemand: PodRecord | null}>('podFindAndDeployOnDemand', documents.deployOnDemand, {input}, options.signal))
+					.podFindAndDeployOnDemand,
+				'podFindAndDeployOnDemand',
+			),
+		rentInterruptable: async (input, options = {}) =>
+			required(
+				(await call<{podRentInterruptable: PodRecord | null}>('podRentInterruptable', documents.rentInterruptable, {input}, options.signal))
+					.podRentInterruptable,
+				'podRentInterruptable',
+			),
+		resume: async (podId, gpuCount, options = {}) =>
+			required(
+				(await call<{podResume: PodRecord | null}>(`podResume ${podId}`, documents.resume, {input: {podId, gpuCount}}, options.signal)).podResume,
+				'podResume',
+			),
+		bidResume: async (podId, bidPerGpu, gpuCount, options = {}) =>
+			required(
+				(await call<{podBidResume: PodRecord | null}>(`podBidResume ${podId}`, documents.bidResume, {input: {podId, bidPerGpu, gpuCount}}, options.signal))
+					.podBidResume,
+				'podBidResume',
+			),
+		stop: async (podId, options = {}) =>
+			required((await call<{podStop: PodRecord | null}>(`podStop ${podId}`, documents.stop, {input: {podId}}, options.signal)).podStop, 'podStop'),
 		async terminate(podId, options = {}) {
 			await call(`podTerminate ${podId}`, documents.terminate, {input: {podId}}, options.signal);
 		},

@@ -1,13 +1,16 @@
 /** The documents podtop sends. Variables throughout, named operations, and only the fields the UI uses. */
 
-const endpointFields = 'id name templateId gpuIds gpuCount idleTimeout locations networkVolumeId scalerType scalerValue workersMin workersMax workersStandby flashBootType';
-const podFields = 'id name imageName desiredStatus costPerHr gpuCount vcpuCount memoryInGb uptimeSeconds lastStatusChange podType machine { gpuDisplayName location } runtime { uptimeInSeconds gpus { id gpuUtilPercent memoryUtilPercent } container { cpuPercent memoryPercent } ports { ip isIpPublic privatePort publicPort type } }';
+const endpointFields =
+	'id name templateId gpuIds gpuCount idleTimeout locations networkVolumeId scalerType scalerValue workersMin workersMax workersStandby flashBootType';
+const podFields =
+	'id name imageName desiredStatus costPerHr gpuCount vcpuCount memoryInGb uptimeSeconds lastStatusChange podType machine { gpuDisplayName location } runtime { uptimeInSeconds gpus { id gpuUtilPercent memoryUtilPercent } container { cpuPercent memoryPercent } ports { ip isIpPublic privatePort publicPort type } }';
 
 export const documents = {
 	endpoints: `query PodtopEndpoints { myself { endpoints { ${endpointFields} } } }`,
 	pods: `query PodtopPods { myself { pods { ${podFields} } } }`,
 	pod: `query PodtopPod($podId: String!) { pod(input: {podId: $podId}) { ${podFields} } }`,
-	gpuTypes: 'query PodtopGpuTypes($gpuCount: Int) { gpuTypes { id displayName manufacturer memoryInGb maxGpuCount securePrice communityPrice secureSpotPrice communitySpotPrice lowestPrice(input: {gpuCount: $gpuCount}) { stockStatus maxUnreservedGpuCount availableGpuCounts minimumBidPrice uninterruptablePrice } } }',
+	gpuTypes:
+		'query PodtopGpuTypes($gpuCount: Int) { gpuTypes { id displayName manufacturer memoryInGb maxGpuCount securePrice communityPrice secureSpotPrice communitySpotPrice lowestPrice(input: {gpuCount: $gpuCount}) { stockStatus maxUnreservedGpuCount availableGpuCounts minimumBidPrice uninterruptablePrice } } }',
 	saveEndpoint: `mutation PodtopSaveEndpoint($input: EndpointInput!) { saveEndpoint(input: $input) { ${endpointFields} } }`,
 	deleteEndpoint: 'mutation PodtopDeleteEndpoint($id: String!) { deleteEndpoint(id: $id) }',
 	deployOnDemand: `mutation PodtopDeploy($input: PodFindAndDeployOnDemandInput!) { podFindAndDeployOnDemand(input: $input) { ${podFields} } }`,

@@ -19,7 +19,13 @@ export type PodRuntime = {
 	readonly uptimeInSeconds?: number | null;
 	readonly gpus?: ReadonlyArray<{readonly id?: string | null; readonly gpuUtilPercent?: number | null; readonly memoryUtilPercent?: number | null}> | null;
 	readonly container?: {readonly cpuPercent?: number | null; readonly memoryPercent?: number | null} | null;
-	readonly ports?: ReadonlyArray<{readonly ip?: string | null; readonly isIpPublic?: boolean | null; readonly privatePort?: number | null; readonly publicPort?: number | null; readonly type?: string | null}> | null;
+	readonly ports?: ReadonlyArray<{
+		readonly ip?: string | null;
+		readonly isIpPublic?: boolean | null;
+		readonly privatePort?: number | null;
+		readonly publicPort?: number | null;
+		readonly type?: string | null;
+	}> | null;
 };
 
 export type PodRecord = {
@@ -61,7 +67,11 @@ export type GpuTypeRecord = {
 
 export type EnvironmentVariable = {readonly key: string; readonly value: string};
 
-export type EndpointInput = Omit<EndpointRecord, 'id'> & {readonly id?: string; readonly env?: readonly EnvironmentVariable[]; readonly executionTimeoutMs?: number};
+export type EndpointInput = Omit<EndpointRecord, 'id'> & {
+	readonly id?: string;
+	readonly env?: readonly EnvironmentVariable[];
+	readonly executionTimeoutMs?: number;
+};
 
 export type PodDeployInput = {
 	readonly name?: string;

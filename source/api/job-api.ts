@@ -24,8 +24,21 @@ function normalizeHealth(raw: Partial<Record<'jobs' | 'workers', Record<string, 
 	const jobs = raw.jobs ?? {};
 	const workers = raw.workers ?? {};
 	return {
-		jobs: {completed: count(jobs.completed), failed: count(jobs.failed), inProgress: count(jobs.inProgress), inQueue: count(jobs.inQueue), retried: count(jobs.retried)},
-		workers: {idle: count(workers.idle), initializing: count(workers.initializing), ready: count(workers.ready), running: count(workers.running), throttled: count(workers.throttled), unhealthy: count(workers.unhealthy)},
+		jobs: {
+			completed: count(jobs.completed),
+			failed: count(jobs.failed),
+			inProgress: count(jobs.inProgress),
+			inQueue: count(jobs.inQueue),
+			retried: count(jobs.retried),
+		},
+		workers: {
+			idle: count(workers.idle),
+			initializing: count(workers.initializing),
+			ready: count(workers.ready),
+			running: count(workers.running),
+			throttled: count(workers.throttled),
+			unhealthy: count(workers.unhealthy),
+		},
 	};
 }
 
@@ -39,7 +52,12 @@ export function createJobApi({baseUrl, apiKey, pools}: {readonly baseUrl: string
 	const base = baseUrl.replace(/\/+$/, '');
 	const pool = pools.for(base);
 	const headers = {authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'podtop'};
-	const call = async <T>(method: 'GET' | 'POST', endpointId: string, operation: string, options: {jobId?: string; query?: Record<string, number | undefined>; body?: unknown; signal?: AbortSignal; waitMs?: number} = {}) => {
+	const call = async <T>(
+		method: 'GET' | 'POST',
+		endpointId: string,
+		operation: string,
+		options: {jobId?: string; query?: Record<string, number | undefined>; body?: unknown; signal?: AbortSignal; waitMs?: number} = {},
+	) => {
 		const url = new URL(`${base}/${encodeURIComponent(endpointId)}/${operation}${options.jobId ? `/${encodeURIComponent(options.jobId)}` : ''}`);
 		for (const [name, value] of Object.entries(options.query ?? {})) {
 			if (value !== undefined) {
@@ -61,10 +79,13 @@ export function createJobApi({baseUrl, apiKey, pools}: {readonly baseUrl: string
 
 	return {
 		run: async (endpointId, request, options = {}) => call('POST', endpointId, 'run', {body: request, signal: options.signal}),
-		runSync: async (endpointId, request, options = {}) => call('POST', endpointId, 'runsync', {body: request, signal: options.signal, query: {wait: options.waitMs}, waitMs: options.waitMs ?? 90_000}),
+		runSync: async (endpointId, request, options = {}) =>
+			call('POST', endpointId, 'runsync', {body: request, signal: options.signal, query: {wait: options.waitMs}, waitMs: options.waitMs ?? 90_000}),
 		status: async (endpointId, jobId, options = {}) => call('GET', endpointId, 'status', {jobId, signal: options.signal, query: {ttl: options.ttlMs}}),
-		statusSync: async (endpointId, jobId, options = {}) => call('GET', endpointId, 'status-sync', {jobId, signal: options.signal, query: {wait: options.waitMs}, waitMs: options.waitMs ?? 90_000}),
-		stream: async (endpointId, jobId, options = {}) => normalizeStream(await call('GET', endpointId, 'stream', {jobId, signal: options.signal, query: {wait: options.waitMs}, waitMs: options.waitMs})),
+		statusSync: async (endpointId, jobId, options = {}) =>
+			call('GET', endpointId, 'status-sync', {jobId, signal: options.signal, query: {wait: options.waitMs}, waitMs: options.waitMs ?? 90_000}),
+		stream: async (endpointId, jobId, options = {}) =>
+			normalizeStream(await call('GET', endpointId, 'stream', {jobId, signal: options.signal, query: {wait: options.waitMs}, waitMs: options.waitMs})),
 		cancel: async (endpointId, jobId, options = {}) => call('POST', endpointId, 'cancel', {jobId, signal: options.signal}),
 		retry: async (endpointId, jobId, options = {}) => call('POST', endpointId, 'retry', {jobId, signal: options.signal}),
 		purgeQueue: async (endpointId, options = {}) => call('POST', endpointId, 'purge-queue', {signal: options.signal}),

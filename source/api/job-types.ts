@@ -34,5 +34,12 @@ export type JobRequest = {
 
 export type Health = {
 	readonly jobs: {readonly completed: number; readonly failed: number; readonly inProgress: number; readonly inQueue: number; readonly retried: number};
-	readonly workers: {readonly idle: number; readonly initializing: number; readonly ready: number; readonly running: number; readonly throttled: number; readonly unhealthy: number};
+	readonly workers: {
+		readonly idle: number;
+		readonly initializing: number;
+		readonly ready: number;
+		readonly running: number;
+		readonly throttled: number;
+		readonly unhealthy: number;
+	};
 };

@@ -48,7 +48,8 @@ export async function requestJson<T>(options: JsonRequest): Promise<T> {
 	const {statusCode} = response;
 	if (statusCode < 200 || statusCode >= 300) {
 		// Bodies of 401, 404 and 429 are not something to depend on: the status says it all.
-		const message = statusCode === 401 || statusCode === 404 || statusCode === 429 ? `${label}: HTTP ${statusCode}` : `${label}: ${serviceMessage(text, statusCode)}`;
+		const message =
+			statusCode === 401 || statusCode === 404 || statusCode === 429 ? `${label}: HTTP ${statusCode}` : `${label}: ${serviceMessage(text, statusCode)}`;
 		throw new ApiError(kindForStatus(statusCode), message, {status: statusCode, retryAfterMs: parseRetryAfter(response.headers['retry-after'])});
 	}
 

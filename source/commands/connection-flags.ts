@@ -29,7 +29,17 @@ export const connectionHelp = `
 
 	The API key comes from RUNPOD_API_KEY or ~/.runpod/config.toml, never from a flag.`;
 
-type Flags = {demo: boolean; apiUrl?: string; graphqlUrl?: string; profile?: string; endpoints?: string; budget: number; readOnly: boolean; auditLog?: string; apiKey?: string};
+type Flags = {
+	demo: boolean;
+	apiUrl?: string;
+	graphqlUrl?: string;
+	profile?: string;
+	endpoints?: string;
+	budget: number;
+	readOnly: boolean;
+	auditLog?: string;
+	apiKey?: string;
+};
 
 export type Connection = {
 	readonly target: TargetOptions;
@@ -50,7 +60,10 @@ export function readConnectionFlags(flags: Flags, env: NodeJS.ProcessEnv = proce
 		throw new UsageError(`--budget must be a share between 0 and 1, got ${flags.budget}`);
 	}
 
-	const endpointFilter = flags.endpoints?.split(',').map(id => id.trim()).filter(Boolean);
+	const endpointFilter = flags.endpoints
+		?.split(',')
+		.map(id => id.trim())
+		.filter(Boolean);
 	return {
 		target: {demo: flags.demo, apiUrl: flags.apiUrl, graphqlUrl: flags.graphqlUrl, profile: flags.profile},
 		endpointFilter: endpointFilter?.length ? endpointFilter : undefined,

@@ -32,13 +32,16 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	}
 
 	const target = resolveTarget(options.target);
-	const state = target.mode === 'live'
-		? createPodtopStore({mode: 'live', apiHost: new URL(target.apiUrl).host, keyFingerprint: keyFingerprint(target.apiKey)})
-		: createPodtopStore({mode: 'demo', apiHost: 'starting the simulator…', keyFingerprint: '••••'});
+	const state =
+		target.mode === 'live'
+			? createPodtopStore({mode: 'live', apiHost: new URL(target.apiUrl).host, keyFingerprint: keyFingerprint(target.apiKey)})
+			: createPodtopStore({mode: 'demo', apiHost: 'starting the simulator…', keyFingerprint: '••••'});
 	const glyphs = options.ascii || !localeIsUtf8() ? asciiGlyphs : unicodeGlyphs;
 	const colors = !options.color || process.env.NO_COLOR ? colorless : colorful;
 	const views: View[] = options.initialJob ? [{type: 'list'}, {type: 'job', ...options.initialJob}] : [{type: 'list'}];
-	const view = createViewStore(initialViewState({columns: process.stdout.columns || 80, rows: process.stdout.rows || 24, views, message: target.warnings.join(' · ') || undefined}));
+	const view = createViewStore(
+		initialViewState({columns: process.stdout.columns || 80, rows: process.stdout.rows || 24, views, message: target.warnings.join(' · ') || undefined}),
+	);
 	const rows = createRowSelectors(glyphs);
 	// While every poll succeeds, the freshest data is at most one health interval old and the stalest
 	// one slowest interval; shown as that bound, it never needs redrawing (a ticking age would).
@@ -48,7 +51,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		const services: Services = {store: state.store, view, rows, engine, glyphs, colors};
 		return (
 			<ServicesProvider services={services}>
-				<App freshnessBound={freshnessBound} readOnly={options.readOnly}/>
+				<App freshnessBound={freshnessBound} readOnly={options.readOnly} />
 			</ServicesProvider>
 		);
 	};
@@ -80,7 +83,14 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	});
 	const starting: Promise<Engine> = (async () => {
 		const {createEngine} = await import('../engine/create-engine.js');
-		const engine = await createEngine({target, state, budget: options.budget, endpointFilter: options.endpointFilter, readOnly: options.readOnly, auditPath: options.auditPath});
+		const engine = await createEngine({
+			target,
+			state,
+			budget: options.budget,
+			endpointFilter: options.endpointFilter,
+			readOnly: options.readOnly,
+			auditPath: options.auditPath,
+		});
 		// Quit while it was starting: nothing to show it on.
 		if (!exited) {
 			instance.rerender(app(engine));

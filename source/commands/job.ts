@@ -56,7 +56,15 @@ export async function runJob(argv: readonly string[]): Promise<void> {
 		process.once('SIGTERM', onSignal);
 		engine.start();
 		try {
-			const {job, streamed} = await followJob(engine, endpointId, jobId, text => process.stdout.write(sanitizeText(text)), stop.signal);
+			const {job, streamed} = await followJob(
+				engine,
+				endpointId,
+				jobId,
+				text => {
+					process.stdout.write(sanitizeText(text));
+				},
+				stop.signal,
+			);
 			if (stop.signal.aborted) {
 				process.exitCode = 130;
 				return;

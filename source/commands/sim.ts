@@ -47,7 +47,10 @@ function positive(name: string, value: number): number {
 }
 
 export async function runSim(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(simHelp, argv, {
+	const cli = parseCommandLine(
+		simHelp,
+		argv,
+		{
 			host: {type: 'string', default: '127.0.0.1'},
 			port: {type: 'number', default: 8787},
 			apiKey: {type: 'string'},
@@ -59,7 +62,9 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 			pods: {type: 'number', default: 12},
 			graphqlRate: {type: 'number', default: 5},
 			load: {type: 'boolean', default: true},
-	}, 'podtop sim');
+		},
+		'podtop sim',
+	);
 	const {flags} = cli;
 	if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65_535) {
 		throw new UsageError(`--port must be an integer from 0 to 65535, got ${flags.port}`);

@@ -1,9 +1,9 @@
 import {Text} from 'ink';
 import {formatAge} from '../format/duration.js';
 import {sanitizeLine} from '../format/sanitize.js';
+import type {SourceName} from '../store/types.js';
 import {usePodtop, useServices} from './services.js';
 import {useNow} from './use-now.js';
-import type {SourceName} from '../store/types.js';
 
 type Props = {readonly source: SourceName; readonly width: number};
 
@@ -18,7 +18,11 @@ export function DataAge({source, width}: Props) {
 	const now = useNow(stale);
 	if (stale) {
 		const text = `${glyphs.warning} stale ${formatAge(connection.staleSince, now)} · ${sanitizeLine(connection.lastError ?? '')}`;
-		return <Text color={colors.bad} wrap="truncate">{text.slice(0, width)}</Text>;
+		return (
+			<Text color={colors.bad} wrap='truncate'>
+				{text.slice(0, width)}
+			</Text>
+		);
 	}
 
 	if (connection.lastSuccessAt === undefined) {

@@ -12,34 +12,51 @@ type Props = {readonly width: number; readonly readOnly: boolean};
 /** The bottom line: a bar being typed in, a question, a write in flight, the last result, or the keys worth knowing here. */
 export function Footer({width, readOnly}: Props) {
 	const {colors} = useServices();
-	const {overlay, message, pending, place} = useView(useShallow(state => ({overlay: state.overlay, message: state.message, pending: state.pending, place: currentPlace(state)})));
+	const {overlay, message, pending, place} = useView(
+		useShallow(state => ({overlay: state.overlay, message: state.message, pending: state.pending, place: currentPlace(state)})),
+	);
 	if (overlay.type === 'filter') {
-		return <InputLine prompt="/" value={overlay.input} hint="regex, ! inverts · Enter apply · Esc clear" width={width}/>;
+		return <InputLine prompt='/' value={overlay.input} hint='regex, ! inverts · Enter apply · Esc clear' width={width} />;
 	}
 
 	if (overlay.type === 'palette') {
-		return <InputLine prompt=":" value={overlay.input} hint="Tab completes · Enter runs · Esc closes · :help lists them" width={width}/>;
+		return <InputLine prompt=':' value={overlay.input} hint='Tab completes · Enter runs · Esc closes · :help lists them' width={width} />;
 	}
 
 	if (overlay.type === 'confirm') {
-		return overlay.typeToConfirm === undefined
-			? <Text wrap="truncate" color={colors.warn} bold>{`${sanitizeLine(overlay.prompt)} y/N`}</Text>
-			: <InputLine prompt={`${sanitizeLine(overlay.prompt)} Type "${sanitizeLine(overlay.typeToConfirm)}" to confirm: `} value={overlay.input} hint="Enter confirms · Esc cancels" width={width}/>;
+		return overlay.typeToConfirm === undefined ? (
+			<Text bold wrap='truncate' color={colors.warn}>{`${sanitizeLine(overlay.prompt)} y/N`}</Text>
+		) : (
+			<InputLine
+				prompt={`${sanitizeLine(overlay.prompt)} Type "${sanitizeLine(overlay.typeToConfirm)}" to confirm: `}
+				value={overlay.input}
+				hint='Enter confirms · Esc cancels'
+				width={width}
+			/>
+		);
 	}
 
 	if (pending) {
 		return (
-			<Text wrap="truncate" color={colors.accent}>
-				<Spinner type="dots"/>
+			<Text wrap='truncate' color={colors.accent}>
+				<Spinner type='dots' />
 				{` ${sanitizeLine(pending)}…`}
 			</Text>
 		);
 	}
 
 	if (message) {
-		const tone = message.tone === 'good' ? colors.good : (message.tone === 'bad' ? colors.bad : colors.warn);
-		return <Text wrap="truncate" color={tone}>{sanitizeLine(message.text)}</Text>;
+		const tone = message.tone === 'good' ? colors.good : message.tone === 'bad' ? colors.bad : colors.warn;
+		return (
+			<Text wrap='truncate' color={tone}>
+				{sanitizeLine(message.text)}
+			</Text>
+		);
 	}
 
-	return <Text wrap="truncate" dimColor>{footerHint(place, readOnly)}</Text>;
+	return (
+		<Text dimColor wrap='truncate'>
+			{footerHint(place, readOnly)}
+		</Text>
+	);
 }

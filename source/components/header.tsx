@@ -16,7 +16,10 @@ export function hotBudgets(budgets: Readonly<Record<string, BudgetState>>, count
 	const all = Object.values(budgets);
 	const load = (budget: BudgetState) => (budget.backoffUntil ? 2 : budget.used / Math.max(1, budget.allowed));
 	const graphql = all.find(budget => budget.key === 'graphql');
-	const others = all.filter(budget => budget.key !== 'graphql').sort((a, b) => load(b) - load(a)).slice(0, count - (graphql ? 1 : 0));
+	const others = all
+		.filter(budget => budget.key !== 'graphql')
+		.sort((a, b) => load(b) - load(a))
+		.slice(0, count - (graphql ? 1 : 0));
 	return graphql ? [graphql, ...others] : others;
 }
 
@@ -34,32 +37,44 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 	const now = useNow(failing.length > 0);
 	const gauges = hotBudgets(budgets, isWide(width) ? 3 : 1).map(budget => {
 		const label = budgetLabel(budget.key, endpointId => names[endpointId]?.record.name, isWide(width) ? 14 : 10, glyphs.ellipsis);
-		return {key: budget.key, text: `${label} ${bar(budget.used / Math.max(1, budget.allowed), 4, glyphs)} ${budget.used}/${budget.allowed}`, backingOff: budget.backoffUntil !== undefined};
+		return {
+			key: budget.key,
+			text: `${label} ${bar(budget.used / Math.max(1, budget.allowed), 4, glyphs)} ${budget.used}/${budget.allowed}`,
+			backingOff: budget.backoffUntil !== undefined,
+		};
 	});
 	const stalest = Math.min(...failing.map(source => connection[source].staleSince!));
 	const right = failing.length > 0 ? `stalest ${formatAge(stalest, now)}` : `data ${freshnessBound}`;
 	const badge = `${mode === 'demo' ? ' DEMO ' : ' LIVE '}${readOnly ? ' READ-ONLY ' : ''}`;
 	const identity = ` ${apiHost} ${glyphs.separator} key ${keyFingerprint.replace('••••', glyphs.key)} ${glyphs.separator} `;
 	// Everything on one line, cut to fit: a line that wraps would push the frame past the screen.
-	let room = width - 'podtop '.length - badge.length - identity.length - right.length - 1;
-	const shown = gauges.filter(gauge => {
-		room -= gauge.text.length + 1;
-		return room >= 0;
-	});
-	const fill = Math.max(1, width - 'podtop '.length - badge.length - identity.length - shown.reduce((sum, gauge) => sum + gauge.text.length + 1, 0) - right.length);
+	const room = width - 'podtop '.length - badge.length - identity.length - right.length - 1;
+	const shown = gauges.filter((_, index) => gauges.slice(0, index + 1).reduce((sum, gauge) => sum + gauge.text.length + 1, 0) <= room);
+	const fill = Math.max(
+		1,
+		width - 'podtop '.length - badge.length - identity.length - shown.reduce((sum, gauge) => sum + gauge.text.length + 1, 0) - right.length,
+	);
 	return (
-		<Box flexDirection="column" width={width}>
-			<Text wrap="truncate">
-				<Text bold color={colors.accent}>podtop </Text>
-				<Text bold inverse color={mode === 'demo' ? colors.warn : colors.good}>{badge}</Text>
+		<Box flexDirection='column' width={width}>
+			<Text wrap='truncate'>
+				<Text bold color={colors.accent}>
+					podtop{' '}
+				</Text>
+				<Text bold inverse color={mode === 'demo' ? colors.warn : colors.good}>
+					{badge}
+				</Text>
 				<Text>{identity}</Text>
-				{shown.map(gauge => <Text key={gauge.key} color={gauge.backingOff ? colors.bad : undefined}>{`${gauge.text} `}</Text>)}
+				{shown.map(gauge => (
+					<Text key={gauge.key} color={gauge.backingOff ? colors.bad : undefined}>{`${gauge.text} `}</Text>
+				))}
 				<Text>{' '.repeat(fill)}</Text>
 				<Text color={failing.length > 0 ? colors.bad : colors.muted}>{right}</Text>
 			</Text>
 			{failing.length > 0 ? (
-				<Text inverse color={colors.bad} wrap="truncate">
-					{` ${glyphs.warning} DEGRADED: ${failing.map(source => `${source === 'jobApi' ? 'job API' : 'GraphQL'} failing since ${formatAge(connection[source].staleSince, now)} (${sanitizeLine(connection[source].lastError ?? '')})`).join('; ')} — showing last known data `.padEnd(width)}
+				<Text inverse color={colors.bad} wrap='truncate'>
+					{` ${glyphs.warning} DEGRADED: ${failing.map(source => `${source === 'jobApi' ? 'job API' : 'GraphQL'} failing since ${formatAge(connection[source].staleSince, now)} (${sanitizeLine(connection[source].lastError ?? '')})`).join('; ')} — showing last known data `.padEnd(
+						width,
+					)}
 				</Text>
 			) : null}
 		</Box>

@@ -19,15 +19,18 @@ export function HelpOverlay({width, height}: Props) {
 	const columnWidth = Math.floor((width - 4) / columnCount);
 	const columns = Array.from({length: columnCount}, (_, index) => lines.slice(index * perColumn, (index + 1) * perColumn));
 	return (
-		<Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={colors.accent} paddingX={1}>
+		<Box flexDirection='column' width={width} height={height} borderStyle='round' borderColor={colors.accent} paddingX={1}>
 			<Text bold color={colors.accent}>{`Keys: ${placeTitles[place]} (Esc or ? to close)`}</Text>
 			<Box>
 				{columns.map(column => (
-					<Box key={column[0]?.title} flexDirection="column" width={columnWidth}>
+					<Box key={column[0]?.title} flexDirection='column' width={columnWidth}>
 						{column.map(line => (
-							<Text key={`${line.keys} ${line.title}`} wrap="truncate">
+							<Text key={`${line.keys} ${line.title}`} wrap='truncate'>
 								<Text bold>{`${line.keys} `.padEnd(keysWidth)}</Text>
-								<Text color={line.danger === 'read' ? undefined : (line.danger === 'destructive' ? colors.bad : colors.warn)}>{line.title}{line.danger === 'read' ? '' : ` (${line.danger})`}</Text>
+								<Text color={line.danger === 'read' ? undefined : line.danger === 'destructive' ? colors.bad : colors.warn}>
+									{line.title}
+									{line.danger === 'read' ? '' : ` (${line.danger})`}
+								</Text>
 							</Text>
 						))}
 					</Box>

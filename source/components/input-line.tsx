@@ -9,8 +9,10 @@ export function InputLine({prompt, value, hint, width}: Props) {
 	const {colors} = useServices();
 	const text = `${prompt}${sanitizeLine(value)}`;
 	return (
-		<Text wrap="truncate">
-			<Text bold color={colors.accent}>{text}</Text>
+		<Text wrap='truncate'>
+			<Text bold color={colors.accent}>
+				{text}
+			</Text>
 			<Text inverse> </Text>
 			<Text dimColor>{`  ${hint}`.slice(0, Math.max(0, width - text.length - 1))}</Text>
 		</Text>

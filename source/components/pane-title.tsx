@@ -20,11 +20,13 @@ export function PaneTitle({title, shown, total, filter, source, width, hint}: Pr
 	const left = `${title} (${count})${filter ? ` /${filter}` : ''}${hint ? `  ${hint}` : ''}`;
 	return (
 		<Box width={width} height={1}>
-			<Box flexGrow={1} flexShrink={1} overflow="hidden">
-				<Text bold color={colors.accent} wrap="truncate">{left}</Text>
+			<Box flexGrow={1} flexShrink={1} overflow='hidden'>
+				<Text bold color={colors.accent} wrap='truncate'>
+					{left}
+				</Text>
 			</Box>
 			<Box flexShrink={0} marginLeft={1}>
-				<DataAge source={source} width={Math.max(10, Math.floor(width / 2))}/>
+				<DataAge source={source} width={Math.max(10, Math.floor(width / 2))} />
 			</Box>
 		</Box>
 	);

@@ -54,24 +54,38 @@ The selected row is drawn inverse.
 export function Table({columns, rows, contentWidths, selected, height, width, sort, emptyText = 'nothing to show'}: Props) {
 	const {colors, glyphs} = useServices();
 	const widths = layoutColumns(columns, width, contentWidths);
-	const used = Math.min(width, widths.reduce((sum, columnWidth) => sum + columnWidth + 1, -1));
+	const used = Math.min(
+		width,
+		widths.reduce((sum, columnWidth) => sum + columnWidth + 1, -1),
+	);
 	const line = (cells: readonly string[]) => cells.map((cell, index) => fit(cell, widths[index] ?? 0, columns[index]?.align, glyphs.ellipsis)).join(' ');
-	const spanned = (first: string, span: string) => `${fit(first, widths[0] ?? 0, columns[0]?.align, glyphs.ellipsis)} ${fit(span, Math.max(0, used - (widths[0] ?? 0) - 1), 'left', glyphs.ellipsis)}`;
+	const spanned = (first: string, span: string) =>
+		`${fit(first, widths[0] ?? 0, columns[0]?.align, glyphs.ellipsis)} ${fit(span, Math.max(0, used - (widths[0] ?? 0) - 1), 'left', glyphs.ellipsis)}`;
 	// The sort marker always shows: a title too long for it gives up its last letter.
-	const header = line(columns.map((column, index) => (sort?.column === index ? `${column.title.slice(0, Math.max(0, (widths[index] ?? 1) - 1))}${sort.descending ? glyphs.down : glyphs.up}` : column.title)));
+	const header = line(
+		columns.map((column, index) =>
+			sort?.column === index ? `${column.title.slice(0, Math.max(0, (widths[index] ?? 1) - 1))}${sort.descending ? glyphs.down : glyphs.up}` : column.title,
+		),
+	);
 	const bodyHeight = Math.max(0, height - 1);
 	const {start, end} = visibleWindow(rows.length, selected, bodyHeight);
 	return (
-		<Box flexDirection="column" height={height}>
-			<Text bold wrap="truncate" color={colors.accent}>{header}</Text>
-			{rows.length === 0 ? <Text dimColor>{fit(emptyText, width)}</Text> : rows.slice(start, end).map((row, offset) => {
-				const isSelected = start + offset === selected;
-				return (
-					<Text key={row.key} wrap="truncate" inverse={isSelected} dimColor={row.dim && !isSelected} color={row.tone ? colors[row.tone] : undefined}>
-						{row.span === undefined ? line(row.cells) : spanned(row.cells[0] ?? '', row.span)}
-					</Text>
-				);
-			})}
+		<Box flexDirection='column' height={height}>
+			<Text bold wrap='truncate' color={colors.accent}>
+				{header}
+			</Text>
+			{rows.length === 0 ? (
+				<Text dimColor>{fit(emptyText, width)}</Text>
+			) : (
+				rows.slice(start, end).map((row, offset) => {
+					const isSelected = start + offset === selected;
+					return (
+						<Text key={row.key} wrap='truncate' inverse={isSelected} dimColor={Boolean(row.dim) && !isSelected} color={row.tone ? colors[row.tone] : undefined}>
+							{row.span === undefined ? line(row.cells) : spanned(row.cells[0] ?? '', row.span)}
+						</Text>
+					);
+				})
+			)}
 		</Box>
 	);
 }

@@ -10,12 +10,16 @@ export function Tabs({width}: Props) {
 	const {colors} = useServices();
 	const active = useView(state => state.pane);
 	const counts = usePodtop(useShallow(state => ({endpoints: state.endpoints.order.length, pods: state.pods.order.length, gpus: state.gpus.order.length})));
-	const tabs: Array<[ListPane, string]> = [['endpoints', `Endpoints ${counts.endpoints}`], ['pods', `Pods ${counts.pods}`], ['gpus', `GPUs ${counts.gpus}`]];
+	const tabs: Array<[ListPane, string]> = [
+		['endpoints', `Endpoints ${counts.endpoints}`],
+		['pods', `Pods ${counts.pods}`],
+		['gpus', `GPUs ${counts.gpus}`],
+	];
 	const hint = 'Tab switch · / filter · : command · ? help';
 	const used = tabs.reduce((sum, [, label]) => sum + label.length + 2, 0);
 	const gap = width - used - hint.length;
 	return (
-		<Text wrap="truncate">
+		<Text wrap='truncate'>
 			{tabs.map(([pane, label]) => (
 				<Text key={pane} inverse={pane === active} bold={pane === active} color={pane === active ? colors.accent : undefined}>{` ${label} `}</Text>
 			))}

@@ -8,11 +8,15 @@ export function useNow(ticking: boolean, intervalMs = 1000): number {
 			return;
 		}
 
-		setNow(Date.now());
-		const timer = setInterval(() => {
+		const update = () => {
 			setNow(Date.now());
-		}, intervalMs);
+		};
+
+		// Read the time as soon as ticking starts (not in the effect itself), then every interval.
+		const first = setTimeout(update, 0);
+		const timer = setInterval(update, intervalMs);
 		return () => {
+			clearTimeout(first);
 			clearInterval(timer);
 		};
 	}, [ticking, intervalMs]);

@@ -18,7 +18,11 @@ export function defaultConfigPath(home = homedir()): string {
 Finds the API key: `RUNPOD_API_KEY`, else `~/.runpod/config.toml` (runpod-python's
 `[<profile>] api_key`, then runpodctl's top-level `apikey`). Never from a command-line flag.
 */
-export function findApiKey({env = process.env, configPath = defaultConfigPath(), profile = 'default'}: {env?: NodeJS.ProcessEnv; configPath?: string; profile?: string} = {}): KeySource {
+export function findApiKey({
+	env = process.env,
+	configPath = defaultConfigPath(),
+	profile = 'default',
+}: {env?: NodeJS.ProcessEnv; configPath?: string; profile?: string} = {}): KeySource {
 	const fromEnv = env.RUNPOD_API_KEY?.trim();
 	if (fromEnv) {
 		return {apiKey: fromEnv, origin: 'RUNPOD_API_KEY', warnings: []};

@@ -11,7 +11,7 @@ export function parseSimpleToml(text: string): Record<string, Record<string, str
 			continue;
 		}
 
-		const header = /^\[\s*([^\]]+?)\s*\]$/.exec(line);
+		const header = /^\[\s*([^\]]+?)\s*]$/.exec(line);
 		if (header) {
 			section = header[1]!.replaceAll(/^["']|["']$/g, '');
 			result[section] ??= {};

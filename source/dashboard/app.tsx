@@ -58,39 +58,55 @@ export function App({freshnessBound, readOnly}: Props) {
 		};
 	}, [stdout, view]);
 
-	const {columns, rows: lines, pane, current, help} = useView(useShallow(state => ({columns: state.columns, rows: state.rows, pane: state.pane, current: currentView(state), help: state.overlay.type === 'help'})));
+	const {
+		columns,
+		rows: lines,
+		pane,
+		current,
+		help,
+	} = useView(
+		useShallow(state => ({columns: state.columns, rows: state.rows, pane: state.pane, current: currentView(state), help: state.overlay.type === 'help'})),
+	);
 	const degraded = usePodtop(state => state.connection.jobApi.staleSince !== undefined || state.connection.graphql.staleSince !== undefined);
 	const {width, height, bodyHeight} = frameLayout({columns, rows: lines}, degraded);
 
 	// What is on screen polls at its visible cadence; a job on screen has its stream followed.
-	const focus = current.type === 'job' ? 'job' : (current.type === 'endpoint' ? 'endpoints' : pane);
+	const focus = current.type === 'job' ? 'job' : current.type === 'endpoint' ? 'endpoints' : pane;
 	useEffect(() => {
 		engine?.focus(focus);
 	}, [engine, focus]);
-	const followed = current.type === 'job' ? current : undefined;
-	useEffect(() => (engine && followed ? engine.follow(followed.endpointId, followed.jobId) : undefined), [engine, followed?.endpointId, followed?.jobId]);
+	const followedEndpoint = current.type === 'job' ? current.endpointId : undefined;
+	const followedJob = current.type === 'job' ? current.jobId : undefined;
+	useEffect(
+		() => (engine && followedEndpoint && followedJob ? engine.follow(followedEndpoint, followedJob) : undefined),
+		[engine, followedEndpoint, followedJob],
+	);
 
 	let body;
 	if (help) {
-		body = <HelpOverlay width={width} height={bodyHeight}/>;
+		body = <HelpOverlay width={width} height={bodyHeight} />;
 	} else if (current.type === 'job') {
-		body = <JobView endpointId={current.endpointId} jobId={current.jobId} width={width} height={bodyHeight}/>;
+		body = <JobView endpointId={current.endpointId} jobId={current.jobId} width={width} height={bodyHeight} />;
 	} else if (current.type === 'endpoint') {
-		body = <EndpointDetail endpointId={current.endpointId} width={width} height={bodyHeight}/>;
+		body = <EndpointDetail endpointId={current.endpointId} width={width} height={bodyHeight} />;
 	} else if (pane === 'endpoints') {
-		body = <EndpointsPane width={width} height={bodyHeight}/>;
+		body = <EndpointsPane width={width} height={bodyHeight} />;
 	} else if (pane === 'pods') {
-		body = <PodsPane width={width} height={bodyHeight}/>;
+		body = <PodsPane width={width} height={bodyHeight} />;
 	} else {
-		body = <GpusPane width={width} height={bodyHeight}/>;
+		body = <GpusPane width={width} height={bodyHeight} />;
 	}
 
 	return (
-		<Box flexDirection="column" width={width} height={height}>
-			<Header width={width} freshnessBound={freshnessBound} readOnly={readOnly}/>
-			<Tabs width={width}/>
-			<Box height={bodyHeight} width={width}>{body}</Box>
-			<Box height={1} width={width}><Footer width={width} readOnly={readOnly}/></Box>
+		<Box flexDirection='column' width={width} height={height}>
+			<Header width={width} freshnessBound={freshnessBound} readOnly={readOnly} />
+			<Tabs width={width} />
+			<Box height={bodyHeight} width={width}>
+				{body}
+			</Box>
+			<Box height={1} width={width}>
+				<Footer width={width} readOnly={readOnly} />
+			</Box>
 		</Box>
 	);
 }

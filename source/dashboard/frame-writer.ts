@@ -19,9 +19,9 @@ export type FrameWriter = {
 
 export function diffFrame(previous: readonly string[], next: readonly string[]): string {
 	let out = '';
-	for (let index = 0; index < next.length; index++) {
-		if (next[index] !== previous[index]) {
-			out += `\u001B[${index + 1};1H${next[index]}\u001B[K`;
+	for (const [index, element] of next.entries()) {
+		if (element !== previous[index]) {
+			out += `\u001B[${index + 1};1H${element}\u001B[K`;
 		}
 	}
 
@@ -45,16 +45,14 @@ export function createFrameWriter(target: NodeJS.WriteStream = process.stdout): 
 		const callback = rest.find(argument => typeof argument === 'function') as (() => void) | undefined;
 		const body = text.replace(eraseLinePrefix, '');
 		const isFrame = body !== text || (previous.length === 0 && body.includes('\n'));
-		if (!isFrame) {
-			// Cursor show/hide, synchronized-output markers and the like pass through.
-			if (text !== sync.begin && text !== sync.end) {
-				send(text);
-			}
-		} else {
+		if (isFrame) {
 			const lines = body.endsWith('\n') ? body.slice(0, -1).split('\n') : body.split('\n');
 			const out = diffFrame(previous, lines);
 			previous = lines;
 			send(out);
+		} else if (text !== sync.begin && text !== sync.end) {
+			// Cursor show/hide, synchronized-output markers and the like pass through.
+			send(text);
 		}
 
 		callback?.();

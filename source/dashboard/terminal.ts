@@ -24,7 +24,7 @@ export function takeOverTerminal(stdout: NodeJS.WriteStream = process.stdout): (
 		}
 
 		restore();
-		process.stderr.write(`podtop crashed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+		process.stderr.write(`podtop crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 		process.exit(70);
 	};
 

@@ -57,7 +57,17 @@ export type EngineOptions = {
 };
 
 /** Everything behind the UI, built outside React: the demo simulator when needed, clients, scheduler, store, pollers. */
-export async function createEngine({target, budget, cadence, endpointFilter, allVisible, poll, readOnly = false, auditPath, state}: EngineOptions): Promise<Engine> {
+export async function createEngine({
+	target,
+	budget,
+	cadence,
+	endpointFilter,
+	allVisible,
+	poll,
+	readOnly = false,
+	auditPath,
+	state,
+}: EngineOptions): Promise<Engine> {
 	let demo: RunningSimulator | undefined;
 	let service: {readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string};
 	if (target.mode === 'live') {
@@ -72,7 +82,11 @@ export async function createEngine({target, budget, cadence, endpointFilter, all
 	const {apiUrl, graphqlUrl, apiKey} = service;
 	const pools = new Pools();
 	const scheduler = new Scheduler({settings: {...defaultBudgetSettings, ...budget}});
-	const api = createScheduledApi({jobApi: createJobApi({baseUrl: apiUrl, apiKey, pools}), graphqlApi: createGraphqlApi({url: graphqlUrl, apiKey, pools}), scheduler});
+	const api = createScheduledApi({
+		jobApi: createJobApi({baseUrl: apiUrl, apiKey, pools}),
+		graphqlApi: createGraphqlApi({url: graphqlUrl, apiKey, pools}),
+		scheduler,
+	});
 	const {store, writes} = state ?? createPodtopStore({mode: target.mode, apiHost: new URL(apiUrl).host, keyFingerprint: keyFingerprint(apiKey)});
 	writes.setService(new URL(apiUrl).host, keyFingerprint(apiKey));
 
@@ -108,5 +122,3 @@ export async function createEngine({target, budget, cadence, endpointFilter, all
 		},
 	};
 }
-
-

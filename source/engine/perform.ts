@@ -33,13 +33,24 @@ export type PerformContext = {
 	readonly apiKey: string;
 };
 
-const auditOutcome: Record<PerformOutcome, AuditEntry['outcome']> = {ok: 'ok', refused: 'refused', failed: 'failed', ambiguous: 'may-have-happened', 'read-only': 'read-only'};
+const auditOutcome: Record<PerformOutcome, AuditEntry['outcome']> = {
+	ok: 'ok',
+	refused: 'refused',
+	failed: 'failed',
+	ambiguous: 'may-have-happened',
+	'read-only': 'read-only',
+};
 
 /**
 Sends one write: refused in read-only mode before anything leaves the process, through the rate
 budget at the `action` priority, never re-sent, appended to the audit log, then a targeted re-poll.
 */
-export async function perform<Id extends WriteId>(context: PerformContext, id: Id, target: WriteTypes[Id]['target'], input: WriteTypes[Id]['input']): Promise<PerformResult<Id>> {
+export async function perform<Id extends WriteId>(
+	context: PerformContext,
+	id: Id,
+	target: WriteTypes[Id]['target'],
+	input: WriteTypes[Id]['input'],
+): Promise<PerformResult<Id>> {
 	const spec = writeSpecs[id];
 	const started = performance.now();
 	const what = spec.describe(target);

@@ -50,21 +50,27 @@ export const writeSpecs: {readonly [Id in WriteId]: WriteSpec<Id>} = {
 		danger: 'write',
 		describe: ({endpointId, jobId}) => `cancel job ${jobId} on ${endpointId}`,
 		send: async (api, {endpointId, jobId}) => api.cancel(endpointId, jobId),
-		after: ({pollers}, target) => pollers.repoll({jobKey: jobKey(target.endpointId, target.jobId), endpointId: target.endpointId}),
+		after({pollers}, target) {
+			pollers.repoll({jobKey: jobKey(target.endpointId, target.jobId), endpointId: target.endpointId});
+		},
 		howToCheck: ({endpointId, jobId}) => `check with: podtop job ${endpointId} ${jobId}`,
 	},
 	'job.retry': {
 		danger: 'write',
 		describe: ({endpointId, jobId}) => `retry job ${jobId} on ${endpointId}`,
 		send: async (api, {endpointId, jobId}) => api.retry(endpointId, jobId),
-		after: ({pollers}, target) => pollers.repoll({jobKey: jobKey(target.endpointId, target.jobId), endpointId: target.endpointId}),
+		after({pollers}, target) {
+			pollers.repoll({jobKey: jobKey(target.endpointId, target.jobId), endpointId: target.endpointId});
+		},
 		howToCheck: ({endpointId, jobId}) => `check with: podtop job ${endpointId} ${jobId}`,
 	},
 	'endpoint.purge-queue': {
 		danger: 'destructive',
 		describe: ({endpointId}) => `purge the queue of ${endpointId}`,
 		send: async (api, {endpointId}) => api.purgeQueue(endpointId),
-		after: ({pollers}, {endpointId}) => pollers.repoll({endpointId}),
+		after({pollers}, {endpointId}) {
+			pollers.repoll({endpointId});
+		},
 		howToCheck: ({endpointId}) => `the queue may be empty now: see its health (podtop snapshot --endpoints ${endpointId})`,
 	},
 };

@@ -26,7 +26,7 @@ export function formatMillis(ms: number | null | undefined): string {
 		return '–';
 	}
 
-	return ms < 1000 ? `${Math.round(ms)}ms` : (ms < 60_000 ? `${(ms / 1000).toFixed(1)}s` : formatDuration(ms / 1000));
+	return ms < 1000 ? `${Math.round(ms)}ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)}s` : formatDuration(ms / 1000);
 }
 
 /** How old data is: `now`, `4s`, `2m`… */

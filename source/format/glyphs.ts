@@ -64,5 +64,7 @@ export function bar(share: number, width: number, glyphs: Glyphs): string {
 
 /** One cell per value (a vertical bar each): per-GPU utilisation in a single column. */
 export function levels(percentages: readonly number[], glyphs: Glyphs): string {
-	return percentages.map(value => glyphs.spark[Math.min(glyphs.spark.length - 1, Math.max(0, Math.round((value / 100) * (glyphs.spark.length - 1))))]!).join('');
+	return percentages
+		.map(value => glyphs.spark[Math.min(glyphs.spark.length - 1, Math.max(0, Math.round((value / 100) * (glyphs.spark.length - 1))))]!)
+		.join('');
 }

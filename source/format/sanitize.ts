@@ -7,23 +7,37 @@ export function sanitizeText(text: string): string {
 	let result = '';
 	for (const character of text) {
 		const code = character.codePointAt(0)!;
-		if (character === '\n') {
-			result += '\n';
-		} else if (character === '\t') {
-			result += '    ';
-		} else if (character === '\r') {
-			continue;
-		} else if (code === 0x1B) {
-			result += '␛';
-		} else if (code < 0x20 || code === 0x7F) {
-			result += `^${String.fromCodePoint(code === 0x7F ? 0x3F : code + 0x40)}`;
-		} else if (code >= 0x80 && code <= 0x9F) {
-			result += `\\u${code.toString(16).padStart(4, '0')}`;
-		} else if (code === 0x20_28 || code === 0x20_29 || (code >= 0x20_2A && code <= 0x20_2E) || (code >= 0x20_66 && code <= 0x20_69)) {
-			// Line separators and bidirectional overrides: could reorder what is shown.
-			result += `\\u${code.toString(16)}`;
-		} else {
-			result += character;
+		switch (character) {
+			case '\n': {
+				result += '\n';
+
+				break;
+			}
+
+			case '\t': {
+				result += '    ';
+
+				break;
+			}
+
+			case '\r': {
+				continue;
+			}
+
+			default: {
+				if (code === 0x1b) {
+					result += '␛';
+				} else if (code < 0x20 || code === 0x7f) {
+					result += `^${String.fromCodePoint(code === 0x7f ? 0x3f : code + 0x40)}`;
+				} else if (code >= 0x80 && code <= 0x9f) {
+					result += String.raw`\u${code.toString(16).padStart(4, '0')}`;
+				} else if (code === 0x20_28 || code === 0x20_29 || (code >= 0x20_2a && code <= 0x20_2e) || (code >= 0x20_66 && code <= 0x20_69)) {
+					// Line separators and bidirectional overrides: could reorder what is shown.
+					result += String.raw`\u${code.toString(16)}`;
+				} else {
+					result += character;
+				}
+			}
 		}
 	}
 

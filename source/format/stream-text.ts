@@ -8,7 +8,7 @@ export function chunkText(output: unknown): string {
 	}
 
 	if (typeof output === 'object' && output !== null && Array.isArray((output as {text?: unknown}).text)) {
-		return ((output as {text: unknown[]}).text).filter(piece => typeof piece === 'string').join('');
+		return (output as {text: unknown[]}).text.filter(piece => typeof piece === 'string').join('');
 	}
 
 	return output === undefined ? '' : `${JSON.stringify(output)}\n`;

@@ -12,6 +12,10 @@ export function textTable(header: readonly string[], rows: ReadonlyArray<readonl
 		return rightAligned.has(column) ? `${padding}${cell}` : `${cell}${padding}`;
 	};
 
-	const line = (cells: readonly string[]) => cells.map((cell, column) => pad(cell, column)).join('  ').trimEnd();
+	const line = (cells: readonly string[]) =>
+		cells
+			.map((cell, column) => pad(cell, column))
+			.join('  ')
+			.trimEnd();
 	return [line(header), ...clean.map(row => line(row))].join('\n');
 }

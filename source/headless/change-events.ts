@@ -51,7 +51,13 @@ export function changeEvents(previous: PodtopState, next: PodtopState, at: strin
 		const before = previous.connection[source];
 		const after = next.connection[source];
 		if (before.staleSince !== after.staleSince || (after.staleSince !== undefined && before.lastError !== after.lastError)) {
-			events.push({type: 'connection', at, source, stale: after.staleSince !== undefined, ...(after.staleSince === undefined ? {} : {since: new Date(after.staleSince).toISOString(), error: after.lastError})});
+			events.push({
+				type: 'connection',
+				at,
+				source,
+				stale: after.staleSince !== undefined,
+				...(after.staleSince === undefined ? {} : {since: new Date(after.staleSince).toISOString(), error: after.lastError}),
+			});
 		}
 	}
 

@@ -24,7 +24,13 @@ Follows one job through the engine's pollers like `tail -f`: each new stream chu
 `write` once, as it arrives; resolves with the job once it ends (or when `signal` aborts), rejects
 with the poll's error when the job cannot be followed (no such job, bad key, no service).
 */
-export async function followJob(engine: Engine, endpointId: string, jobId: string, write: (text: string) => void, signal?: AbortSignal): Promise<{job: TrackedJob; streamed: boolean}> {
+export async function followJob(
+	engine: Engine,
+	endpointId: string,
+	jobId: string,
+	write: (text: string) => void,
+	signal?: AbortSignal,
+): Promise<{job: TrackedJob; streamed: boolean}> {
 	const key = jobKey(endpointId, jobId);
 	let streamed = false;
 	const unfollow = engine.follow(endpointId, jobId, chunks => {
@@ -64,10 +70,14 @@ export async function followJob(engine: Engine, endpointId: string, jobId: strin
 					unsubscribe();
 				}
 			});
-			signal?.addEventListener('abort', () => {
-				unsubscribe();
-				check();
-			}, {once: true});
+			signal?.addEventListener(
+				'abort',
+				() => {
+					unsubscribe();
+					check();
+				},
+				{once: true},
+			);
 		});
 	} finally {
 		unfollow();

@@ -10,9 +10,19 @@ export function snapshotText(snapshot: Snapshot): string {
 	const endpoints = textTable(
 		['ENDPOINT', 'NAME', 'RUN', 'IDLE', 'INIT', 'THROT', 'UNHLT', 'MIN-MAX', 'QUEUE', 'PROG', 'DONE', 'FAILED', 'RETRIED'],
 		snapshot.endpoints.map(({id, name, workersMin, workersMax, health: {jobs, workers}}) => [
-			id, name, String(workers.running), String(workers.idle), String(workers.initializing), String(workers.throttled), String(workers.unhealthy),
+			id,
+			name,
+			String(workers.running),
+			String(workers.idle),
+			String(workers.initializing),
+			String(workers.throttled),
+			String(workers.unhealthy),
 			workersMin === undefined || workersMin === null ? '–' : `${workersMin}-${workersMax}`,
-			String(jobs.inQueue), String(jobs.inProgress), String(jobs.completed), String(jobs.failed), String(jobs.retried),
+			String(jobs.inQueue),
+			String(jobs.inProgress),
+			String(jobs.completed),
+			String(jobs.failed),
+			String(jobs.retried),
 		]),
 		new Set([2, 3, 4, 5, 6, 8, 9, 10, 11, 12]),
 	);
@@ -21,9 +31,15 @@ export function snapshotText(snapshot: Snapshot): string {
 		snapshot.pods.map(pod => {
 			const util = meanGpuUtil(pod);
 			return [
-				pod.id, pod.name ?? '', `${pod.gpuCount ?? 0}× ${pod.machine?.gpuDisplayName ?? '?'}`, pod.desiredStatus ?? '?',
-				util === undefined ? '–' : String(util), pod.runtime?.container?.cpuPercent?.toString() ?? '–', pod.runtime?.container?.memoryPercent?.toString() ?? '–',
-				pod.runtime ? formatDuration(pod.runtime.uptimeInSeconds) : '–', formatDollarsPerHour(pod.costPerHr),
+				pod.id,
+				pod.name ?? '',
+				`${pod.gpuCount ?? 0}× ${pod.machine?.gpuDisplayName ?? '?'}`,
+				pod.desiredStatus ?? '?',
+				util === undefined ? '–' : String(util),
+				pod.runtime?.container?.cpuPercent?.toString() ?? '–',
+				pod.runtime?.container?.memoryPercent?.toString() ?? '–',
+				pod.runtime ? formatDuration(pod.runtime.uptimeInSeconds) : '–',
+				formatDollarsPerHour(pod.costPerHr),
 			];
 		}),
 		new Set([4, 5, 6, 7, 8]),
@@ -31,8 +47,13 @@ export function snapshotText(snapshot: Snapshot): string {
 	const gpus = textTable(
 		['GPU TYPE', 'MEM', 'SECURE', 'COMMUNITY', 'SPOT', 'STOCK', 'FREE'],
 		snapshot.gpuTypes.map(type => [
-			type.id, `${type.memoryInGb ?? '?'}GB`, formatPrice(type.securePrice), formatPrice(type.communityPrice), formatPrice(type.lowestPrice?.minimumBidPrice),
-			type.lowestPrice?.stockStatus ?? '–', String(type.lowestPrice?.maxUnreservedGpuCount ?? '–'),
+			type.id,
+			`${type.memoryInGb ?? '?'}GB`,
+			formatPrice(type.securePrice),
+			formatPrice(type.communityPrice),
+			formatPrice(type.lowestPrice?.minimumBidPrice),
+			type.lowestPrice?.stockStatus ?? '–',
+			String(type.lowestPrice?.maxUnreservedGpuCount ?? '–'),
 		]),
 		new Set([1, 2, 3, 4, 6]),
 	);

@@ -23,7 +23,7 @@ export class SlidingWindow {
 	msUntilSlotFrees(now: number): number {
 		this.#prune(now);
 		const oldest = this.#times[this.#head];
-		return oldest === undefined ? 0 : Math.max(0, (oldest + this.#windowMs) - now);
+		return oldest === undefined ? 0 : Math.max(0, oldest + this.#windowMs - now);
 	}
 
 	#prune(now: number): void {

@@ -47,24 +47,37 @@ function run(context: OperationContext, operation: Operation, target: unknown) {
 function submit(context: OperationContext) {
 	const {view} = context;
 	const {overlay} = view.getState();
-	if (overlay.type === 'filter') {
-		view.dispatch({type: 'apply-filter'});
-	} else if (overlay.type === 'palette') {
-		view.dispatch({type: 'close-overlay'});
-		const parsed = parsePalette(overlay.input, currentPlace(view.getState()), readOnlyOf(context));
-		if ('error' in parsed) {
-			say(context, parsed.error);
-		} else {
-			invoke(context, parsed.operation, parsed.args);
+	switch (overlay.type) {
+		case 'filter': {
+			view.dispatch({type: 'apply-filter'});
+
+			break;
 		}
-	} else if (overlay.type === 'confirm') {
-		view.dispatch({type: 'close-overlay'});
-		const operation = operationById(overlay.operationId);
-		if (overlay.typeToConfirm !== undefined && overlay.input !== overlay.typeToConfirm) {
-			say(context, `not confirmed: the name typed was not "${overlay.typeToConfirm}"; nothing was sent`);
-		} else if (operation) {
-			run(context, operation, overlay.target);
+
+		case 'palette': {
+			view.dispatch({type: 'close-overlay'});
+			const parsed = parsePalette(overlay.input, currentPlace(view.getState()), readOnlyOf(context));
+			if ('error' in parsed) {
+				say(context, parsed.error);
+			} else {
+				invoke(context, parsed.operation, parsed.args);
+			}
+
+			break;
 		}
+
+		case 'confirm': {
+			view.dispatch({type: 'close-overlay'});
+			const operation = operationById(overlay.operationId);
+			if (overlay.typeToConfirm !== undefined && overlay.input !== overlay.typeToConfirm) {
+				say(context, `not confirmed: the name typed was not "${overlay.typeToConfirm}"; nothing was sent`);
+			} else if (operation) {
+				run(context, operation, overlay.target);
+			}
+
+			break;
+		}
+		// No default
 	}
 }
 
@@ -120,19 +133,35 @@ export function handleKey(context: OperationContext, key: string): void {
 	}
 
 	// A bar that takes text: the filter, the palette, or a confirmation by typed name.
-	if (key === 'esc') {
-		view.dispatch(overlay.type === 'filter' ? {type: 'clear-filter'} : {type: 'close-overlay'});
-		if (overlay.type === 'confirm') {
-			say(context, 'cancelled: nothing was sent', 'info');
+	switch (key) {
+		case 'esc': {
+			view.dispatch(overlay.type === 'filter' ? {type: 'clear-filter'} : {type: 'close-overlay'});
+			if (overlay.type === 'confirm') {
+				say(context, 'cancelled: nothing was sent', 'info');
+			}
+
+			break;
 		}
-	} else if (key === 'enter') {
-		submit(context);
-	} else if (key === 'backspace') {
-		view.dispatch({type: 'input', input: overlay.input.slice(0, -1)});
-	} else if (key === 'tab' && overlay.type === 'palette') {
-		view.dispatch({type: 'input', input: completePalette(overlay.input, currentPlace(state), readOnlyOf(context), context.store.getState())});
-	} else if ([...key].length === 1) {
-		view.dispatch({type: 'input', input: overlay.input + key});
+
+		case 'enter': {
+			submit(context);
+
+			break;
+		}
+
+		case 'backspace': {
+			view.dispatch({type: 'input', input: overlay.input.slice(0, -1)});
+
+			break;
+		}
+
+		default: {
+			if (key === 'tab' && overlay.type === 'palette') {
+				view.dispatch({type: 'input', input: completePalette(overlay.input, currentPlace(state), readOnlyOf(context), context.store.getState())});
+			} else if ([...key].length === 1) {
+				view.dispatch({type: 'input', input: overlay.input + key});
+			}
+		}
 	}
 }
 

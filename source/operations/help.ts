@@ -11,7 +11,10 @@ export function helpLines(place: Place, readOnly: boolean): HelpLine[] {
 	const local = available.filter(operation => !operation.scope.includes('global'));
 	const global = available.filter(operation => operation.scope.includes('global'));
 	const line = (operation: Operation): HelpLine => ({
-		keys: operation.keys.length > 0 ? operation.keys.map(key => keyLabel(key)).join(' ') : `:${operation.palette?.name ?? operation.id}${operation.palette?.args ? ` ${operation.palette.args.map(kind => `<${kind}>`).join(' ')}` : ''}`,
+		keys:
+			operation.keys.length > 0
+				? operation.keys.map(key => keyLabel(key)).join(' ')
+				: `:${operation.palette?.name ?? operation.id}${operation.palette?.args ? ` ${operation.palette.args.map(kind => `<${kind}>`).join(' ')}` : ''}`,
 		title: operation.title,
 		danger: operation.danger,
 	});
@@ -22,5 +25,7 @@ export function helpLines(place: Place, readOnly: boolean): HelpLine[] {
 export function footerHint(place: Place, readOnly: boolean): string {
 	const available = operationsIn(place, readOnly).filter(operation => operation.footer);
 	const local = available.filter(operation => !operation.scope.includes('global'));
-	return [...local, ...available.filter(operation => operation.scope.includes('global'))].map(operation => `${keyLabel(operation.keys[0] ?? '')} ${operation.footer ?? ''}`).join(' · ');
+	return [...local, ...available.filter(operation => operation.scope.includes('global'))]
+		.map(operation => `${keyLabel(operation.keys[0] ?? '')} ${operation.footer ?? ''}`)
+		.join(' · ');
 }

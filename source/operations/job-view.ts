@@ -16,16 +16,19 @@ function scrollMax(context: OperationContext): number {
 	return context.rows.jobLines(job, width).length - Math.max(1, bodyHeight - 4);
 }
 
-const scroll = (id: string, title: string, keys: readonly string[], step: (context: OperationContext) => {by?: number; to?: 'top' | 'tail'}, footer?: string) => defineOperation({
-	id,
-	title,
-	keys,
-	scope: ['job'],
-	danger: 'read',
-	footer,
-	target: () => undefined,
-	run: context => context.view.dispatch({type: 'scroll-job', max: scrollMax(context), ...step(context)}),
-});
+const scroll = (id: string, title: string, keys: readonly string[], step: (context: OperationContext) => {by?: number; to?: 'top' | 'tail'}, footer?: string) =>
+	defineOperation({
+		id,
+		title,
+		keys,
+		scope: ['job'],
+		danger: 'read',
+		footer,
+		target: () => undefined,
+		run(context) {
+			context.view.dispatch({type: 'scroll-job', max: scrollMax(context), ...step(context)});
+		},
+	});
 
 const page = (context: OperationContext) => Math.max(1, frameLayout(context.view.getState(), false).bodyHeight - 4);
 

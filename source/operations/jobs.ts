@@ -13,18 +13,21 @@ function endpointInView(context: OperationContext): string | undefined {
 	return view.type === 'endpoint' ? view.endpointId : selectedIn(context, 'endpoints');
 }
 
-const endpointName = (context: OperationContext, endpointId: string) => sanitizeLine(context.store.getState().endpoints.byId[endpointId]?.record.name ?? endpointId);
+const endpointName = (context: OperationContext, endpointId: string) =>
+	sanitizeLine(context.store.getState().endpoints.byId[endpointId]?.record.name ?? endpointId);
 
 /** The input of the `t` test job: short, and understood by text-generation and echo workers alike. */
 export const testJobInput = {prompt: 'Hello from podtop: a short test job.', max_tokens: 64};
 
-const openJob = ({view}: OperationContext, {endpointId, jobId}: JobTarget) => view.dispatch({type: 'open', view: {type: 'job', endpointId, jobId}});
+const openJob = ({view}: OperationContext, {endpointId, jobId}: JobTarget) => {
+	view.dispatch({type: 'open', view: {type: 'job', endpointId, jobId}});
+};
 
 /** Opening, following and sending jobs. */
 export const jobOperations: readonly Operation[] = [
 	defineOperation<JobTarget>({
 		id: 'job.open',
-		title: 'open the selected job\'s stream',
+		title: "open the selected job's stream",
 		keys: ['enter'],
 		scope: ['endpoint'],
 		danger: 'read',
@@ -42,7 +45,8 @@ export const jobOperations: readonly Operation[] = [
 		scope: ['global'],
 		danger: 'read',
 		palette: {name: 'job', args: ['endpoint', 'job']},
-		target: (_context, [endpointId, jobId, ...rest]) => (endpointId && jobId && rest.length === 0 ? {endpointId, jobId} : unavailable('usage: :job <endpoint_id> <job_id>')),
+		target: (_context, [endpointId, jobId, ...rest]) =>
+			endpointId && jobId && rest.length === 0 ? {endpointId, jobId} : unavailable('usage: :job <endpoint_id> <job_id>'),
 		run: openJob,
 	}),
 	defineOperation<string>({
@@ -61,7 +65,13 @@ export const jobOperations: readonly Operation[] = [
 		},
 		confirm: (endpointId, context) => ({prompt: `Send a test job to ${endpointName(context, endpointId)}?`}),
 		async run(context, endpointId) {
-			const result = await performFromUi(context, 'job.submit', {endpointId}, {request: {input: testJobInput}}, `sending a test job to ${endpointName(context, endpointId)}`);
+			const result = await performFromUi(
+				context,
+				'job.submit',
+				{endpointId},
+				{request: {input: testJobInput}},
+				`sending a test job to ${endpointName(context, endpointId)}`,
+			);
 			if (result?.outcome === 'ok' && result.value) {
 				openJob(context, {endpointId, jobId: result.value.id});
 			}

@@ -5,34 +5,75 @@ import {rowKeys, selectedIn} from './selection.js';
 
 const noTarget = () => undefined;
 
-const paneOperation = (pane: ListPane, key: string, aliases: readonly string[]) => defineOperation({
-	id: `pane.${pane}`,
-	title: `show the ${pane === 'gpus' ? 'GPUs' : pane[0]!.toUpperCase() + pane.slice(1)} pane`,
-	keys: [key],
-	scope: ['global'],
-	danger: 'read',
-	palette: {name: pane, aliases},
-	target: noTarget,
-	run: ({view}) => view.dispatch({type: 'switch-pane', pane}),
-});
+const paneOperation = (pane: ListPane, key: string, aliases: readonly string[]) =>
+	defineOperation({
+		id: `pane.${pane}`,
+		title: `show the ${pane === 'gpus' ? 'GPUs' : pane[0]!.toUpperCase() + pane.slice(1)} pane`,
+		keys: [key],
+		scope: ['global'],
+		danger: 'read',
+		palette: {name: pane, aliases},
+		target: noTarget,
+		run({view}) {
+			view.dispatch({type: 'switch-pane', pane});
+		},
+	});
 
-const move = (id: string, title: string, keys: readonly string[], step: (context: OperationContext) => {by?: number; to?: 'first' | 'last'}, footer?: string) => defineOperation({
-	id,
-	title,
-	keys,
-	scope: ['lists', 'endpoint'],
-	danger: 'read',
-	footer,
-	target: noTarget,
-	run: context => context.view.dispatch({type: 'move', keys: rowKeys(context), ...step(context)}),
-});
+const move = (id: string, title: string, keys: readonly string[], step: (context: OperationContext) => {by?: number; to?: 'first' | 'last'}, footer?: string) =>
+	defineOperation({
+		id,
+		title,
+		keys,
+		scope: ['lists', 'endpoint'],
+		danger: 'read',
+		footer,
+		target: noTarget,
+		run(context) {
+			context.view.dispatch({type: 'move', keys: rowKeys(context), ...step(context)});
+		},
+	});
 
 /** Panes, movement, filter, sort, overlays and quitting: the operations every view shares. */
 export const navigationOperations: readonly Operation[] = [
 	...listPanes.map((pane, index) => paneOperation(pane, String(index + 1), {endpoints: ['ep'], pods: ['po'], gpus: ['gpu']}[pane])),
-	defineOperation({id: 'quit', title: 'quit (the terminal is restored)', keys: ['q', 'ctrl-c'], scope: ['global'], danger: 'read', palette: {name: 'quit', aliases: ['q']}, footer: 'quit', target: noTarget, run: ({exit}) => exit()}),
-	defineOperation({id: 'help', title: 'all the keys of this view', keys: ['?'], scope: ['global'], danger: 'read', palette: {name: 'help'}, footer: 'help', target: noTarget, run: ({view}) => view.dispatch({type: 'open-overlay', overlay: 'help'})}),
-	defineOperation({id: 'palette', title: 'command palette (Tab completes)', keys: [':'], scope: ['global'], danger: 'read', footer: 'command', target: noTarget, run: ({view}) => view.dispatch({type: 'open-overlay', overlay: 'palette'})}),
+	defineOperation({
+		id: 'quit',
+		title: 'quit (the terminal is restored)',
+		keys: ['q', 'ctrl-c'],
+		scope: ['global'],
+		danger: 'read',
+		palette: {name: 'quit', aliases: ['q']},
+		footer: 'quit',
+		target: noTarget,
+		run({exit}) {
+			exit();
+		},
+	}),
+	defineOperation({
+		id: 'help',
+		title: 'all the keys of this view',
+		keys: ['?'],
+		scope: ['global'],
+		danger: 'read',
+		palette: {name: 'help'},
+		footer: 'help',
+		target: noTarget,
+		run({view}) {
+			view.dispatch({type: 'open-overlay', overlay: 'help'});
+		},
+	}),
+	defineOperation({
+		id: 'palette',
+		title: 'command palette (Tab completes)',
+		keys: [':'],
+		scope: ['global'],
+		danger: 'read',
+		footer: 'command',
+		target: noTarget,
+		run({view}) {
+			view.dispatch({type: 'open-overlay', overlay: 'palette'});
+		},
+	}),
 	defineOperation({
 		id: 'refresh',
 		title: 'refresh everything now',
@@ -46,16 +87,57 @@ export const navigationOperations: readonly Operation[] = [
 			view.dispatch({type: 'message', text: engine ? 'refreshing…' : 'still connecting to the service…'});
 		},
 	}),
-	defineOperation({id: 'pane.next', title: 'next pane', keys: ['tab'], scope: ['global'], danger: 'read', target: noTarget, run: ({view}) => view.dispatch({type: 'next-pane', step: 1})}),
-	defineOperation({id: 'pane.previous', title: 'previous pane', keys: ['shift-tab'], scope: ['global'], danger: 'read', target: noTarget, run: ({view}) => view.dispatch({type: 'next-pane', step: -1})}),
+	defineOperation({
+		id: 'pane.next',
+		title: 'next pane',
+		keys: ['tab'],
+		scope: ['global'],
+		danger: 'read',
+		target: noTarget,
+		run({view}) {
+			view.dispatch({type: 'next-pane', step: 1});
+		},
+	}),
+	defineOperation({
+		id: 'pane.previous',
+		title: 'previous pane',
+		keys: ['shift-tab'],
+		scope: ['global'],
+		danger: 'read',
+		target: noTarget,
+		run({view}) {
+			view.dispatch({type: 'next-pane', step: -1});
+		},
+	}),
 	move('move.down', 'move down', ['j', 'down'], () => ({by: 1}), 'move'),
 	move('move.up', 'move up', ['k', 'up'], () => ({by: -1})),
 	move('move.page-down', 'page down', ['pgdn'], ({view}) => ({by: pageSize(view.getState())})),
 	move('move.page-up', 'page up', ['pgup'], ({view}) => ({by: -pageSize(view.getState())})),
 	move('move.first', 'first row', ['g', 'home'], () => ({to: 'first'})),
 	move('move.last', 'last row', ['G', 'end'], () => ({to: 'last'})),
-	defineOperation({id: 'filter', title: 'filter the pane (a regex; a leading ! inverts)', keys: ['/'], scope: ['lists'], danger: 'read', footer: 'filter', target: noTarget, run: ({view}) => view.dispatch({type: 'open-overlay', overlay: 'filter'})}),
-	defineOperation({id: 'filter.clear', title: 'clear the filter', keys: ['esc'], scope: ['lists'], danger: 'read', target: noTarget, run: ({view}) => view.dispatch({type: 'clear-filter'})}),
+	defineOperation({
+		id: 'filter',
+		title: 'filter the pane (a regex; a leading ! inverts)',
+		keys: ['/'],
+		scope: ['lists'],
+		danger: 'read',
+		footer: 'filter',
+		target: noTarget,
+		run({view}) {
+			view.dispatch({type: 'open-overlay', overlay: 'filter'});
+		},
+	}),
+	defineOperation({
+		id: 'filter.clear',
+		title: 'clear the filter',
+		keys: ['esc'],
+		scope: ['lists'],
+		danger: 'read',
+		target: noTarget,
+		run({view}) {
+			view.dispatch({type: 'clear-filter'});
+		},
+	}),
 	defineOperation({
 		id: 'sort.next',
 		title: 'sort by the next column',
@@ -70,8 +152,29 @@ export const navigationOperations: readonly Operation[] = [
 			view.dispatch({type: 'sort-next', columns: context.rows.pane(context.store.getState(), state, state.pane).columns.length});
 		},
 	}),
-	defineOperation({id: 'sort.reverse', title: 'reverse the order', keys: ['S'], scope: ['lists'], danger: 'read', target: noTarget, run: ({view}) => view.dispatch({type: 'sort-reverse'})}),
-	defineOperation({id: 'back', title: 'back to the previous view', keys: ['esc'], scope: ['endpoint', 'job'], danger: 'read', footer: 'back', target: noTarget, run: ({view}) => view.dispatch({type: 'back'})}),
+	defineOperation({
+		id: 'sort.reverse',
+		title: 'reverse the order',
+		keys: ['S'],
+		scope: ['lists'],
+		danger: 'read',
+		target: noTarget,
+		run({view}) {
+			view.dispatch({type: 'sort-reverse'});
+		},
+	}),
+	defineOperation({
+		id: 'back',
+		title: 'back to the previous view',
+		keys: ['esc'],
+		scope: ['endpoint', 'job'],
+		danger: 'read',
+		footer: 'back',
+		target: noTarget,
+		run({view}) {
+			view.dispatch({type: 'back'});
+		},
+	}),
 	defineOperation<string>({
 		id: 'endpoint.open',
 		title: 'open the endpoint: its record, health history and tracked jobs',
@@ -80,6 +183,8 @@ export const navigationOperations: readonly Operation[] = [
 		danger: 'read',
 		footer: 'open',
 		target: context => selectedIn(context, 'endpoints') ?? unavailable('no endpoint to open'),
-		run: ({view}, endpointId) => view.dispatch({type: 'open', view: {type: 'endpoint', endpointId}}),
+		run({view}, endpointId) {
+			view.dispatch({type: 'open', view: {type: 'endpoint', endpointId}});
+		},
 	}),
 ];

@@ -5,7 +5,9 @@ import {operationsIn} from './registry.js';
 
 /** The palette's commands in a place, by name and alias. */
 function commands(place: Place, readOnly: boolean): Array<{name: string; operation: Operation}> {
-	return operationsIn(place, readOnly).flatMap(operation => (operation.palette ? [operation.palette.name, ...(operation.palette.aliases ?? [])].map(name => ({name, operation})) : []));
+	return operationsIn(place, readOnly).flatMap(operation =>
+		operation.palette ? [operation.palette.name, ...(operation.palette.aliases ?? [])].map(name => ({name, operation})) : [],
+	);
 }
 
 /** Reads what was typed after `:`: the operation and its arguments, or what went wrong. */
@@ -13,7 +15,9 @@ export function parsePalette(input: string, place: Place, readOnly: boolean): {o
 	const [name = '', ...args] = input.trim().replace(/^:/, '').split(/\s+/).filter(Boolean);
 	const match = commands(place, readOnly).find(command => command.name === name);
 	if (!match) {
-		const names = commands(place, readOnly).filter(command => command.operation.palette?.name === command.name).map(command => `:${command.name}`);
+		const names = commands(place, readOnly)
+			.filter(command => command.operation.palette?.name === command.name)
+			.map(command => `:${command.name}`);
 		return {error: `unknown command ":${name}" (try ${names.join(', ')})`};
 	}
 
@@ -38,7 +42,9 @@ export function completePalette(input: string, place: Place, readOnly: boolean, 
 	const partial = parts[index] ?? '';
 	let candidates: readonly string[];
 	if (index === 0) {
-		candidates = commands(place, readOnly).filter(command => command.operation.palette?.name === command.name).map(command => command.name);
+		candidates = commands(place, readOnly)
+			.filter(command => command.operation.palette?.name === command.name)
+			.map(command => command.name);
 	} else {
 		const operation = commands(place, readOnly).find(command => command.name === parts[0])?.operation;
 		const kind = operation?.palette?.args?.[index - 1];

@@ -1,7 +1,6 @@
 import type {PerformResult} from '../engine/perform.js';
 import type {WriteId, WriteTypes} from '../engine/writes.js';
-import type {OperationContext} from './operation.js';
-import {unavailable, type Unavailable} from './operation.js';
+import {type OperationContext, unavailable, type Unavailable} from './operation.js';
 
 /** The engine, or why there is none yet. */
 export const engineOf = (context: OperationContext) => context.engine ?? unavailable('still connecting to the service…');
@@ -15,7 +14,13 @@ export function writable(context: OperationContext): Unavailable | undefined {
 Sends a write from the dashboard: a spinner line while it is in flight, then its result (or the
 service's error, made inert) in the footer. The affected rows re-poll inside `perform`.
 */
-export async function performFromUi<Id extends WriteId>(context: OperationContext, id: Id, target: WriteTypes[Id]['target'], input: WriteTypes[Id]['input'], doing: string): Promise<PerformResult<Id> | undefined> {
+export async function performFromUi<Id extends WriteId>(
+	context: OperationContext,
+	id: Id,
+	target: WriteTypes[Id]['target'],
+	input: WriteTypes[Id]['input'],
+	doing: string,
+): Promise<PerformResult<Id> | undefined> {
 	const {engine, view} = context;
 	if (!engine) {
 		view.dispatch({type: 'message', text: 'still connecting to the service…', tone: 'bad'});

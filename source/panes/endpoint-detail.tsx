@@ -26,7 +26,8 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 	}
 
 	const {record, health, history, figures} = endpoint;
-	const line = (label: string, values: readonly number[]) => `${label.padEnd(9)}${sparkline(values, Math.min(60, width - 20), glyphs)}  now ${values.at(-1) ?? '–'}`;
+	const line = (label: string, values: readonly number[]) =>
+		`${label.padEnd(9)}${sparkline(values, Math.min(60, width - 20), glyphs)}  now ${values.at(-1) ?? '–'}`;
 	const facts = [
 		`pools ${record.gpuIds ?? '–'} ×${record.gpuCount ?? 1}`,
 		`scaler ${record.scalerType ?? '–'} ${record.scalerValue ?? ''}`,
@@ -35,25 +36,43 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 		`locations ${record.locations || 'any'}`,
 		record.flashBootType === 'FLASHBOOT' ? 'FlashBoot' : undefined,
 		record.networkVolumeId ? `volume ${record.networkVolumeId}` : undefined,
-	].filter(Boolean).join(' · ');
-	const workers = health ? `workers: running ${health.workers.running} · idle ${health.workers.idle} · initializing ${health.workers.initializing} · throttled ${health.workers.throttled} · unhealthy ${health.workers.unhealthy}` : 'workers: –';
-	const jobsLine = health ? `jobs: queue ${health.jobs.inQueue} · in progress ${health.jobs.inProgress} · completed ${formatCount(health.jobs.completed)} · failed ${formatCount(health.jobs.failed)} · retried ${formatCount(health.jobs.retried)}` : 'jobs: –';
+	]
+		.filter(Boolean)
+		.join(' · ');
+	const workers = health
+		? `workers: running ${health.workers.running} · idle ${health.workers.idle} · initializing ${health.workers.initializing} · throttled ${health.workers.throttled} · unhealthy ${health.workers.unhealthy}`
+		: 'workers: –';
+	const jobsLine = health
+		? `jobs: queue ${health.jobs.inQueue} · in progress ${health.jobs.inProgress} · completed ${formatCount(health.jobs.completed)} · failed ${formatCount(health.jobs.failed)} · retried ${formatCount(health.jobs.retried)}`
+		: 'jobs: –';
 	const rates = `rate ${formatRate(figures.throughputPerMinute)} · failures ${formatPercent(figures.failureRate)} · retries ${formatPercent(figures.retryRate)} · drain ${figures.drainEtaSeconds === undefined ? '–' : formatDuration(figures.drainEtaSeconds)}`;
 	const fixedLines = 9;
 	const found = selection.key === undefined ? -1 : jobs.rows.findIndex(row => row.key === selection.key);
 	const selected = found === -1 ? Math.min(selection.index, Math.max(0, jobs.rows.length - 1)) : found;
 	return (
-		<Box flexDirection="column" width={width} height={height}>
+		<Box flexDirection='column' width={width} height={height}>
 			<Box>
-				<Box flexGrow={1}><Text bold color={colors.accent} wrap="truncate">{`${sanitizeLine(record.name)} (${record.id})  Esc back`}</Text></Box>
-				<DataAge source="jobApi" width={30}/>
+				<Box flexGrow={1}>
+					<Text bold color={colors.accent} wrap='truncate'>{`${sanitizeLine(record.name)} (${record.id})  Esc back`}</Text>
+				</Box>
+				<DataAge source='jobApi' width={30} />
 			</Box>
-			<Text wrap="truncate">{sanitizeLine(facts)}</Text>
-			<Text wrap="truncate">{workers}</Text>
-			<Text wrap="truncate">{jobsLine}</Text>
-			<Text wrap="truncate">{line('queue', history.map(sample => sample.inQueue))}</Text>
-			<Text wrap="truncate">{line('running', history.map(sample => sample.running))}</Text>
-			<Text wrap="truncate">{rates}</Text>
+			<Text wrap='truncate'>{sanitizeLine(facts)}</Text>
+			<Text wrap='truncate'>{workers}</Text>
+			<Text wrap='truncate'>{jobsLine}</Text>
+			<Text wrap='truncate'>
+				{line(
+					'queue',
+					history.map(sample => sample.inQueue),
+				)}
+			</Text>
+			<Text wrap='truncate'>
+				{line(
+					'running',
+					history.map(sample => sample.running),
+				)}
+			</Text>
+			<Text wrap='truncate'>{rates}</Text>
 			<Text bold color={colors.accent}>{`Tracked jobs (${jobs.rows.length})  t send a test job · ⏎ open`}</Text>
 			<Table
 				columns={jobColumns}
@@ -62,7 +81,7 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 				selected={selected}
 				height={Math.max(2, height - fixedLines + 1)}
 				width={width}
-				emptyText="none yet: press t to send a test job, or :job <endpoint> <id>"
+				emptyText='none yet: press t to send a test job, or :job <endpoint> <id>'
 			/>
 		</Box>
 	);

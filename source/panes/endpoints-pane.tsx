@@ -4,5 +4,5 @@ type Props = {readonly width: number; readonly height: number};
 
 /** Serverless endpoints: workers against min and max, the queue, throughput, failures, trend and drain ETA. */
 export function EndpointsPane({width, height}: Props) {
-	return <ListPane pane="endpoints" title="Endpoints" source="jobApi" width={width} height={height} hint="⏎ details · t test job"/>;
+	return <ListPane pane='endpoints' title='Endpoints' source='jobApi' width={width} height={height} hint='⏎ details · t test job' />;
 }

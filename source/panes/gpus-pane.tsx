@@ -20,9 +20,11 @@ export function GpusPane({width, height}: Props) {
 				<Text key={status} color={colors[stockTone[status]]}>{`${glyphs.stock[status]} ${status} ${share[status]}  `}</Text>
 			))}
 			{(['High', 'Medium', 'Low', 'None'] as const).map(status => (
-				<Text key={`bar-${status}`} color={colors[stockTone[status]]}>{(status === 'None' ? glyphs.barEmpty : glyphs.barFull).repeat(Math.round((share[status] / total) * barWidth))}</Text>
+				<Text key={`bar-${status}`} color={colors[stockTone[status]]}>
+					{(status === 'None' ? glyphs.barEmpty : glyphs.barFull).repeat(Math.round((share[status] / total) * barWidth))}
+				</Text>
 			))}
 		</Box>
 	);
-	return <ListPane pane="gpus" title="GPUs" source="graphql" width={width} height={height} above={summary} aboveHeight={1} hint="s sort"/>;
+	return <ListPane pane='gpus' title='GPUs' source='graphql' width={width} height={height} above={summary} aboveHeight={1} hint='s sort' />;
 }

@@ -41,25 +41,32 @@ export function JobView({endpointId, jobId, width, height}: Props) {
 		return <Text color={colors.muted}>{`Job ${sanitizeLine(jobId)} on ${sanitizeLine(endpointId)}: starting to follow it…`}</Text>;
 	}
 
-	const statusTone = job.status === 'COMPLETED' ? colors.good : (job.status === 'FAILED' || job.status === 'TIMED_OUT' || job.status === 'CANCELLED' ? colors.bad : colors.warn);
+	const statusTone =
+		job.status === 'COMPLETED' ? colors.good : job.status === 'FAILED' || job.status === 'TIMED_OUT' || job.status === 'CANCELLED' ? colors.bad : colors.warn;
 	const bodyHeight = Math.max(1, height - 4);
 	const back = Math.min(scrollBack, Math.max(0, lines.length - bodyHeight));
 	const end = lines.length - back;
 	const visible = lines.slice(Math.max(0, end - bodyHeight), end);
 	const follow = back === 0 ? 'following' : `${glyphs.down} ${back} unseen line${back === 1 ? '' : 's'} · G to follow`;
 	return (
-		<Box flexDirection="column" width={width} height={height}>
+		<Box flexDirection='column' width={width} height={height}>
 			<Box>
-				<Box flexGrow={1}><Text bold color={colors.accent} wrap="truncate">{`Job ${sanitizeLine(job.id)} on ${sanitizeLine(job.endpointId)}  Esc back`}</Text></Box>
+				<Box flexGrow={1}>
+					<Text bold color={colors.accent} wrap='truncate'>{`Job ${sanitizeLine(job.id)} on ${sanitizeLine(job.endpointId)}  Esc back`}</Text>
+				</Box>
 				<Text color={back === 0 ? colors.muted : colors.warn}>{follow}</Text>
 			</Box>
-			<Text wrap="truncate">
-				<Text color={statusTone} bold>{sanitizeLine(job.status)}</Text>
+			<Text wrap='truncate'>
+				<Text bold color={statusTone}>
+					{sanitizeLine(job.status)}
+				</Text>
 				{` · delay ${formatMillis(job.delayTime)} · execution ${formatMillis(job.executionTime)} · worker ${sanitizeLine(job.workerId ?? '–')}${job.lastError ? ` · ${glyphs.warning} ${sanitizeLine(job.lastError)}` : ''}`}
 			</Text>
-			<Text wrap="truncate" dimColor>{metricsLine(job)}</Text>
+			<Text dimColor wrap='truncate'>
+				{metricsLine(job)}
+			</Text>
 			<Text dimColor>{glyphs.rule.repeat(Math.max(0, width))}</Text>
-			<Box flexDirection="column" height={bodyHeight}>
+			<Box flexDirection='column' height={bodyHeight}>
 				{visible.length === 0 ? <Text dimColor>waiting for output…</Text> : visible.map((line, index) => <Text key={`${end}-${index}`}>{line || ' '}</Text>)}
 			</Box>
 		</Box>

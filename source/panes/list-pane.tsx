@@ -28,10 +28,19 @@ export function ListPane({pane, title, source, width, height, hint, above, above
 	const selected = found === -1 ? Math.min(selection.index, Math.max(0, shown.length - 1)) : found;
 	const filter = view.filter[pane];
 	return (
-		<Box flexDirection="column" width={width} height={height}>
-			<PaneTitle title={title} shown={shown.length} total={all.length} filter={filter} source={source} width={width} hint={hint}/>
+		<Box flexDirection='column' width={width} height={height}>
+			<PaneTitle title={title} shown={shown.length} total={all.length} filter={filter} source={source} width={width} hint={hint} />
 			{above}
-			<Table columns={columns} rows={shown} contentWidths={widths} selected={selected} height={height - 1 - aboveHeight} width={width} sort={view.sort[pane]} emptyText={all.length === 0 ? 'loading…' : 'no match for the filter'}/>
+			<Table
+				columns={columns}
+				rows={shown}
+				contentWidths={widths}
+				selected={selected}
+				height={height - 1 - aboveHeight}
+				width={width}
+				sort={view.sort[pane]}
+				emptyText={all.length === 0 ? 'loading…' : 'no match for the filter'}
+			/>
 		</Box>
 	);
 }

@@ -14,8 +14,10 @@ export function budgetsChanged(previous: Readonly<Record<string, BudgetSnapshot>
 	return keys.some(key => {
 		const before = previous[key];
 		const after = next[key]!;
-		return !before
-			|| (before.backoffUntil === undefined) !== (after.backoffUntil === undefined)
-			|| Math.abs(before.used - after.used) >= Math.max(1, after.allowed / 4);
+		return (
+			!before ||
+			(before.backoffUntil === undefined) !== (after.backoffUntil === undefined) ||
+			Math.abs(before.used - after.used) >= Math.max(1, after.allowed / 4)
+		);
 	});
 }

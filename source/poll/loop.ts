@@ -43,7 +43,9 @@ export function createLoop(run: (signal: AbortSignal) => Promise<void>, interval
 			return;
 		}
 
-		timer = setTimeout(() => void tick(), intervalMs());
+		timer = setTimeout(() => {
+			void tick();
+		}, intervalMs());
 	};
 
 	return {

@@ -47,60 +47,88 @@ With `engine.perform`, the only writers to the store: one self-scheduling loop p
 each through the scheduler's budgets, each reporting its source's health (last success, last
 error, stale since).
 */
-export function createPollers({store, writes, api, scheduler, cadence = defaultCadence, endpointFilter, allVisible = false, poll = allPolledData, now = Date.now}: Options): Pollers {
+export function createPollers({
+	store,
+	writes,
+	api,
+	scheduler,
+	cadence = defaultCadence,
+	endpointFilter,
+	allVisible = false,
+	poll = allPolledData,
+	now = Date.now,
+}: Options): Pollers {
 	const visible = (pane: PaneName) => allVisible || store.getState().focus === pane;
 	const priority = (pane: PaneName): Priority => (visible(pane) ? 'visible' : 'background');
 	const lastPolled = new Map<string, number>();
 	const listeners = new Map<string, Set<ChunkListener>>();
 
-	const endpointsLoop = createLoop(async () => {
-		try {
-			const records = await api.endpoints('background');
-			let watched: EndpointRecord[] = records;
-			if (endpointFilter?.length) {
-				// Ids outside the account (public model endpoints) are watched by id alone.
-				watched = endpointFilter.map(id => records.find(record => record.id === id) ?? {id, name: id});
+	const endpointsLoop = createLoop(
+		async () => {
+			try {
+				const records = await api.endpoints('background');
+				let watched: EndpointRecord[] = records;
+				if (endpointFilter?.length) {
+					// Ids outside the account (public model endpoints) are watched by id alone.
+					watched = endpointFilter.map(id => records.find(record => record.id === id) ?? {id, name: id});
+				}
+
+				writes.setEndpoints(watched, now());
+				writes.reportSource('graphql', now());
+			} catch (error) {
+				if (endpointFilter?.length && store.getState().endpoints.order.length === 0) {
+					writes.setEndpoints(
+						endpointFilter.map(id => ({id, name: id})),
+						now(),
+					);
+				}
+
+				writes.reportSource('graphql', now(), describeError(error));
 			}
 
-			writes.setEndpoints(watched, now());
-			writes.reportSource('graphql', now());
-		} catch (error) {
-			if (endpointFilter?.length && store.getState().endpoints.order.length === 0) {
-				writes.setEndpoints(endpointFilter.map(id => ({id, name: id})), now());
-			}
-
-			writes.reportSource('graphql', now(), describeError(error));
-		}
-
-		healthLoop.trigger();
-	}, () => cadence.endpointsMs);
+			healthLoop.trigger();
+		},
+		() => cadence.endpointsMs,
+	);
 
 	const pollHealth = async (ids: readonly string[], healthPriority: Priority) => {
 		const results = await Promise.allSettled(ids.map(async id => api.health(id, healthPriority)));
-		writes.setHealthResults(results.map((result, index) => (result.status === 'fulfilled' ? {endpointId: ids[index]!, health: result.value} : {endpointId: ids[index]!, error: describeError(result.reason)})), now());
+		writes.setHealthResults(
+			results.map((result, index) =>
+				result.status === 'fulfilled' ? {endpointId: ids[index]!, health: result.value} : {endpointId: ids[index]!, error: describeError(result.reason)},
+			),
+			now(),
+		);
 		return results;
 	};
 
-	const healthLoop = createLoop(async () => {
-		const ids = store.getState().endpoints.order;
-		if (ids.length === 0) {
-			return;
-		}
+	const healthLoop = createLoop(
+		async () => {
+			const ids = store.getState().endpoints.order;
+			if (ids.length === 0) {
+				return;
+			}
 
-		const results = await pollHealth(ids, priority('endpoints'));
-		const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-		writes.reportSource('jobApi', now(), failure && results.every(result => result.status === 'rejected') ? describeError(failure.reason) : undefined);
-	}, () => (visible('endpoints') ? cadence.healthMs : cadence.healthHiddenMs));
+			const results = await pollHealth(ids, priority('endpoints'));
+			const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+			writes.reportSource('jobApi', now(), failure && results.every(result => result.status === 'rejected') ? describeError(failure.reason) : undefined);
+		},
+		() => (visible('endpoints') ? cadence.healthMs : cadence.healthHiddenMs),
+	);
 
 	/** A GraphQL list behind one pane: fetched at the pane's cadence (slower while hidden), written whole. */
-	const listLoop = <T>(pane: PaneName, fetch: (priority: Priority) => Promise<T>, write: (value: T, at: number) => void, visibleMs: number, hiddenMs: number) => createLoop(async () => {
-		try {
-			write(await fetch(priority(pane)), now());
-			writes.reportSource('graphql', now());
-		} catch (error) {
-			writes.reportSource('graphql', now(), describeError(error));
-		}
-	}, () => (visible(pane) ? visibleMs : hiddenMs));
+	const listLoop = <T>(pane: PaneName, fetch: (priority: Priority) => Promise<T>, write: (value: T, at: number) => void, visibleMs: number, hiddenMs: number) =>
+		createLoop(
+			async () => {
+				try {
+					write(await fetch(priority(pane)), now());
+					writes.reportSource('graphql', now());
+				} catch (error) {
+					writes.reportSource('graphql', now(), describeError(error));
+				}
+			},
+			() => (visible(pane) ? visibleMs : hiddenMs),
+		);
 
 	const podsLoop = listLoop('pods', api.pods, writes.setPods, cadence.podsMs, cadence.podsHiddenMs);
 	const gpusLoop = listLoop('gpus', api.gpuTypes, writes.setGpuTypes, cadence.gpusMs, cadence.gpusHiddenMs);
@@ -129,33 +157,45 @@ export function createPollers({store, writes, api, scheduler, cadence = defaultC
 		}
 	};
 
-	const jobsLoop = createLoop(async () => {
-		const {byKey} = store.getState().jobs;
-		for (const key of lastPolled.keys()) {
-			if (!byKey.has(key)) {
-				lastPolled.delete(key);
-			}
-		}
-
-		const due = [...byKey.values()].filter(job => {
-			if (isTerminalStatus(job.status)) {
-				return false;
+	const jobsLoop = createLoop(
+		async () => {
+			const {byKey} = store.getState().jobs;
+			for (const key of lastPolled.keys()) {
+				if (!byKey.has(key)) {
+					lastPolled.delete(key);
+				}
 			}
 
-			const every = job.follow ? cadence.streamMs : (job.status === 'IN_PROGRESS' ? cadence.jobInProgressMs : (job.status === 'IN_QUEUE' ? cadence.jobInQueueMs : cadence.jobUnknownMs));
-			return now() - (lastPolled.get(job.key) ?? 0) >= every;
-		});
-		await Promise.allSettled(due.map(pollJob));
-	}, () => cadence.jobsTickMs);
+			const due = [...byKey.values()].filter(job => {
+				if (isTerminalStatus(job.status)) {
+					return false;
+				}
+
+				const every = job.follow
+					? cadence.streamMs
+					: job.status === 'IN_PROGRESS'
+						? cadence.jobInProgressMs
+						: job.status === 'IN_QUEUE'
+							? cadence.jobInQueueMs
+							: cadence.jobUnknownMs;
+				return now() - (lastPolled.get(job.key) ?? 0) >= every;
+			});
+			await Promise.allSettled(due.map(pollJob));
+		},
+		() => cadence.jobsTickMs,
+	);
 
 	let publishedBudgets: ReturnType<Scheduler['snapshot']> = {};
-	const budgetLoop = createLoop(async () => {
-		const snapshot = scheduler.snapshot();
-		if (budgetsChanged(publishedBudgets, snapshot)) {
-			publishedBudgets = snapshot;
-			writes.setBudgets(snapshot);
-		}
-	}, () => cadence.budgetPublishMs);
+	const budgetLoop = createLoop(
+		async () => {
+			const snapshot = scheduler.snapshot();
+			if (budgetsChanged(publishedBudgets, snapshot)) {
+				publishedBudgets = snapshot;
+				writes.setBudgets(snapshot);
+			}
+		},
+		() => cadence.budgetPublishMs,
+	);
 
 	const loops: Loop[] = [
 		...(poll.includes('endpoints') ? [endpointsLoop, healthLoop] : []),

@@ -60,7 +60,7 @@ export class RateBudget {
 
 	/** The service said 429: wait `retryAfterMs` when it said how long, else back off exponentially with full jitter. */
 	rateLimited(now: number, retryAfterMs?: number): number {
-		const delay = retryAfterMs ?? this.#random() * Math.min(backoffCapMs, backoffBaseMs * (2 ** this.#attempt));
+		const delay = retryAfterMs ?? this.#random() * Math.min(backoffCapMs, backoffBaseMs * 2 ** this.#attempt);
 		this.#attempt = Math.min(this.#attempt + 1, 16);
 		this.#backoffUntil = Math.max(this.#backoffUntil, now + delay);
 		return delay;

@@ -10,19 +10,24 @@ idempotency: reads are coalesced and may be retried; `/run`, `/runsync`, `/cance
 `/purge-queue` and every mutation go out once, at a user's priority.
 */
 export function createScheduledApi({jobApi, graphqlApi, scheduler}: {readonly jobApi: JobApi; readonly graphqlApi: GraphqlApi; readonly scheduler: Scheduler}) {
-	const read = async <T>(budget: string, coalesce: string, priority: Priority, run: (signal: AbortSignal) => Promise<T>) => scheduler.submit({budget, coalesce, priority, idempotent: true, run});
+	const read = async <T>(budget: string, coalesce: string, priority: Priority, run: (signal: AbortSignal) => Promise<T>) =>
+		scheduler.submit({budget, coalesce, priority, idempotent: true, run});
 	const write = async <T>(budget: string, run: (signal: AbortSignal) => Promise<T>) => scheduler.submit({budget, priority: 'action', idempotent: false, run});
 
 	return {
-		health: async (endpointId: string, priority: Priority) => read(budgetKey(endpointId, 'health'), `health:${endpointId}`, priority, async signal => jobApi.health(endpointId, {signal})),
-		status: async (endpointId: string, jobId: string, priority: Priority) => read(budgetKey(endpointId, 'status'), `status:${endpointId}/${jobId}`, priority, async signal => jobApi.status(endpointId, jobId, {signal})),
-		stream: async (endpointId: string, jobId: string, priority: Priority) => read(budgetKey(endpointId, 'status'), `stream:${endpointId}/${jobId}`, priority, async signal => jobApi.stream(endpointId, jobId, {signal})),
+		health: async (endpointId: string, priority: Priority) =>
+			read(budgetKey(endpointId, 'health'), `health:${endpointId}`, priority, async signal => jobApi.health(endpointId, {signal})),
+		status: async (endpointId: string, jobId: string, priority: Priority) =>
+			read(budgetKey(endpointId, 'status'), `status:${endpointId}/${jobId}`, priority, async signal => jobApi.status(endpointId, jobId, {signal})),
+		stream: async (endpointId: string, jobId: string, priority: Priority) =>
+			read(budgetKey(endpointId, 'status'), `stream:${endpointId}/${jobId}`, priority, async signal => jobApi.stream(endpointId, jobId, {signal})),
 		endpoints: async (priority: Priority) => read('graphql', 'endpoints', priority, async signal => graphqlApi.endpoints({signal})),
 		pods: async (priority: Priority) => read('graphql', 'pods', priority, async signal => graphqlApi.pods({signal})),
 		gpuTypes: async (priority: Priority) => read('graphql', 'gpuTypes', priority, async signal => graphqlApi.gpuTypes({signal})),
 
 		run: async (endpointId: string, request: JobRequest) => write(budgetKey(endpointId, 'run'), async signal => jobApi.run(endpointId, request, {signal})),
-		runSync: async (endpointId: string, request: JobRequest, waitMs?: number) => write(budgetKey(endpointId, 'runsync'), async signal => jobApi.runSync(endpointId, request, {signal, waitMs})),
+		runSync: async (endpointId: string, request: JobRequest, waitMs?: number) =>
+			write(budgetKey(endpointId, 'runsync'), async signal => jobApi.runSync(endpointId, request, {signal, waitMs})),
 		cancel: async (endpointId: string, jobId: string) => write(budgetKey(endpointId, 'cancel'), async signal => jobApi.cancel(endpointId, jobId, {signal})),
 		retry: async (endpointId: string, jobId: string) => write(budgetKey(endpointId, 'retry'), async signal => jobApi.retry(endpointId, jobId, {signal})),
 		purgeQueue: async (endpointId: string) => write(budgetKey(endpointId, 'purge-queue'), async signal => jobApi.purgeQueue(endpointId, {signal})),

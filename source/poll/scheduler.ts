@@ -55,7 +55,8 @@ export class Scheduler {
 
 	constructor(options: {settings?: BudgetSettings; limitFor?: (key: string) => BudgetLimit; random?: () => number; now?: () => number} = {}) {
 		const settings = options.settings ?? defaultBudgetSettings;
-		this.#limitFor = options.limitFor ?? (key => budgetLimit(key === 'graphql' ? 'graphql' : key.slice(key.lastIndexOf(':') + 1) as JobOperationGroup, settings));
+		this.#limitFor =
+			options.limitFor ?? (key => budgetLimit(key === 'graphql' ? 'graphql' : (key.slice(key.lastIndexOf(':') + 1) as JobOperationGroup), settings));
 		this.#random = options.random ?? Math.random;
 		this.#now = options.now ?? (() => performance.now());
 	}
@@ -82,7 +83,7 @@ export class Scheduler {
 			resolve = resolve_;
 			reject = reject_;
 		});
-		const pending: Pending = {task: task as Task<unknown>, priority: task.priority, attempts: 0, notBefore: 0, resolve, reject, promise};
+		const pending: Pending = {task, priority: task.priority, attempts: 0, notBefore: 0, resolve, reject, promise};
 		if (task.coalesce) {
 			this.#coalesced.set(task.coalesce, pending);
 			const forget = () => {
@@ -151,9 +152,10 @@ export class Scheduler {
 
 		const queue = this.#queues.get(key);
 		const budget = this.#budget(key);
+		// eslint-disable-next-line no-unmodified-loop-condition -- the loop takes from `queue` (splice) or returns
 		while (queue && queue.length > 0) {
 			const now = this.#now();
-			queue.sort((a, b) => (rank[a.priority] - rank[b.priority]) || (a.notBefore - b.notBefore));
+			queue.sort((a, b) => rank[a.priority] - rank[b.priority] || a.notBefore - b.notBefore);
 			const ready = queue.findIndex(pending => pending.notBefore <= now);
 			if (ready === -1) {
 				this.#arm(key, Math.min(...queue.map(pending => pending.notBefore)) - now);
@@ -181,10 +183,16 @@ export class Scheduler {
 			clearTimeout(existing);
 		}
 
-		this.#timers.set(key, setTimeout(() => {
-			this.#timers.delete(key);
-			this.#pump(key);
-		}, Math.max(1, Math.ceil(delayMs))));
+		this.#timers.set(
+			key,
+			setTimeout(
+				() => {
+					this.#timers.delete(key);
+					this.#pump(key);
+				},
+				Math.max(1, Math.ceil(delayMs)),
+			),
+		);
 	}
 
 	async #execute(key: string, budget: RateBudget, pending: Pending): Promise<void> {
@@ -219,7 +227,7 @@ export class Scheduler {
 			}
 		} else if (transientKinds.has(error.kind) && pending.task.idempotent && pending.attempts < transientAttempts) {
 			// Full jitter on this request alone: other requests of the budget are not to blame.
-			this.#requeue(pending, now + (this.#random() * 500 * (2 ** pending.attempts)));
+			this.#requeue(pending, now + this.#random() * 500 * 2 ** pending.attempts);
 			return;
 		}
 

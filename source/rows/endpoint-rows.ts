@@ -1,10 +1,9 @@
-import type {Column, SortableRow} from './row.js';
 import {formatDuration} from '../format/duration.js';
-import type {Glyphs} from '../format/glyphs.js';
-import {sparkline} from '../format/glyphs.js';
+import {type Glyphs, sparkline} from '../format/glyphs.js';
 import {formatCount, formatPercent, formatRate} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {EndpointState} from '../store/types.js';
+import type {Column, SortableRow} from './row.js';
 
 export const endpointColumns = {
 	wide: [
@@ -37,7 +36,7 @@ export const endpointColumns = {
 	],
 } as const satisfies Record<string, readonly Column[]>;
 
-const eta = (seconds: number | undefined) => (seconds === undefined ? '–' : (seconds === 0 ? 'empty' : formatDuration(seconds)));
+const eta = (seconds: number | undefined) => (seconds === undefined ? '–' : seconds === 0 ? 'empty' : formatDuration(seconds));
 
 /** Rows for the Endpoints pane, wide or compact. An endpoint whose health fails is marked, never shown as zeros. */
 export function endpointRows(endpoints: readonly EndpointState[], wide: boolean, glyphs: Glyphs): SortableRow[] {
@@ -48,7 +47,15 @@ export function endpointRows(endpoints: readonly EndpointState[], wide: boolean,
 		const searchText = `${record.id} ${name} ${record.gpuIds ?? ''}`;
 		if (!health) {
 			const state = healthError ? `${glyphs.warning} ${sanitizeLine(healthError)}` : 'loading…';
-			return {key: record.id, cells: [name], span: `${state}${span === '–' ? '' : ` (workers ${span})`}`, sortValues: [name], searchText, tone: healthError ? 'bad' : undefined, dim: !healthError};
+			return {
+				key: record.id,
+				cells: [name],
+				span: `${state}${span === '–' ? '' : ` (workers ${span})`}`,
+				sortValues: [name],
+				searchText,
+				tone: healthError ? 'bad' : undefined,
+				dim: !healthError,
+			};
 		}
 
 		const {jobs, workers} = health;
@@ -58,11 +65,54 @@ export function endpointRows(endpoints: readonly EndpointState[], wide: boolean,
 		const trend = stale ? `${glyphs.warning} stale` : sparkline(queueTrend, trendWidth, glyphs);
 		const troubled = workers.unhealthy > 0 || workers.throttled > 0;
 		const cells = wide
-			? [name, String(workers.running), String(workers.idle), String(workers.initializing), String(workers.throttled), String(workers.unhealthy), span, formatCount(jobs.inQueue), formatCount(jobs.inProgress), formatCount(jobs.completed), formatCount(jobs.failed), formatCount(jobs.retried), formatRate(figures.throughputPerMinute), failRate, trend, eta(figures.drainEtaSeconds)]
-			: [name, `${workers.running}/${record.workersMax ?? '?'}${workers.initializing ? ` +${workers.initializing}` : ''}${troubled ? '!' : ''}`, formatCount(jobs.inQueue), formatCount(jobs.inProgress), formatRate(figures.throughputPerMinute), failRate, trend, eta(figures.drainEtaSeconds)];
+			? [
+					name,
+					String(workers.running),
+					String(workers.idle),
+					String(workers.initializing),
+					String(workers.throttled),
+					String(workers.unhealthy),
+					span,
+					formatCount(jobs.inQueue),
+					formatCount(jobs.inProgress),
+					formatCount(jobs.completed),
+					formatCount(jobs.failed),
+					formatCount(jobs.retried),
+					formatRate(figures.throughputPerMinute),
+					failRate,
+					trend,
+					eta(figures.drainEtaSeconds),
+				]
+			: [
+					name,
+					`${workers.running}/${record.workersMax ?? '?'}${workers.initializing ? ` +${workers.initializing}` : ''}${troubled ? '!' : ''}`,
+					formatCount(jobs.inQueue),
+					formatCount(jobs.inProgress),
+					formatRate(figures.throughputPerMinute),
+					failRate,
+					trend,
+					eta(figures.drainEtaSeconds),
+				];
 		const sortValues = wide
-			? [name, workers.running, workers.idle, workers.initializing, workers.throttled, workers.unhealthy, record.workersMax ?? undefined, jobs.inQueue, jobs.inProgress, jobs.completed, jobs.failed, jobs.retried, figures.throughputPerMinute, figures.failureRate, jobs.inQueue, figures.drainEtaSeconds]
+			? [
+					name,
+					workers.running,
+					workers.idle,
+					workers.initializing,
+					workers.throttled,
+					workers.unhealthy,
+					record.workersMax ?? undefined,
+					jobs.inQueue,
+					jobs.inProgress,
+					jobs.completed,
+					jobs.failed,
+					jobs.retried,
+					figures.throughputPerMinute,
+					figures.failureRate,
+					jobs.inQueue,
+					figures.drainEtaSeconds,
+				]
 			: [name, workers.running, jobs.inQueue, jobs.inProgress, figures.throughputPerMinute, figures.failureRate, jobs.inQueue, figures.drainEtaSeconds];
-		return {key: record.id, cells, sortValues, searchText, tone: stale ? 'warn' : ((figures.failureRate ?? 0) >= 0.2 ? 'bad' : undefined), dim: stale};
+		return {key: record.id, cells, sortValues, searchText, tone: stale ? 'warn' : (figures.failureRate ?? 0) >= 0.2 ? 'bad' : undefined, dim: stale};
 	});
 }

@@ -1,9 +1,9 @@
-import type {Column, SortableRow} from './row.js';
 import type {Glyphs} from '../format/glyphs.js';
 import {formatPrice} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {stockOf} from '../store/gpu-stock.js';
 import type {GpuState, StockStatus} from '../store/types.js';
+import type {Column, SortableRow} from './row.js';
 
 export const gpuColumns = {
 	wide: [
@@ -36,7 +36,10 @@ export function gpuRows(gpus: readonly GpuState[], wide: boolean, glyphs: Glyphs
 		const stock = stockOf(record);
 		const lowest = record.lowestPrice ?? undefined;
 		// High, Medium, Low, None as tall, middle, short and flat cells; unknown as a blank.
-		const trend = stockHistory.slice(-12).map(status => (status === 'Unknown' ? ' ' : glyphs.spark[(stockRank[status] * 2) + (stockRank[status] > 0 ? 1 : 0)]!)).join('');
+		const trend = stockHistory
+			.slice(-12)
+			.map(status => (status === 'Unknown' ? ' ' : glyphs.spark[stockRank[status] * 2 + (stockRank[status] > 0 ? 1 : 0)]!))
+			.join('');
 		const cells = [
 			sanitizeLine(record.displayName ?? record.id),
 			record.memoryInGb ? `${record.memoryInGb}G` : '–',
@@ -47,8 +50,24 @@ export function gpuRows(gpus: readonly GpuState[], wide: boolean, glyphs: Glyphs
 			String(lowest?.maxUnreservedGpuCount ?? '–'),
 			...(wide ? [trend] : []),
 		];
-		const sortValues = [record.displayName ?? record.id, record.memoryInGb ?? undefined, record.securePrice ?? undefined, record.communityPrice ?? undefined, lowest?.minimumBidPrice ?? undefined, stockRank[stock], lowest?.maxUnreservedGpuCount ?? undefined, stockRank[stock]];
-		return {key: record.id, cells, sortValues: wide ? sortValues : sortValues.slice(0, 7), searchText: sanitizeLine(`${record.id} ${record.displayName ?? ''} ${stock}`), tone: stockTone[stock], dim: stock === 'None'};
+		const sortValues = [
+			record.displayName ?? record.id,
+			record.memoryInGb ?? undefined,
+			record.securePrice ?? undefined,
+			record.communityPrice ?? undefined,
+			lowest?.minimumBidPrice ?? undefined,
+			stockRank[stock],
+			lowest?.maxUnreservedGpuCount ?? undefined,
+			stockRank[stock],
+		];
+		return {
+			key: record.id,
+			cells,
+			sortValues: wide ? sortValues : sortValues.slice(0, 7),
+			searchText: sanitizeLine(`${record.id} ${record.displayName ?? ''} ${stock}`),
+			tone: stockTone[stock],
+			dim: stock === 'None',
+		};
 	});
 }
 

@@ -15,16 +15,25 @@ export const jobColumns: readonly Column[] = [
 
 /** The jobs podtop tracks on one endpoint, newest first. */
 export function jobRows(jobs: readonly TrackedJob[]): Row[] {
-	return [...jobs].sort((a, b) => b.trackedAt - a.trackedAt).map(job => ({
-		key: job.key,
-		cells: [sanitizeLine(job.id), sanitizeLine(job.status), formatMillis(job.delayTime), formatMillis(job.executionTime), String(job.chunkCount), sanitizeLine(job.error ?? job.lastError ?? '')],
-		tone: job.status === 'FAILED' || job.status === 'TIMED_OUT' ? 'bad' : (job.status === 'COMPLETED' ? 'good' : undefined),
-	}));
+	return [...jobs]
+		.sort((a, b) => b.trackedAt - a.trackedAt)
+		.map(job => ({
+			key: job.key,
+			cells: [
+				sanitizeLine(job.id),
+				sanitizeLine(job.status),
+				formatMillis(job.delayTime),
+				formatMillis(job.executionTime),
+				String(job.chunkCount),
+				sanitizeLine(job.error ?? job.lastError ?? ''),
+			],
+			tone: job.status === 'FAILED' || job.status === 'TIMED_OUT' ? 'bad' : job.status === 'COMPLETED' ? 'good' : undefined,
+		}));
 }
 
 /** A job's output as wrapped, sanitised lines: streamed text, else the final output (pretty JSON) or error. */
 export function jobLines(job: TrackedJob, width: number): string[] {
-	let text = job.text;
+	let {text} = job;
 	if (!text && job.output !== undefined && job.output !== null) {
 		text = typeof job.output === 'string' ? job.output : JSON.stringify(job.output, undefined, 2);
 	}

@@ -1,4 +1,3 @@
-import type {Column, SortableRow} from './row.js';
 import {formatDuration} from '../format/duration.js';
 import {levels, sparkline, type Glyphs} from '../format/glyphs.js';
 import {formatDollarsPerHour} from '../format/numbers.js';
@@ -6,6 +5,7 @@ import {sanitizeLine} from '../format/sanitize.js';
 import {meanGpuUtil} from '../store/pod-figures.js';
 import type {PodRecord} from '../api/graphql-types.js';
 import type {PodState} from '../store/types.js';
+import type {Column, SortableRow} from './row.js';
 
 export const podColumns = {
 	wide: [
@@ -72,7 +72,12 @@ export function podRows(pods: readonly PodState[], wide: boolean, glyphs: Glyphs
 		const gpus = runtime?.gpus ?? [];
 		const util = meanGpuUtil(record);
 		const vram = gpus.length > 0 ? gpus.reduce((sum, item) => sum + (item.memoryUtilPercent ?? 0), 0) / gpus.length : undefined;
-		const perGpu = runtime ? levels(gpus.map(item => item.gpuUtilPercent ?? 0), glyphs) : '';
+		const perGpu = runtime
+			? levels(
+					gpus.map(item => item.gpuUtilPercent ?? 0),
+					glyphs,
+				)
+			: '';
 		const history = runtime ? sparkline(utilHistory, 12, glyphs, 100) : '';
 		const cpu = runtime?.container?.cpuPercent;
 		const memory = runtime?.container?.memoryPercent;
@@ -82,8 +87,27 @@ export function podRows(pods: readonly PodState[], wide: boolean, glyphs: Glyphs
 			? [name, gpu, status.label, perGpu, percent(util), history, percent(vram), percent(cpu), percent(memory), uptime, cost]
 			: [name, gpu, status.short, perGpu, percent(util), percent(cpu), cost];
 		const sortValues = wide
-			? [name, gpu, status.rank, util, util, util, vram, cpu ?? undefined, memory ?? undefined, runtime?.uptimeInSeconds ?? undefined, record.costPerHr ?? undefined]
+			? [
+					name,
+					gpu,
+					status.rank,
+					util,
+					util,
+					util,
+					vram,
+					cpu ?? undefined,
+					memory ?? undefined,
+					runtime?.uptimeInSeconds ?? undefined,
+					record.costPerHr ?? undefined,
+				]
 			: [name, gpu, status.rank, util, util, cpu ?? undefined, record.costPerHr ?? undefined];
-		return {key: record.id, cells, sortValues, searchText: `${record.id} ${name} ${gpu} ${status.label} ${sanitizeLine(record.imageName ?? '')}`, tone: status.attention ? 'warn' : undefined, dim: status.rank > 1};
+		return {
+			key: record.id,
+			cells,
+			sortValues,
+			searchText: `${record.id} ${name} ${gpu} ${status.label} ${sanitizeLine(record.imageName ?? '')}`,
+			tone: status.attention ? 'warn' : undefined,
+			dim: status.rank > 1,
+		};
 	});
 }

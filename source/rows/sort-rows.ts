@@ -32,10 +32,12 @@ natural order of their first column, so the order never flickers between polls.
 export function filterAndSort<T extends SortableRow>(rows: readonly T[], filter: string, sort: SortState): T[] {
 	const matches = filterMatcher(filter);
 	const direction = sort.descending ? -1 : 1;
-	return rows.filter(row => matches(row.searchText)).sort((a, b) => {
-		const left = a.sortValues[sort.column];
-		const right = b.sortValues[sort.column];
-		const primary = left === undefined || right === undefined ? compareValues(left, right) : compareValues(left, right) * direction;
-		return primary || compareValues(a.sortValues[0], b.sortValues[0]) || compareValues(a.key, b.key);
-	});
+	return rows
+		.filter(row => matches(row.searchText))
+		.sort((a, b) => {
+			const left = a.sortValues[sort.column];
+			const right = b.sortValues[sort.column];
+			const primary = left === undefined || right === undefined ? compareValues(left, right) : compareValues(left, right) * direction;
+			return primary || compareValues(a.sortValues[0], b.sortValues[0]) || compareValues(a.key, b.key);
+		});
 }

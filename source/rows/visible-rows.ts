@@ -36,9 +36,17 @@ function memoize<Inputs extends readonly unknown[], Result>(compute: (...inputs:
 
 type Built = {readonly columns: readonly Column[]; readonly all: readonly SortableRow[]; readonly widths: readonly number[]};
 
-function paneSelector<T>(build: (items: readonly T[], wide: boolean, glyphs: Glyphs) => SortableRow[], columns: {readonly wide: readonly Column[]; readonly compact: readonly Column[]}, glyphs: Glyphs) {
+function paneSelector<T>(
+	build: (items: readonly T[], wide: boolean, glyphs: Glyphs) => SortableRow[],
+	columns: {readonly wide: readonly Column[]; readonly compact: readonly Column[]},
+	glyphs: Glyphs,
+) {
 	const built = memoize((collection: Collection<T>, wide: boolean): Built => {
-		const all = build(collection.order.flatMap(id => collection.byId[id] ?? []), wide, glyphs);
+		const all = build(
+			collection.order.flatMap(id => collection.byId[id] ?? []),
+			wide,
+			glyphs,
+		);
 		const shape = wide ? columns.wide : columns.compact;
 		return {columns: shape, all, widths: contentWidths(shape, all)};
 	});

@@ -22,7 +22,7 @@ export class SimClock {
 
 	/** Simulated milliseconds since the epoch. */
 	now(): number {
-		return this.#simStart + ((performance.now() - this.#realStart) * this.speed);
+		return this.#simStart + (performance.now() - this.#realStart) * this.speed;
 	}
 
 	/** Simulated milliseconds since the simulator started: what seeded curves (load, stock, prices) follow, so a seed replays them. */
@@ -43,16 +43,19 @@ export class SimClock {
 		const due = this.now() + Math.max(0, simMs);
 		let handle: NodeJS.Timeout;
 		const arm = (realMs: number) => {
-			handle = setTimeout(() => {
-				this.#timers.delete(handle);
-				const remaining = due - this.now();
-				if (remaining > 0) {
-					arm(Math.max(1, this.toRealMs(remaining)));
-					return;
-				}
+			handle = setTimeout(
+				() => {
+					this.#timers.delete(handle);
+					const remaining = due - this.now();
+					if (remaining > 0) {
+						arm(Math.max(1, this.toRealMs(remaining)));
+						return;
+					}
 
-				callback();
-			}, Math.min(Math.max(0, realMs), 2_147_483_647));
+					callback();
+				},
+				Math.min(Math.max(0, realMs), 2_147_483_647),
+			);
 			handle.unref?.();
 			this.#timers.add(handle);
 		};

@@ -1,7 +1,7 @@
 import type {SimClock, SimTimer} from './clock.js';
 import type {EndpointSpec} from './endpoint-spec.js';
 import {createJobId} from './ids.js';
-import {createJob, isTerminal, notifyWaiters, resetForRetry, type Job, type JobStatus, type TerminalStatus} from './job.js';
+import {createJob, isTerminal, notifyWaiters, resetForRetry, type Job, type TerminalStatus} from './job.js';
 import type {JobRequest} from './job-request.js';
 import type {Random} from './random.js';
 import {isQueueFull} from './rate-table.js';
@@ -43,7 +43,9 @@ export class Endpoint {
 			clock: options.clock,
 			random: options.random.fork('workers'),
 			spec: () => this.spec,
-			onChange: () => this.#schedule(),
+			onChange: () => {
+				this.#schedule();
+			},
 		});
 		if (options.warm) {
 			const hours = options.random.between(2, 40);
@@ -207,9 +209,12 @@ export class Endpoint {
 
 		this.#pool.reconcile({waiting, overdue, running: this.#pool.counts().running});
 		this.#scalerTimer?.cancel();
-		this.#scalerTimer = Number.isFinite(nextOverdueAt) && this.spec.scalerType === 'QUEUE_DELAY'
-			? this.#options.clock.setTimeout(() => this.#schedule(), nextOverdueAt - now)
-			: undefined;
+		this.#scalerTimer =
+			Number.isFinite(nextOverdueAt) && this.spec.scalerType === 'QUEUE_DELAY'
+				? this.#options.clock.setTimeout(() => {
+						this.#schedule();
+					}, nextOverdueAt - now)
+				: undefined;
 	}
 
 	#start(job: Job, worker: SimWorker): void {
@@ -240,7 +245,9 @@ export class Endpoint {
 				}
 			},
 		});
-		const timeout = clock.setTimeout(() => this.#finish(job, 'TIMED_OUT', {}), job.policy.executionTimeout);
+		const timeout = clock.setTimeout(() => {
+			this.#finish(job, 'TIMED_OUT', {});
+		}, job.policy.executionTimeout);
 		job.stopExecution = () => {
 			stopHandler();
 			timeout.cancel();
@@ -310,8 +317,10 @@ export class Endpoint {
 
 	#armExpiry(job: Job): void {
 		job.expiryTimer?.cancel();
-		job.expiryTimer = this.#options.clock.setTimeout(() => this.#drop(job), job.expiresAt - this.#options.clock.now());
+		job.expiryTimer = this.#options.clock.setTimeout(() => {
+			this.#drop(job);
+		}, job.expiresAt - this.#options.clock.now());
 	}
 }
 
-export type {JobStatus};
+export {type JobStatus} from './job.js';

@@ -46,7 +46,11 @@ export function parseFault(body: unknown): (Omit<Fault, 'remaining'> & {count?: 
 		return 'status must be an HTTP status code';
 	}
 
-	for (const [name, value] of [['retryAfter', retryAfter], ['delayMs', delayMs], ['count', count]] as const) {
+	for (const [name, value] of [
+		['retryAfter', retryAfter],
+		['delayMs', delayMs],
+		['count', count],
+	] as const) {
 		if (value !== undefined && (typeof value !== 'number' || value < 0)) {
 			return `${name} must be a non-negative number`;
 		}

@@ -1,4 +1,3 @@
-
 const second = 1000;
 const day = 24 * 60 * 60 * second;
 
@@ -59,7 +58,9 @@ function parsePolicy(raw: unknown, endpointExecutionTimeout: number | undefined)
 	const policy = raw ?? {};
 	const executionTimeout = readInteger(policy, 'executionTimeout') ?? endpointExecutionTimeout ?? policyDefaults.executionTimeout;
 	if (executionTimeout <= policyBounds.minExecutionTimeout || executionTimeout > policyBounds.maxExecutionTimeout) {
-		throw new InvalidRequestError(`policy.executionTimeout must be greater than ${policyBounds.minExecutionTimeout} ms and at most ${policyBounds.maxExecutionTimeout} ms (7 days), got ${executionTimeout}`);
+		throw new InvalidRequestError(
+			`policy.executionTimeout must be greater than ${policyBounds.minExecutionTimeout} ms and at most ${policyBounds.maxExecutionTimeout} ms (7 days), got ${executionTimeout}`,
+		);
 	}
 
 	const ttl = readInteger(policy, 'ttl') ?? policyDefaults.ttl;

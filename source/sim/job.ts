@@ -2,7 +2,7 @@ import type {SimTimer} from './clock.js';
 import type {JobPolicy, JobRequest} from './job-request.js';
 
 export const terminalStatuses = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'] as const;
-export type TerminalStatus = typeof terminalStatuses[number];
+export type TerminalStatus = (typeof terminalStatuses)[number];
 export type JobStatus = 'IN_QUEUE' | 'IN_PROGRESS' | TerminalStatus;
 
 export type Job = {

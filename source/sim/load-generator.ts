@@ -1,11 +1,17 @@
 import type {SimClock, SimTimer} from './clock.js';
-import type {Endpoint} from './endpoint.js';
-import {asyncRetention} from './endpoint.js';
+import {type Endpoint, asyncRetention} from './endpoint.js';
 import {policyDefaults} from './job-request.js';
 import type {Random} from './random.js';
 import type {WorkerKind} from './workers/index.js';
 
-const prompts = ['a lighthouse on a basalt cliff at dusk', 'isometric server room, soft light', 'portrait of an astronaut cat, film grain', 'Summarise the incident report in three bullet points.', 'Write a haiku about GPU queues.', 'Translate to French: the deployment finished.'];
+const prompts = [
+	'a lighthouse on a basalt cliff at dusk',
+	'isometric server room, soft light',
+	'portrait of an astronaut cat, film grain',
+	'Summarise the incident report in three bullet points.',
+	'Write a haiku about GPU queues.',
+	'Translate to French: the deployment finished.',
+];
 
 function inputFor(kind: WorkerKind, random: Random): Record<string, unknown> {
 	switch (kind) {
@@ -71,23 +77,30 @@ export class LoadGenerator {
 
 	#rate(endpoint: Endpoint): number {
 		const minutes = this.#clock.now() / 60_000;
-		const swing = 1 + (0.6 * Math.sin((minutes / 7 * Math.PI * 2) + this.#phase.get(endpoint)!));
-		const burst = Math.sin(minutes / 3 * Math.PI * 2 + this.#phase.get(endpoint)!) > 0.93 ? 4 : 1;
+		const swing = 1 + 0.6 * Math.sin((minutes / 7) * Math.PI * 2 + this.#phase.get(endpoint)!);
+		const burst = Math.sin((minutes / 3) * Math.PI * 2 + this.#phase.get(endpoint)!) > 0.93 ? 4 : 1;
 		return (endpoint.spec.loadPerMinute / 60_000) * swing * burst;
 	}
 
 	#next(endpoint: Endpoint): void {
 		const delay = this.#random.exponential(1 / Math.max(this.#rate(endpoint), 1e-9));
-		this.#timers.set(endpoint, this.#clock.setTimeout(() => {
-			if (endpoint.queueLength < maxBackgroundQueue) {
-				endpoint.submit({
-					input: inputFor(endpoint.spec.worker, this.#random),
-					webhook: undefined,
-					policy: {executionTimeout: endpoint.spec.executionTimeoutMs, ttl: policyDefaults.ttl, lowPriority: this.#random.chance(0.1)},
-				}, false, asyncRetention);
-			}
+		this.#timers.set(
+			endpoint,
+			this.#clock.setTimeout(() => {
+				if (endpoint.queueLength < maxBackgroundQueue) {
+					endpoint.submit(
+						{
+							input: inputFor(endpoint.spec.worker, this.#random),
+							webhook: undefined,
+							policy: {executionTimeout: endpoint.spec.executionTimeoutMs, ttl: policyDefaults.ttl, lowPriority: this.#random.chance(0.1)},
+						},
+						false,
+						asyncRetention,
+					);
+				}
 
-			this.#next(endpoint);
-		}, delay));
+				this.#next(endpoint);
+			}, delay),
+		);
 	}
 }

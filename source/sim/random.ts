@@ -30,19 +30,19 @@ export function createRandom(seed: number | string): Random {
 	let state = typeof seed === 'number' ? seed >>> 0 : hashString(seed);
 
 	const next = (): number => {
-		state = (state + 0x6D_2B_79_F5) >>> 0;
+		state = (state + 0x6d_2b_79_f5) >>> 0;
 		let t = state;
 		t = Math.imul(t ^ (t >>> 15), t | 1);
 		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
 		return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
 	};
 
-	const int = (min: number, max: number) => min + Math.floor(next() * ((max - min) + 1));
+	const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
 
 	return {
 		next,
 		int,
-		between: (min, max) => min + (next() * (max - min)),
+		between: (min, max) => min + next() * (max - min),
 		chance: probability => next() < probability,
 		pick<T>(items: readonly T[]): T {
 			return items[Math.floor(next() * items.length)]!;

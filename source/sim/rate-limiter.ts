@@ -8,9 +8,7 @@ export type RateLimiterOptions = {
 	readonly workerAllowance: number;
 };
 
-export type Admission =
-	| {readonly ok: true; readonly release: () => void}
-	| {readonly ok: false; readonly retryAfterSeconds: number; readonly reason: string};
+export type Admission = {readonly ok: true; readonly release: () => void} | {readonly ok: false; readonly retryAfterSeconds: number; readonly reason: string};
 
 type Bucket = {readonly window: SlidingWindow; inFlight: number};
 

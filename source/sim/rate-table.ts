@@ -1,6 +1,6 @@
 /** Operations as the job API names them; `/status`, `/status-sync` and `/stream` share one limit. */
 export const jobOperations = ['run', 'runsync', 'status', 'status-sync', 'stream', 'cancel', 'retry', 'purge-queue', 'health'] as const;
-export type JobOperation = typeof jobOperations[number];
+export type JobOperation = (typeof jobOperations)[number];
 
 export type RateLimit = {
 	/** Requests per 10-second window; undefined where the service publishes none. */

@@ -1,3 +1,4 @@
+import {SlidingWindow} from '../lib/sliding-window.js';
 import {SimClock} from './clock.js';
 import {Endpoint} from './endpoint.js';
 import {FaultInjector} from './faults.js';
@@ -8,7 +9,6 @@ import {Market} from './market/market.js';
 import {PodFleet} from './pods/pod-fleet.js';
 import {createRandom, type Random} from './random.js';
 import {RateLimiter, type Admission} from './rate-limiter.js';
-import {SlidingWindow} from '../lib/sliding-window.js';
 import {SimStats} from './stats.js';
 import {WebhookSender} from './webhook.js';
 

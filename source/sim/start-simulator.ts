@@ -83,7 +83,9 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 			closed ??= new Promise<void>(resolve => {
 				closing.abort();
 				sim.close();
-				server.close(() => resolve());
+				server.close(() => {
+					resolve();
+				});
 				server.closeAllConnections();
 			});
 			return closed;

@@ -4,7 +4,7 @@ import {createWorkerId} from './ids.js';
 import type {Random} from './random.js';
 
 export const workerStates = ['initializing', 'idle', 'running', 'throttled', 'unhealthy'] as const;
-export type WorkerState = typeof workerStates[number];
+export type WorkerState = (typeof workerStates)[number];
 
 export type SimWorker = {
 	readonly id: string;
@@ -90,7 +90,12 @@ export class WorkerPool {
 
 		if (this.#options.random.chance(unhealthyChance)) {
 			this.#enter(worker, 'unhealthy');
-			worker.timer = this.#options.clock.setTimeout(() => this.#remove(worker), this.#options.random.int(20_000, 60_000));
+			worker.timer = this.#options.clock.setTimeout(
+				() => {
+					this.#remove(worker);
+				},
+				this.#options.random.int(20_000, 60_000),
+			);
 			return;
 		}
 
@@ -127,7 +132,7 @@ export class WorkerPool {
 	rescale(): void {
 		const order: readonly WorkerState[] = ['throttled', 'initializing', 'idle'];
 		for (const state of order) {
-			for (const worker of [...this.#workers.values()]) {
+			for (const worker of this.#workers.values()) {
 				if (worker.state === state && this.#active() > this.#options.spec().workersMax) {
 					this.#remove(worker);
 				}
@@ -137,7 +142,9 @@ export class WorkerPool {
 		for (const worker of this.#workers.values()) {
 			if (worker.state === 'idle') {
 				worker.timer?.cancel();
-				worker.timer = this.#options.clock.setTimeout(() => this.#idleTimedOut(worker), this.#options.spec().idleTimeout * 1000);
+				worker.timer = this.#options.clock.setTimeout(() => {
+					this.#idleTimedOut(worker);
+				}, this.#options.spec().idleTimeout * 1000);
 			}
 		}
 	}
@@ -167,7 +174,12 @@ export class WorkerPool {
 		this.#workers.set(worker.id, worker);
 		if (random.chance(atMaximum ? 0.4 : 0.1)) {
 			this.#enter(worker, 'throttled');
-			worker.timer = clock.setTimeout(() => this.#initialize(worker), random.int(5000, 25_000));
+			worker.timer = clock.setTimeout(
+				() => {
+					this.#initialize(worker);
+				},
+				random.int(5000, 25_000),
+			);
 			return;
 		}
 
@@ -178,13 +190,17 @@ export class WorkerPool {
 		const {clock, random, spec} = this.#options;
 		this.#enter(worker, 'initializing');
 		const coldStartMs = spec().flashBoot ? random.int(800, 3000) : random.int(4000, 18_000);
-		worker.timer = clock.setTimeout(() => this.#becomeIdle(worker), coldStartMs);
+		worker.timer = clock.setTimeout(() => {
+			this.#becomeIdle(worker);
+		}, coldStartMs);
 	}
 
 	#becomeIdle(worker: SimWorker): void {
 		const {clock, spec, onChange} = this.#options;
 		this.#enter(worker, 'idle');
-		worker.timer = clock.setTimeout(() => this.#idleTimedOut(worker), spec().idleTimeout * 1000);
+		worker.timer = clock.setTimeout(() => {
+			this.#idleTimedOut(worker);
+		}, spec().idleTimeout * 1000);
 		onChange();
 	}
 

@@ -6,7 +6,12 @@ A polled list merged into its collection: records that did not change keep their
 (so selectors and rows see them as unchanged); `build` makes the state of a new or changed record
 from the previous one. Returns undefined when nothing at all changed: no write.
 */
-export function mergeRecords<R extends {readonly id: string}, S extends {readonly record: R}>(collection: Collection<S>, records: readonly R[], at: number, build: (record: R, previous: S | undefined) => S): Collection<S> | undefined {
+export function mergeRecords<R extends {readonly id: string}, S extends {readonly record: R}>(
+	collection: Collection<S>,
+	records: readonly R[],
+	at: number,
+	build: (record: R, previous: S | undefined) => S,
+): Collection<S> | undefined {
 	const order = records.map(record => record.id);
 	let changed = !deepEqual(collection.order, order);
 	const byId: Record<string, S> = {};

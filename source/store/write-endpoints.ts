@@ -32,15 +32,19 @@ function withHealth(current: EndpointState, health: Health, at: number): Endpoin
 		return current;
 	}
 
-	const history = appendBounded(current.history, {
-		at,
-		inQueue: health.jobs.inQueue,
-		inProgress: health.jobs.inProgress,
-		completed: health.jobs.completed,
-		failed: health.jobs.failed,
-		retried: health.jobs.retried,
-		running: health.workers.running,
-	}, healthHistoryLimit);
+	const history = appendBounded(
+		current.history,
+		{
+			at,
+			inQueue: health.jobs.inQueue,
+			inProgress: health.jobs.inProgress,
+			completed: health.jobs.completed,
+			failed: health.jobs.failed,
+			retried: health.jobs.retried,
+			running: health.workers.running,
+		},
+		healthHistoryLimit,
+	);
 	return {record: current.record, health, healthAt: at, history, figures: endpointFigures(history)};
 }
 
@@ -56,7 +60,7 @@ export function endpointWrites(set: SetState, get: GetState): EndpointWrites {
 				continue;
 			}
 
-			const next = health ? withHealth(current, health, at) : (current.healthError === error ? current : {...current, healthError: error});
+			const next = health ? withHealth(current, health, at) : current.healthError === error ? current : {...current, healthError: error};
 			if (next !== current) {
 				byId ??= {...state.byId};
 				byId[endpointId] = next;
@@ -86,7 +90,11 @@ export function endpointWrites(set: SetState, get: GetState): EndpointWrites {
 			set({endpoints: {byId: next, order: nextOrder, updatedAt: at}});
 		},
 		setHealthResults,
-		setHealth: (endpointId, health, at) => setHealthResults([{endpointId, health}], at),
-		setHealthError: (endpointId, error) => setHealthResults([{endpointId, error}], Date.now()),
+		setHealth(endpointId, health, at) {
+			setHealthResults([{endpointId, health}], at);
+		},
+		setHealthError(endpointId, error) {
+			setHealthResults([{endpointId, error}], Date.now());
+		},
 	};
 }

@@ -1,6 +1,5 @@
 import type {ApiErrorKind} from '../api/errors.js';
-import type {JobStatusBody, StreamChunk} from '../api/job-types.js';
-import {isTerminalStatus} from '../api/job-types.js';
+import {type JobStatusBody, type StreamChunk, isTerminalStatus} from '../api/job-types.js';
 import {chunkText} from '../format/stream-text.js';
 import {jobKey} from './job-key.js';
 import type {GetState, SetState} from './state.js';
@@ -76,7 +75,7 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 	return {
 		trackJob(endpointId, jobId, {follow = false, at = Date.now()} = {}) {
 			const key = jobKey(endpointId, jobId);
-				if (byKey.has(key)) {
+			if (byKey.has(key)) {
 				if (follow) {
 					patch(key, job => (job.follow ? job : {...job, follow}));
 				}
@@ -89,26 +88,41 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 			return key;
 		},
 		untrackJob(key) {
-				if (byKey.delete(key)) {
+			if (byKey.delete(key)) {
 				publish([key]);
 			}
 		},
-		setFollow: (key, follow) => patch(key, job => (job.follow === follow ? job : {...job, follow, text: follow || job.text.length <= unfollowedTextLimit ? job.text : job.text.slice(job.text.length - unfollowedTextLimit)})),
+		setFollow(key, follow) {
+			patch(key, job =>
+				job.follow === follow
+					? job
+					: {...job, follow, text: follow || job.text.length <= unfollowedTextLimit ? job.text : job.text.slice(job.text.length - unfollowedTextLimit)},
+			);
+		},
 		updateJob(key, body, at) {
 			patch(key, job => {
-				const same = body.status === job.status && body.delayTime === job.delayTime && body.executionTime === job.executionTime && body.workerId === job.workerId && body.error === job.error && body.output === job.output && job.lastError === undefined;
-				return same ? job : {
-					...job,
-					status: body.status,
-					delayTime: body.delayTime,
-					executionTime: body.executionTime,
-					workerId: body.workerId,
-					error: body.error,
-					output: body.output,
-					lastError: undefined,
-					lastErrorKind: undefined,
-					updatedAt: at,
-				};
+				const same =
+					body.status === job.status &&
+					body.delayTime === job.delayTime &&
+					body.executionTime === job.executionTime &&
+					body.workerId === job.workerId &&
+					body.error === job.error &&
+					body.output === job.output &&
+					job.lastError === undefined;
+				return same
+					? job
+					: {
+							...job,
+							status: body.status,
+							delayTime: body.delayTime,
+							executionTime: body.executionTime,
+							workerId: body.workerId,
+							error: body.error,
+							output: body.output,
+							lastError: undefined,
+							lastErrorKind: undefined,
+							updatedAt: at,
+						};
 			});
 		},
 		appendStream(key, status, chunks, at) {
@@ -130,6 +144,8 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 				};
 			});
 		},
-		setJobError: (key, error, kind) => patch(key, job => (job.lastError === error && job.lastErrorKind === kind ? job : {...job, lastError: error, lastErrorKind: kind})),
+		setJobError(key, error, kind) {
+			patch(key, job => (job.lastError === error && job.lastErrorKind === kind ? job : {...job, lastError: error, lastErrorKind: kind}));
+		},
 	};
 }

@@ -16,9 +16,10 @@ export function statusWrites(set: SetState, get: GetState): StatusWrites {
 	return {
 		reportSource(source, at, error) {
 			const current = get().connection[source];
-			const next = error === undefined
-				? {lastSuccessAt: at, lastErrorAt: current.lastErrorAt, lastError: current.lastError}
-				: {...current, lastErrorAt: at, lastError: error, staleSince: current.staleSince ?? at};
+			const next =
+				error === undefined
+					? {lastSuccessAt: at, lastErrorAt: current.lastErrorAt, lastError: current.lastError}
+					: {...current, lastErrorAt: at, lastError: error, staleSince: current.staleSince ?? at};
 			set({connection: {...get().connection, [source]: next}});
 		},
 		setBudgets(budgets) {

@@ -56,7 +56,7 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
 			}
 
 			const from = selectedIndex(state.selected[place], keys);
-			const index = action.to === 'first' ? 0 : (action.to === 'last' ? keys.length - 1 : clamp(from + (action.by ?? 0), keys.length));
+			const index = action.to === 'first' ? 0 : action.to === 'last' ? keys.length - 1 : clamp(from + (action.by ?? 0), keys.length);
 			return {...state, selected: {...state.selected, [place]: {key: keys[index], index}}};
 		}
 
@@ -97,12 +97,19 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
 		}
 
 		case 'input': {
-			return state.overlay.type === 'filter' || state.overlay.type === 'palette' || state.overlay.type === 'confirm' ? {...state, overlay: {...state.overlay, input: action.input}} : state;
+			return state.overlay.type === 'filter' || state.overlay.type === 'palette' || state.overlay.type === 'confirm'
+				? {...state, overlay: {...state.overlay, input: action.input}}
+				: state;
 		}
 
 		case 'apply-filter': {
 			const input = state.overlay.type === 'filter' ? state.overlay.input : state.filter[state.pane];
-			return {...state, overlay: {type: 'none'}, filter: {...state.filter, [state.pane]: input}, selected: {...state.selected, [state.pane]: {key: undefined, index: 0}}};
+			return {
+				...state,
+				overlay: {type: 'none'},
+				filter: {...state.filter, [state.pane]: input},
+				selected: {...state.selected, [state.pane]: {key: undefined, index: 0}},
+			};
 		}
 
 		case 'clear-filter': {
@@ -119,7 +126,7 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
 
 		case 'scroll-job': {
 			const max = Math.max(0, action.max);
-			const jobScroll = action.to === 'top' ? max : (action.to === 'tail' ? 0 : Math.max(0, Math.min(max, Math.min(state.jobScroll, max) + (action.by ?? 0))));
+			const jobScroll = action.to === 'top' ? max : action.to === 'tail' ? 0 : Math.max(0, Math.min(max, Math.min(state.jobScroll, max) + (action.by ?? 0)));
 			return jobScroll === state.jobScroll ? state : {...state, jobScroll};
 		}
 	}

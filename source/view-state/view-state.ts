@@ -59,7 +59,12 @@ export const defaultSort: Readonly<Record<ListPane, SortState>> = {
 	gpus: {column: 0, descending: false},
 };
 
-export function initialViewState(options: {readonly columns: number; readonly rows: number; readonly views?: readonly View[]; readonly message?: string}): ViewState {
+export function initialViewState(options: {
+	readonly columns: number;
+	readonly rows: number;
+	readonly views?: readonly View[];
+	readonly message?: string;
+}): ViewState {
 	return {
 		columns: options.columns,
 		rows: options.rows,

@@ -9,7 +9,14 @@ let pools: Pools;
 let api: JobApi;
 
 beforeAll(async () => {
-	sim = await startTestSim({speed: 20, apiKey: 'rpa_SECRETKEY0123456789', endpoints: [{id: 'echo', workersMin: 1, workersMax: 1, flashBoot: true}, {id: 'parked', workersMax: 0}]});
+	sim = await startTestSim({
+		speed: 20,
+		apiKey: 'rpa_SECRETKEY0123456789',
+		endpoints: [
+			{id: 'echo', workersMin: 1, workersMax: 1, flashBoot: true},
+			{id: 'parked', workersMax: 0},
+		],
+	});
 	pools = new Pools({connectMs: 1000, headersMs: 2000, bodyMs: 2000, keepAliveMs: 65_000});
 	api = createJobApi({baseUrl: `${sim.url}/v2`, apiKey: sim.apiKey, pools});
 	await waitFor(async () => (await api.health('echo')).workers.idle === 1);
@@ -73,7 +80,7 @@ describe('job API client: errors are typed and never carry the key', () => {
 		expect((await caught(api.status('echo', 'missing-job'))).kind).toBe('not-found');
 	});
 
-	test('400 and 413 → invalid, with the service\'s message', async () => {
+	test("400 and 413 → invalid, with the service's message", async () => {
 		const invalid = await caught(api.run('echo', {input: {}, policy: {ttl: 5}}));
 		expect(invalid).toMatchObject({kind: 'invalid', status: 400});
 		expect(invalid.message).toMatch(/policy\.ttl/);

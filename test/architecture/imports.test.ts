@@ -32,7 +32,7 @@ const ranks: Readonly<Record<string, number>> = {
 function sourceFiles(directory: string): string[] {
 	return readdirSync(directory, {withFileTypes: true}).flatMap(entry => {
 		const full = path.join(directory, entry.name);
-		return entry.isDirectory() ? sourceFiles(full) : (/\.tsx?$/.test(entry.name) ? [full] : []);
+		return entry.isDirectory() ? sourceFiles(full) : /\.tsx?$/.test(entry.name) ? [full] : [];
 	});
 }
 

@@ -14,7 +14,9 @@ describe('podtop sim (the built CLI)', () => {
 			output += text;
 		});
 		const url = await new Promise<string>((resolve, reject) => {
-			const timer = setTimeout(() => reject(new Error(`no URL printed: ${output}`)), 10_000);
+			const timer = setTimeout(() => {
+				reject(new Error(`no URL printed: ${output}`));
+			}, 10_000);
 			child.stdout.on('data', () => {
 				const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
 				if (match && output.includes('Ctrl-C')) {
@@ -29,7 +31,11 @@ describe('podtop sim (the built CLI)', () => {
 		expect(health.statusCode).toBe(200);
 		expect(await health.body.json()).toHaveProperty('workers.running');
 
-		const exited = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)));
+		const exited = new Promise<number | null>(resolve =>
+			child.once('exit', code => {
+				resolve(code);
+			}),
+		);
 		child.kill('SIGTERM');
 		expect(await exited).toBe(0);
 		expect(output).toMatch(/simulator stopped/);

@@ -4,13 +4,13 @@ import {renderWith, testStore, tick} from '../helpers/ui-fixture.js';
 
 describe('Header', () => {
 	test('LIVE, the host, the key only as a fingerprint, and the freshness bound', async () => {
-		const {lastFrame} = renderWith(testStore(), <Header width={120} freshnessBound="≤5s…60s" readOnly={false}/>);
+		const {lastFrame} = renderWith(testStore(), <Header width={120} freshnessBound='≤5s…60s' readOnly={false} />);
 		await tick();
-		expect(lastFrame()).toMatch(/^podtop +LIVE +api\.runpod\.ai │ key ••••1a2b │ .*data ≤5s…60s$/m);
+		expect(lastFrame()).toMatch(/^podtop +LIVE +api\.runpod\.ai │ key •{4}1a2b │ .*data ≤5s…60s$/m);
 	});
 
 	test('READ-ONLY is said next to the mode', async () => {
-		const {lastFrame} = renderWith(testStore(), <Header width={120} freshnessBound="≤5s" readOnly/>);
+		const {lastFrame} = renderWith(testStore(), <Header readOnly width={120} freshnessBound='≤5s' />);
 		await tick();
 		expect(lastFrame()).toMatch(/LIVE {2}READ-ONLY/);
 	});
@@ -22,7 +22,7 @@ describe('Header', () => {
 			graphql: {key: 'graphql', used: 2, allowed: 10, windowMs: 10_000, inFlight: 0, concurrency: 1},
 			'ep-llm:health': {key: 'ep-llm:health', used: 9, allowed: 10, windowMs: 10_000, inFlight: 0, concurrency: 1},
 		});
-		const {lastFrame} = renderWith(state, <Header width={140} freshnessBound="≤5s" readOnly={false}/>);
+		const {lastFrame} = renderWith(state, <Header width={140} freshnessBound='≤5s' readOnly={false} />);
 		await tick();
 		expect(lastFrame()).toMatch(/graphql [█░]{4} 2\/10 health llama-3…uction [█░]{4} 9\/10/);
 	});
@@ -30,14 +30,22 @@ describe('Header', () => {
 	test('a failing source raises the DEGRADED banner with its error, made inert', async () => {
 		const state = testStore();
 		state.writes.reportSource('graphql', Date.now(), 'network error: ECONNREFUSED \u001B]0;x\u0007');
-		const {lastFrame} = renderWith(state, <Header width={140} freshnessBound="≤5s" readOnly={false}/>);
+		const {lastFrame} = renderWith(state, <Header width={140} freshnessBound='≤5s' readOnly={false} />);
 		await tick();
 		const [, banner] = lastFrame()!.split('\n');
 		expect(banner).toMatch(/⚠ DEGRADED: GraphQL failing since (now|\d+s) \(network error: ECONNREFUSED ␛]0;x\^G\) — showing last known data/);
 	});
 
 	test('the hottest budgets: GraphQL first, then backing-off ones, then the fullest', () => {
-		const budget = (key: string, used: number, backoffUntil?: number) => ({key, used, allowed: 10, windowMs: 10_000, inFlight: 0, concurrency: 1, backoffUntil});
+		const budget = (key: string, used: number, backoffUntil?: number) => ({
+			key,
+			used,
+			allowed: 10,
+			windowMs: 10_000,
+			inFlight: 0,
+			concurrency: 1,
+			backoffUntil,
+		});
 		const hot = hotBudgets({a: budget('a:status', 9), b: budget('b:status', 1, 5), c: budget('c:health', 5), graphql: budget('graphql', 0)}, 3);
 		expect(hot.map(item => item.key)).toEqual(['graphql', 'b:status', 'a:status']);
 	});

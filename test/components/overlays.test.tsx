@@ -5,7 +5,7 @@ import {renderWith, testStore, tick} from '../helpers/ui-fixture.js';
 
 describe('overlays and the footer', () => {
 	test('help lists the keys of the view under it, built from the operations, writes marked', async () => {
-		const {lastFrame} = renderWith(testStore(), <HelpOverlay width={120} height={30}/>);
+		const {lastFrame} = renderWith(testStore(), <HelpOverlay width={120} height={30} />);
 		await tick();
 		const frame = lastFrame()!;
 		expect(frame).toMatch(/Keys: Endpoints \(Esc or \? to close\)/);
@@ -16,8 +16,10 @@ describe('overlays and the footer', () => {
 		expect(frame).toMatch(/q Ctrl-C +quit/);
 	});
 
-	test('help for a job view has its scrolling keys, not the list\'s', async () => {
-		const {lastFrame} = renderWith(testStore(), <HelpOverlay width={120} height={30}/>, {view: {views: [{type: 'list'}, {type: 'job', endpointId: 'e', jobId: 'j'}]}});
+	test("help for a job view has its scrolling keys, not the list's", async () => {
+		const {lastFrame} = renderWith(testStore(), <HelpOverlay width={120} height={30} />, {
+			view: {views: [{type: 'list'}, {type: 'job', endpointId: 'e', jobId: 'j'}]},
+		});
 		await tick();
 		expect(lastFrame()).toMatch(/Keys: Job/);
 		expect(lastFrame()).toMatch(/k ↑ +scroll up \(pauses following\)/);
@@ -25,14 +27,14 @@ describe('overlays and the footer', () => {
 	});
 
 	test('at 80×24 help spreads over columns so every key shows', async () => {
-		const {lastFrame} = renderWith(testStore(), <HelpOverlay width={80} height={19}/>);
+		const {lastFrame} = renderWith(testStore(), <HelpOverlay width={80} height={19} />);
 		await tick();
 		expect(lastFrame()).toMatch(/move down/);
 		expect(lastFrame()).toMatch(/quit/);
 	});
 
 	test('the footer: the keys worth knowing, then a filter bar, the palette, a y/N question, a typed-name question, a result', async () => {
-		const {lastFrame, view} = renderWith(testStore(), <Footer width={120} readOnly={false}/>);
+		const {lastFrame, view} = renderWith(testStore(), <Footer width={120} readOnly={false} />);
 		await tick();
 		expect(lastFrame()).toMatch(/j move · \/ filter · s sort · Enter open · q quit · \? help · : command/);
 		view.dispatch({type: 'open-overlay', overlay: 'filter'});
@@ -57,7 +59,7 @@ describe('overlays and the footer', () => {
 	});
 
 	test('a write in flight shows a spinner', async () => {
-		const {lastFrame, view} = renderWith(testStore(), <Footer width={120} readOnly={false}/>);
+		const {lastFrame, view} = renderWith(testStore(), <Footer width={120} readOnly={false} />);
 		view.dispatch({type: 'pending', text: 'sending a test job to echo'});
 		await tick();
 		expect(lastFrame()).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] sending a test job to echo…$/);

@@ -14,11 +14,15 @@ function configFile(text: string, mode = 0o600): string {
 }
 
 describe('~/.runpod/config.toml', () => {
-	test('reads runpod-python profiles and runpodctl\'s top-level apikey', () => {
-		expect(parseSimpleToml('apikey = "top"\n# comment\n[default]\napi_key = "python-default"\n\n[work]\napi_key = \'python-work\' # trailing\n')).toEqual({'': {apikey: 'top'}, default: {api_key: 'python-default'}, work: {api_key: 'python-work'}});
+	test("reads runpod-python profiles and runpodctl's top-level apikey", () => {
+		expect(parseSimpleToml('apikey = "top"\n# comment\n[default]\napi_key = "python-default"\n\n[work]\napi_key = \'python-work\' # trailing\n')).toEqual({
+			'': {apikey: 'top'},
+			default: {api_key: 'python-default'},
+			work: {api_key: 'python-work'},
+		});
 	});
 
-	test('RUNPOD_API_KEY wins, then the profile, then runpodctl\'s key', () => {
+	test("RUNPOD_API_KEY wins, then the profile, then runpodctl's key", () => {
 		const both = configFile('apikey = "ctl-key"\n[default]\napi_key = "py-default"\n[work]\napi_key = "py-work"\n');
 		expect(findApiKey({env: {RUNPOD_API_KEY: 'env-key'}, configPath: both}).apiKey).toBe('env-key');
 		expect(findApiKey({env: {}, configPath: both}).apiKey).toBe('py-default');
@@ -41,7 +45,11 @@ describe('resolveTarget', () => {
 	});
 
 	test('a key: LIVE against the real service by default', () => {
-		expect(resolveTarget({env: {RUNPOD_API_KEY: 'k'}})).toMatchObject({mode: 'live', apiUrl: 'https://api.runpod.ai/v2', graphqlUrl: 'https://api.runpod.io/graphql'});
+		expect(resolveTarget({env: {RUNPOD_API_KEY: 'k'}})).toMatchObject({
+			mode: 'live',
+			apiUrl: 'https://api.runpod.ai/v2',
+			graphqlUrl: 'https://api.runpod.io/graphql',
+		});
 	});
 
 	test('URLs are checked and may not carry credentials', () => {

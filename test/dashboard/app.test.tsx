@@ -8,10 +8,29 @@ import {frameMatching, health, renderWith, testStore, tick} from '../helpers/ui-
 function filledStore() {
 	const state = testStore();
 	const {writes} = state;
-	writes.setEndpoints([{id: 'ep-llm', name: 'llama-vllm', workersMin: 1, workersMax: 5, gpuIds: 'ADA_24', scalerType: 'QUEUE_DELAY', scalerValue: 4, idleTimeout: 30, locations: 'US'}, {id: 'ep-echo', name: 'echo', workersMin: 0, workersMax: 1}], 0);
+	writes.setEndpoints(
+		[
+			{
+				id: 'ep-llm',
+				name: 'llama-vllm',
+				workersMin: 1,
+				workersMax: 5,
+				gpuIds: 'ADA_24',
+				scalerType: 'QUEUE_DELAY',
+				scalerValue: 4,
+				idleTimeout: 30,
+				locations: 'US',
+			},
+			{id: 'ep-echo', name: 'echo', workersMin: 0, workersMax: 1},
+		],
+		0,
+	);
 	writes.setHealth('ep-llm', health({inQueue: 3}), 0);
 	writes.setHealth('ep-echo', health({inQueue: 0}), 0);
-	writes.setPods([{id: 'p1', name: 'trainer', desiredStatus: 'RUNNING', gpuCount: 1, machine: {gpuDisplayName: 'H100'}, runtime: {gpus: [{gpuUtilPercent: 95}]}}], 0);
+	writes.setPods(
+		[{id: 'p1', name: 'trainer', desiredStatus: 'RUNNING', gpuCount: 1, machine: {gpuDisplayName: 'H100'}, runtime: {gpus: [{gpuUtilPercent: 95}]}}],
+		0,
+	);
 	writes.setGpuTypes([{id: 'NVIDIA L4', displayName: 'L4', lowestPrice: {stockStatus: 'Low', maxUnreservedGpuCount: 2}}], 0);
 	writes.reportSource('jobApi', Date.now());
 	writes.reportSource('graphql', Date.now());
@@ -31,7 +50,7 @@ afterEach(async () => {
 
 describe('App', () => {
 	test('Tab and 1/2/3 switch panes; the selection moves over the rows shown, sorted by name', async () => {
-		const {lastFrame, stdin, view} = renderWith(filledStore(), <App freshnessBound="≤5s" readOnly={false}/>);
+		const {lastFrame, stdin, view} = renderWith(filledStore(), <App freshnessBound='≤5s' readOnly={false} />);
 		await frameMatching(lastFrame, /Endpoints \(2\)/);
 		stdin.write('j');
 		await tick();
@@ -47,7 +66,7 @@ describe('App', () => {
 	});
 
 	test('/ filters, Esc clears; ? opens help; : runs commands; typed-ahead text lands in the bar', async () => {
-		const {lastFrame, stdin} = renderWith(filledStore(), <App freshnessBound="≤5s" readOnly={false}/>);
+		const {lastFrame, stdin} = renderWith(filledStore(), <App freshnessBound='≤5s' readOnly={false} />);
 		await tick();
 		stdin.write('/');
 		await tick();
@@ -75,7 +94,7 @@ describe('App', () => {
 	});
 
 	test('Enter drills into an endpoint; Esc goes back; :job opens a job view at once', async () => {
-		const {lastFrame, stdin} = renderWith(filledStore(), <App freshnessBound="≤5s" readOnly={false}/>);
+		const {lastFrame, stdin} = renderWith(filledStore(), <App freshnessBound='≤5s' readOnly={false} />);
 		await tick();
 		stdin.write('j');
 		await tick();
@@ -92,7 +111,7 @@ describe('App', () => {
 		sim = await startTestSim({endpoints: [{id: 'ep-echo', name: 'echo', workersMin: 1, flashBoot: true}]});
 		engine = await engineFor(sim, {poll: ['endpoints', 'jobs'], budget: {graphqlPerWindow: 50}});
 		engine.start();
-		const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound="≤5s" readOnly={false}/>, {engine});
+		const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine});
 		await frameMatching(lastFrame, /echo/);
 		stdin.write('t');
 		await frameMatching(lastFrame, /Send a test job to echo\? y\/N/);
@@ -103,7 +122,7 @@ describe('App', () => {
 		stdin.write('y');
 		const frame = await frameMatching(lastFrame, /Job \S+ on ep-echo/);
 		const jobId = /Job (\S+) on ep-echo/.exec(frame)![1]!;
-		await waitFor(() => /COMPLETED/.test(lastFrame() ?? ''), 10_000);
+		await waitFor(() => (lastFrame() ?? '').includes('COMPLETED'), 10_000);
 		expect(engine.store.getState().jobs.byKey.get(`ep-echo/${jobId}`)?.follow).toBe(true);
 		expect((await sim.call('GET', '/__sim/stats')).body.endpoints['ep-echo'].run.requests).toBe(1);
 		stdin.write(keys.escape);
@@ -115,7 +134,7 @@ describe('App', () => {
 		sim = await startTestSim({endpoints: [{id: 'ep-echo', name: 'echo', workersMin: 1}]});
 		engine = await engineFor(sim, {poll: ['endpoints'], readOnly: true, budget: {graphqlPerWindow: 50}});
 		engine.start();
-		const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound="≤5s" readOnly/>, {engine});
+		const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly freshnessBound='≤5s' />, {engine});
 		await frameMatching(lastFrame, /echo/);
 		expect(lastFrame()).toMatch(/READ-ONLY/);
 		stdin.write('t');

@@ -19,7 +19,7 @@ afterEach(() => {
 
 /** The real program in a real terminal (tmux), on the built-in simulator: no key configured, so DEMO. */
 describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
-	test('120×40: every pane with live numbers, navigation, filter, help, palette, a job\'s stream, resize, q restores the terminal', async () => {
+	test("120×40: every pane with live numbers, navigation, filter, help, palette, a job's stream, resize, q restores the terminal", async () => {
 		session = new TmuxSession(120, 40);
 		let screen = await session.waitFor(/Endpoints \(8\)[\s\S]*llama-3-8b-instruct-vllm +\d+ +\d+ +\d+/);
 		expect(screen).toMatch(/podtop +DEMO +127\.0\.0\.1:\d+ │ key ••••[\dA-F]{4}/);
@@ -92,7 +92,12 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 		await session.waitFor(/GPU TYPE▲ +VRAM +SECURE +COMM +SPOT +STOCK +FREE/);
 		await new Promise(resolve => setTimeout(resolve, 6000));
 		expect(session.historySize()).toBeLessThanOrEqual(1);
-		expect(session.screen().split('\n').every(line => line.length <= 80)).toBe(true);
+		expect(
+			session
+				.screen()
+				.split('\n')
+				.every(line => line.length <= 80),
+		).toBe(true);
 		session.send('C-c');
 		await session.waitFor(/PODTOP-EXIT 0/);
 	}, 60_000);

@@ -56,7 +56,11 @@ afterAll(async () => {
 describe('a 60-second run against tight limits', () => {
 	test('zero 429s anywhere', async () => {
 		const stats = await simStats(sim);
-		const limited = Object.entries(stats).flatMap(([scope, operations]) => Object.entries(operations).filter(([, counter]) => counter.rateLimited > 0).map(([operation]) => `${scope}/${operation}`));
+		const limited = Object.entries(stats).flatMap(([scope, operations]) =>
+			Object.entries(operations)
+				.filter(([, counter]) => counter.rateLimited > 0)
+				.map(([operation]) => `${scope}/${operation}`),
+		);
 		expect(limited).toEqual([]);
 	});
 
@@ -80,7 +84,7 @@ describe('a 60-second run against tight limits', () => {
 		expect(jobs).toHaveLength(150);
 		expect(jobs.every(job => job.status === 'IN_PROGRESS')).toBe(true);
 		expect(jobs.filter(job => job.follow && job.chunkCount > 0).length).toBeGreaterThan(40);
-		const budgets = engine.store.getState().budgets;
+		const {budgets} = engine.store.getState();
 		expect(budgets['ep00:status']).toMatchObject({allowed: 10, windowMs: 10_000});
 	});
 });

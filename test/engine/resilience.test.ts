@@ -24,7 +24,11 @@ describe('the engine against a misbehaving service', () => {
 		sim = await startTestSim({endpoints: [{id: 'e', workersMin: 0}]});
 		const pools = new Pools();
 		const scheduler = new Scheduler();
-		const api = createScheduledApi({jobApi: createJobApi({baseUrl: `${sim.url}/v2`, apiKey: sim.apiKey, pools}), graphqlApi: createGraphqlApi({url: `${sim.url}/graphql`, apiKey: sim.apiKey, pools}), scheduler});
+		const api = createScheduledApi({
+			jobApi: createJobApi({baseUrl: `${sim.url}/v2`, apiKey: sim.apiKey, pools}),
+			graphqlApi: createGraphqlApi({url: `${sim.url}/graphql`, apiKey: sim.apiKey, pools}),
+			scheduler,
+		});
 		await sim.call('POST', '/__sim/faults', {body: {operation: 'health', status: 429, retryAfter: 2}});
 		const started = performance.now();
 		const health = await api.health('e', 'visible');
@@ -39,7 +43,11 @@ describe('the engine against a misbehaving service', () => {
 	test('a failed /run is not sent again: a 5xx may have happened, a 429 was refused', async () => {
 		sim = await startTestSim({endpoints: [{id: 'e', workersMin: 0}]});
 		engine = await engineFor(sim);
-		for (const [status, outcome] of [[500, 'ambiguous'], [503, 'ambiguous'], [429, 'refused']] as const) {
+		for (const [status, outcome] of [
+			[500, 'ambiguous'],
+			[503, 'ambiguous'],
+			[429, 'refused'],
+		] as const) {
 			await sim.call('POST', '/__sim/stats/reset');
 			await sim.call('POST', '/__sim/faults', {body: {operation: 'run', status, retryAfter: status === 429 ? 1 : undefined}});
 			const result = await engine.perform('job.submit', {endpointId: 'e'}, {request: {input: {}}});
@@ -58,7 +66,11 @@ describe('the engine against a misbehaving service', () => {
 		sim = await startTestSim({endpoints: [{id: 'e', workersMin: 0}]});
 		const pools = new Pools({connectMs: 500, headersMs: 300, bodyMs: 300, keepAliveMs: 10_000});
 		const scheduler = new Scheduler();
-		const api = createScheduledApi({jobApi: createJobApi({baseUrl: `${sim.url}/v2`, apiKey: sim.apiKey, pools}), graphqlApi: createGraphqlApi({url: `${sim.url}/graphql`, apiKey: sim.apiKey, pools}), scheduler});
+		const api = createScheduledApi({
+			jobApi: createJobApi({baseUrl: `${sim.url}/v2`, apiKey: sim.apiKey, pools}),
+			graphqlApi: createGraphqlApi({url: `${sim.url}/graphql`, apiKey: sim.apiKey, pools}),
+			scheduler,
+		});
 		await sim.call('POST', '/__sim/faults', {body: {operation: 'run', status: 200, delayMs: 1000}});
 		await expect(api.run('e', {input: {}})).rejects.toMatchObject({kind: 'timeout'});
 		await new Promise(resolve => setTimeout(resolve, 1500));

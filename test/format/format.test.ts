@@ -10,7 +10,7 @@ import {naturalCompare} from '../../source/rows/sort-rows.js';
 describe('untrusted text', () => {
 	test('escape sequences and control characters are shown inert', () => {
 		expect(sanitizeText('a\u001B[31mred\u0007\u0008\r\n\tb\u009B')).toBe('a␛[31mred^G^H\n    b\\u009b');
-		expect(sanitizeText('\u202Eevil')).toBe('\\u202eevil');
+		expect(sanitizeText('\u202Eevil')).toBe(String.raw`\u202eevil`);
 		expect(sanitizeLine('one\ntwo')).toBe('one⏎two');
 	});
 

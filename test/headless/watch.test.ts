@@ -15,12 +15,17 @@ afterAll(async () => sim.close());
 
 describe('podtop watch --jsonl', () => {
 	test('prints one JSON line per change until SIGINT, then exits 0', async () => {
-		const child = spawn(process.execPath, [cliPath, 'watch', '--jsonl', '--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {env: cliEnv({RUNPOD_API_KEY: key})});
+		const child = spawn(process.execPath, [cliPath, 'watch', '--jsonl', '--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {
+			env: cliEnv({RUNPOD_API_KEY: key}),
+		});
 		setTimeout(() => child.kill('SIGINT'), 8000);
 		const {code, stdout, stderr} = await collect(child, 20_000);
 		expect(stderr).toBe('');
 		expect(code).toBe(0);
-		const lines = stdout.trim().split('\n').map(line => JSON.parse(line));
+		const lines = stdout
+			.trim()
+			.split('\n')
+			.map(line => JSON.parse(line));
 		expect(lines[0]).toMatchObject({type: 'hello', mode: 'live'});
 		const types = new Set(lines.map(line => line.type));
 		for (const type of ['endpoints', 'endpoint', 'health', 'pod', 'gpu']) {
@@ -36,7 +41,11 @@ describe('podtop watch --jsonl', () => {
 	test('three instances on one key with 50 endpoints together cause no 429', async () => {
 		// The simulator's default GraphQL rate (5 per second) and the job API's limits scaled to 1 %.
 		const crowded = await startTestSim({apiKey: key, graphqlRate: 5, rateLimitScale: 0.01, endpointCount: 50, load: true, speed: 5});
-		const children = [1, 2, 3].map(() => spawn(process.execPath, [cliPath, 'watch', '--jsonl', '--budget', '0.003', '--api-url', `${crowded.url}/v2`, '--graphql-url', `${crowded.url}/graphql`], {env: cliEnv({RUNPOD_API_KEY: key})}));
+		const children = [1, 2, 3].map(() =>
+			spawn(process.execPath, [cliPath, 'watch', '--jsonl', '--budget', '0.003', '--api-url', `${crowded.url}/v2`, '--graphql-url', `${crowded.url}/graphql`], {
+				env: cliEnv({RUNPOD_API_KEY: key}),
+			}),
+		);
 		setTimeout(() => {
 			for (const child of children) {
 				child.kill('SIGTERM');
@@ -49,7 +58,11 @@ describe('podtop watch --jsonl', () => {
 		}
 
 		const stats = await simStats(crowded);
-		const limited = Object.entries(stats).flatMap(([scope, operations]) => Object.entries(operations).filter(([, counter]) => counter.rateLimited > 0).map(([operation]) => `${scope}/${operation}`));
+		const limited = Object.entries(stats).flatMap(([scope, operations]) =>
+			Object.entries(operations)
+				.filter(([, counter]) => counter.rateLimited > 0)
+				.map(([operation]) => `${scope}/${operation}`),
+		);
 		expect(limited).toEqual([]);
 		expect(stats.graphql!.request!.requests).toBeGreaterThan(10);
 		expect(Object.keys(stats).filter(scope => scope !== 'graphql')).toHaveLength(50);

@@ -4,7 +4,11 @@ import {readReply, type Reply, type TestSim} from './sim-client.js';
 export type GraphqlReply = Reply;
 
 /** POSTs a GraphQL document to the simulator: key as Bearer (default), as `?api_key=`, or none. */
-export async function gql(sim: TestSim, query: string, options: {variables?: Record<string, unknown>; operationName?: string; auth?: 'bearer' | 'query' | 'none'; key?: string} = {}): Promise<GraphqlReply> {
+export async function gql(
+	sim: TestSim,
+	query: string,
+	options: {variables?: Record<string, unknown>; operationName?: string; auth?: 'bearer' | 'query' | 'none'; key?: string} = {},
+): Promise<GraphqlReply> {
 	const key = options.key ?? sim.apiKey;
 	const auth = options.auth ?? 'bearer';
 	const url = auth === 'query' ? `${sim.url}/graphql?api_key=${encodeURIComponent(key)}` : `${sim.url}/graphql`;

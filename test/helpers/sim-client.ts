@@ -69,7 +69,7 @@ export async function waitFor<T>(check: () => Promise<T> | T, timeoutMs = 10_000
 	while (Date.now() < deadline) {
 		last = await check();
 		if (last) {
-			return last as NonNullable<T>;
+			return last;
 		}
 
 		await new Promise(resolve => setTimeout(resolve, intervalMs));

@@ -5,7 +5,11 @@ import {cliPath} from './run-cli.js';
 export class TmuxSession {
 	readonly #socket = `podtop-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 
-	constructor(readonly columns: number, readonly rows: number, args: readonly string[] = []) {
+	constructor(
+		readonly columns: number,
+		readonly rows: number,
+		args: readonly string[] = [],
+	) {
 		// The shell prints a marker before and after, so the test can see the terminal restored.
 		const command = `echo BEFORE-PODTOP; env -u CI -u RUNPOD_API_KEY HOME=/nonexistent-podtop-home NODE_ENV=production LANG=C.UTF-8 '${process.execPath}' '${cliPath}' ${args.join(' ')}; echo "PODTOP-EXIT $?"; sleep 600`;
 		this.#tmux('new-session', '-d', '-s', 'main', '-x', String(columns), '-y', String(rows), 'sh', '-c', command);

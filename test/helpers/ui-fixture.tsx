@@ -17,7 +17,13 @@ export function testStore(): TestState {
 
 export function health(overrides: {inQueue?: number; inProgress?: number; completed?: number; failed?: number; running?: number; idle?: number} = {}): Health {
 	return {
-		jobs: {completed: overrides.completed ?? 120, failed: overrides.failed ?? 3, inProgress: overrides.inProgress ?? 2, inQueue: overrides.inQueue ?? 5, retried: 1},
+		jobs: {
+			completed: overrides.completed ?? 120,
+			failed: overrides.failed ?? 3,
+			inProgress: overrides.inProgress ?? 2,
+			inQueue: overrides.inQueue ?? 5,
+			retried: 1,
+		},
 		workers: {idle: overrides.idle ?? 1, initializing: 1, ready: 3, running: overrides.running ?? 2, throttled: 0, unhealthy: 0},
 	};
 }
@@ -32,7 +38,14 @@ type RenderOptions = {
 /** Renders a part of the dashboard with its services around it, on a store and a view state built by the test. */
 export function renderWith(state: Pick<TestState, 'store'>, element: ReactElement, options: RenderOptions = {}): ReturnType<typeof render> & {view: ViewStore} {
 	const view = createViewStore({...initialViewState({columns: 120, rows: 40}), ...options.view});
-	const services: Services = {store: state.store, view, rows: createRowSelectors(options.glyphs ?? unicodeGlyphs), engine: options.engine, glyphs: options.glyphs ?? unicodeGlyphs, colors: colorless};
+	const services: Services = {
+		store: state.store,
+		view,
+		rows: createRowSelectors(options.glyphs ?? unicodeGlyphs),
+		engine: options.engine,
+		glyphs: options.glyphs ?? unicodeGlyphs,
+		colors: colorless,
+	};
 	return {...render(<ServicesProvider services={services}>{element}</ServicesProvider>), view};
 }
 

@@ -23,9 +23,12 @@ export async function startWebhookReceiver(statuses: readonly number[] = [200]):
 	return {
 		url: `http://127.0.0.1:${port}/hook`,
 		deliveries,
-		close: async () => new Promise(resolve => {
-			server.closeAllConnections();
-			server.close(() => resolve());
-		}),
+		close: async () =>
+			new Promise(resolve => {
+				server.closeAllConnections();
+				server.close(() => {
+					resolve();
+				});
+			}),
 	};
 }

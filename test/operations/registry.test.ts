@@ -63,7 +63,13 @@ describe('command palette', () => {
 
 	test('Tab completes commands, then endpoint ids, then tracked job ids', () => {
 		const state = testStore();
-		state.writes.setEndpoints([{id: 'abc123', name: 'a'}, {id: 'abd456', name: 'b'}], 0);
+		state.writes.setEndpoints(
+			[
+				{id: 'abc123', name: 'a'},
+				{id: 'abd456', name: 'b'},
+			],
+			0,
+		);
 		state.writes.trackJob('abc123', 'job-9');
 		const complete = (input: string) => completePalette(input, 'endpoints', false, state.store.getState());
 		expect(complete('po')).toBe('pods ');

@@ -9,8 +9,18 @@ const names = (frame: string, pattern: RegExp) => frame.split('\n').flatMap(line
 describe('what a user sees in the lists', () => {
 	test('names sort naturally: exp-2 before exp-10 before exp-100', async () => {
 		const state = testStore();
-		state.writes.setPods(['exp-100', 'exp-10', 'exp-2', 'exp-1'].map(name => ({id: name, name, desiredStatus: 'RUNNING', gpuCount: 1, machine: {gpuDisplayName: 'L4'}, runtime: {gpus: [{gpuUtilPercent: 50}]}})), 0);
-		const {lastFrame} = renderWith(state, <PodsPane width={120} height={12}/>);
+		state.writes.setPods(
+			['exp-100', 'exp-10', 'exp-2', 'exp-1'].map(name => ({
+				id: name,
+				name,
+				desiredStatus: 'RUNNING',
+				gpuCount: 1,
+				machine: {gpuDisplayName: 'L4'},
+				runtime: {gpus: [{gpuUtilPercent: 50}]},
+			})),
+			0,
+		);
+		const {lastFrame} = renderWith(state, <PodsPane width={120} height={12} />);
 		await tick();
 		expect(names(lastFrame()!, /^exp-\d+/)).toEqual(['exp-1', 'exp-2', 'exp-10', 'exp-100']);
 	});
@@ -18,14 +28,17 @@ describe('what a user sees in the lists', () => {
 	test('pods open attention first (asked to run but not up), then running, then the rest, exited last', async () => {
 		const state = testStore();
 		const gpu = {gpuCount: 1, machine: {gpuDisplayName: 'L4'}};
-		state.writes.setPods([
-			{id: 'a', name: 'a-exited', desiredStatus: 'EXITED', ...gpu, runtime: null},
-			{id: 'b', name: 'b-running', desiredStatus: 'RUNNING', ...gpu, runtime: {gpus: [{gpuUtilPercent: 90}]}},
-			{id: 'c', name: 'c-starting', desiredStatus: 'RUNNING', ...gpu, runtime: null},
-			{id: 'd', name: 'd-terminated', desiredStatus: 'TERMINATED', ...gpu, runtime: null},
-			{id: 'e', name: 'e-created', desiredStatus: 'CREATED', ...gpu, runtime: null},
-		], 0);
-		const {lastFrame} = renderWith(state, <PodsPane width={120} height={12}/>);
+		state.writes.setPods(
+			[
+				{id: 'a', name: 'a-exited', desiredStatus: 'EXITED', ...gpu, runtime: null},
+				{id: 'b', name: 'b-running', desiredStatus: 'RUNNING', ...gpu, runtime: {gpus: [{gpuUtilPercent: 90}]}},
+				{id: 'c', name: 'c-starting', desiredStatus: 'RUNNING', ...gpu, runtime: null},
+				{id: 'd', name: 'd-terminated', desiredStatus: 'TERMINATED', ...gpu, runtime: null},
+				{id: 'e', name: 'e-created', desiredStatus: 'CREATED', ...gpu, runtime: null},
+			],
+			0,
+		);
+		const {lastFrame} = renderWith(state, <PodsPane width={120} height={12} />);
 		await tick();
 		const frame = lastFrame()!;
 		expect(names(frame, /^[a-e]-\w+/)).toEqual(['c-starting', 'b-running', 'e-created', 'a-exited', 'd-terminated']);
@@ -36,7 +49,7 @@ describe('what a user sees in the lists', () => {
 	test('columns are sized to their content: short GPU names leave no gap, long ones take the room there is', async () => {
 		const state = testStore();
 		state.writes.setGpuTypes([{id: 'NVIDIA L4', displayName: 'L4', memoryInGb: 24, securePrice: 0.43, lowestPrice: {stockStatus: 'High'}}], 0);
-		const {lastFrame} = renderWith(state, <GpusPane width={120} height={8}/>);
+		const {lastFrame} = renderWith(state, <GpusPane width={120} height={8} />);
 		await tick();
 		// The name column is as wide as its title ("GPU TYPE"), not a third of the screen.
 		expect(lastFrame()).toMatch(/^GPU TYPE▲ VRAM +SECURE/m);
@@ -50,12 +63,28 @@ describe('what a user sees in the lists', () => {
 describe('Endpoint details', () => {
 	test('the record, health, sparklines, rates and tracked jobs (newest first, errors inert)', async () => {
 		const state = testStore();
-		state.writes.setEndpoints([{id: 'ep1', name: 'llama-vllm', workersMin: 1, workersMax: 5, gpuIds: 'ADA_24', scalerType: 'QUEUE_DELAY', scalerValue: 4, idleTimeout: 30, locations: 'US', flashBootType: 'FLASHBOOT'}], 0);
+		state.writes.setEndpoints(
+			[
+				{
+					id: 'ep1',
+					name: 'llama-vllm',
+					workersMin: 1,
+					workersMax: 5,
+					gpuIds: 'ADA_24',
+					scalerType: 'QUEUE_DELAY',
+					scalerValue: 4,
+					idleTimeout: 30,
+					locations: 'US',
+					flashBootType: 'FLASHBOOT',
+				},
+			],
+			0,
+		);
 		state.writes.setHealth('ep1', health({inQueue: 3}), 0);
 		state.writes.trackJob('ep1', 'job-old', {at: 1});
 		const failed = state.writes.trackJob('ep1', 'job-new', {at: 2});
 		state.writes.updateJob(failed, {id: 'job-new', status: 'FAILED', error: 'CUDA out of memory \u001B[31m'}, 3);
-		const {lastFrame} = renderWith(state, <EndpointDetail endpointId="ep1" width={120} height={20}/>);
+		const {lastFrame} = renderWith(state, <EndpointDetail endpointId='ep1' width={120} height={20} />);
 		await tick();
 		const frame = lastFrame()!;
 		expect(frame).toMatch(/llama-vllm \(ep1\) {2}Esc back/);

@@ -8,13 +8,16 @@ describe('createLoop', () => {
 		let running = 0;
 		let overlapped = false;
 		let runs = 0;
-		const loop = createLoop(async () => {
-			running++;
-			overlapped ||= running > 1;
-			runs++;
-			await sleep(30);
-			running--;
-		}, () => 1);
+		const loop = createLoop(
+			async () => {
+				running++;
+				overlapped ||= running > 1;
+				runs++;
+				await sleep(30);
+				running--;
+			},
+			() => 1,
+		);
 		loop.start();
 		await sleep(200);
 		loop.stop();
@@ -25,15 +28,18 @@ describe('createLoop', () => {
 	test('stop() aborts the run in flight and schedules nothing more', async () => {
 		let aborted = false;
 		let runs = 0;
-		const loop = createLoop(async signal => {
-			runs++;
-			await new Promise<void>(resolve => {
-				signal.addEventListener('abort', () => {
-					aborted = true;
-					resolve();
+		const loop = createLoop(
+			async signal => {
+				runs++;
+				await new Promise<void>(resolve => {
+					signal.addEventListener('abort', () => {
+						aborted = true;
+						resolve();
+					});
 				});
-			});
-		}, () => 1);
+			},
+			() => 1,
+		);
 		loop.start();
 		await sleep(10);
 		loop.stop();
@@ -44,10 +50,13 @@ describe('createLoop', () => {
 
 	test('trigger() runs now; during a run it queues exactly one more', async () => {
 		let runs = 0;
-		const loop = createLoop(async () => {
-			runs++;
-			await sleep(20);
-		}, () => 60_000);
+		const loop = createLoop(
+			async () => {
+				runs++;
+				await sleep(20);
+			},
+			() => 60_000,
+		);
 		loop.start();
 		await sleep(5);
 		loop.trigger();
@@ -62,10 +71,13 @@ describe('createLoop', () => {
 
 	test('a run that throws does not kill the loop', async () => {
 		let runs = 0;
-		const loop = createLoop(async () => {
-			runs++;
-			throw new Error('boom');
-		}, () => 5);
+		const loop = createLoop(
+			async () => {
+				runs++;
+				throw new Error('boom');
+			},
+			() => 5,
+		);
 		loop.start();
 		await sleep(60);
 		loop.stop();

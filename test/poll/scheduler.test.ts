@@ -6,10 +6,12 @@ import {defaultBudgetSettings} from '../../source/poll/budget-limits.js';
 const sleep = async (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
 describe('Scheduler', () => {
-	test('keeps each budget\'s window: a tenth of /status on one endpoint is 200 per 10 s', async () => {
+	test("keeps each budget's window: a tenth of /status on one endpoint is 200 per 10 s", async () => {
 		const scheduler = new Scheduler();
 		let calls = 0;
-		const results = Array.from({length: 205}, async () => scheduler.submit({budget: 'e1:status', priority: 'visible', idempotent: true, run: async () => ++calls}));
+		const results = Array.from({length: 205}, async () =>
+			scheduler.submit({budget: 'e1:status', priority: 'visible', idempotent: true, run: async () => ++calls}),
+		);
 		await sleep(100);
 		expect(calls).toBe(200);
 		expect(scheduler.snapshot()['e1:status']).toMatchObject({used: 200, allowed: 200, windowMs: 10_000});
@@ -28,7 +30,7 @@ describe('Scheduler', () => {
 		await Promise.allSettled(all);
 	});
 
-	test('runs a user\'s action before what is on screen, and that before background work', async () => {
+	test("runs a user's action before what is on screen, and that before background work", async () => {
 		// One request at a time, so the queue decides who goes next.
 		const scheduler = new Scheduler({limitFor: () => ({perWindow: 100, windowMs: 10_000, concurrency: 1})});
 		const order: string[] = [];
@@ -36,10 +38,16 @@ describe('Scheduler', () => {
 		const gate = new Promise<void>(resolve => {
 			open = resolve;
 		});
-		const task = async (name: string, priority: 'action' | 'visible' | 'background', wait?: Promise<void>) => scheduler.submit({budget: 'graphql', priority, idempotent: true, async run() {
-			order.push(name);
-			await wait;
-		}});
+		const task = async (name: string, priority: 'action' | 'visible' | 'background', wait?: Promise<void>) =>
+			scheduler.submit({
+				budget: 'graphql',
+				priority,
+				idempotent: true,
+				async run() {
+					order.push(name);
+					await wait;
+				},
+			});
 		const all = [task('first', 'background', gate), task('background', 'background'), task('visible', 'visible'), task('action', 'action')];
 		await sleep(10);
 		expect(order).toEqual(['first']);
@@ -57,7 +65,9 @@ describe('Scheduler', () => {
 			return {answer: calls};
 		};
 
-		const [a, b, c] = await Promise.all([1, 2, 3].map(async () => scheduler.submit({budget: 'e:health', coalesce: 'health:e', priority: 'visible', idempotent: true, run})));
+		const [a, b, c] = await Promise.all(
+			[1, 2, 3].map(async () => scheduler.submit({budget: 'e:health', coalesce: 'health:e', priority: 'visible', idempotent: true, run})),
+		);
 		expect(calls).toBe(1);
 		expect(a).toBe(b);
 		expect(b).toBe(c);
@@ -70,15 +80,20 @@ describe('Scheduler', () => {
 		const times: number[] = [];
 		let first = true;
 		const started = performance.now();
-		const value = await scheduler.submit({budget: 'e:status', priority: 'visible', idempotent: true, async run() {
-			times.push(performance.now() - started);
-			if (first) {
-				first = false;
-				throw new ApiError('rate-limited', 'slow down', {status: 429, retryAfterMs: 300});
-			}
+		const value = await scheduler.submit({
+			budget: 'e:status',
+			priority: 'visible',
+			idempotent: true,
+			async run() {
+				times.push(performance.now() - started);
+				if (first) {
+					first = false;
+					throw new ApiError('rate-limited', 'slow down', {status: 429, retryAfterMs: 300});
+				}
 
-			return 'ok';
-		}});
+				return 'ok';
+			},
+		});
 		expect(value).toBe('ok');
 		expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(295);
 		const other = performance.now();
@@ -91,12 +106,17 @@ describe('Scheduler', () => {
 		const scheduler = new Scheduler({random: () => 1});
 		let attempt = 0;
 		const started = performance.now();
-		await scheduler.submit({budget: 'e:status', priority: 'visible', idempotent: true, async run() {
-			delays.push(performance.now() - started);
-			if (attempt++ < 2) {
-				throw new ApiError('rate-limited', 'slow down', {status: 429});
-			}
-		}});
+		await scheduler.submit({
+			budget: 'e:status',
+			priority: 'visible',
+			idempotent: true,
+			async run() {
+				delays.push(performance.now() - started);
+				if (attempt++ < 2) {
+					throw new ApiError('rate-limited', 'slow down', {status: 429});
+				}
+			},
+		});
 		// random() = 1 makes the jitter its ceiling: 1 s, then 2 s.
 		expect(delays[1]! - delays[0]!).toBeGreaterThanOrEqual(990);
 		expect(delays[2]! - delays[1]!).toBeGreaterThanOrEqual(1990);
@@ -104,12 +124,24 @@ describe('Scheduler', () => {
 
 	test('never retries a write (run, cancel, retry, purge-queue, mutations)', async () => {
 		const scheduler = new Scheduler();
-		for (const error of [new ApiError('server', 'boom', {status: 500}), new ApiError('network', 'reset'), new ApiError('timeout', 'slow'), new ApiError('rate-limited', 'no', {status: 429, retryAfterMs: 10})]) {
+		for (const error of [
+			new ApiError('server', 'boom', {status: 500}),
+			new ApiError('network', 'reset'),
+			new ApiError('timeout', 'slow'),
+			new ApiError('rate-limited', 'no', {status: 429, retryAfterMs: 10}),
+		]) {
 			let calls = 0;
-			await expect(scheduler.submit({budget: 'e:run', priority: 'action', idempotent: false, async run() {
-				calls++;
-				throw error;
-			}})).rejects.toBe(error);
+			await expect(
+				scheduler.submit({
+					budget: 'e:run',
+					priority: 'action',
+					idempotent: false,
+					async run() {
+						calls++;
+						throw error;
+					},
+				}),
+			).rejects.toBe(error);
 			expect(calls).toBe(1);
 		}
 	});
@@ -117,10 +149,17 @@ describe('Scheduler', () => {
 	test('retries a read after a 5xx, then gives up and reports', async () => {
 		const scheduler = new Scheduler({random: () => 0});
 		let calls = 0;
-		await expect(scheduler.submit({budget: 'e:health', priority: 'visible', idempotent: true, async run() {
-			calls++;
-			throw new ApiError('server', 'down', {status: 503});
-		}})).rejects.toMatchObject({kind: 'server'});
+		await expect(
+			scheduler.submit({
+				budget: 'e:health',
+				priority: 'visible',
+				idempotent: true,
+				async run() {
+					calls++;
+					throw new ApiError('server', 'down', {status: 503});
+				},
+			}),
+		).rejects.toMatchObject({kind: 'server'});
 		expect(calls).toBe(2);
 	});
 
@@ -128,12 +167,21 @@ describe('Scheduler', () => {
 		const scheduler = new Scheduler({limitFor: () => ({perWindow: 100, windowMs: 10_000, concurrency: 2})});
 		let running = 0;
 		let peak = 0;
-		await Promise.all(Array.from({length: 6}, async () => scheduler.submit({budget: 'e:status', priority: 'visible', idempotent: true, async run() {
-			running++;
-			peak = Math.max(peak, running);
-			await sleep(10);
-			running--;
-		}})));
+		await Promise.all(
+			Array.from({length: 6}, async () =>
+				scheduler.submit({
+					budget: 'e:status',
+					priority: 'visible',
+					idempotent: true,
+					async run() {
+						running++;
+						peak = Math.max(peak, running);
+						await sleep(10);
+						running--;
+					},
+				}),
+			),
+		);
 		expect(peak).toBe(2);
 	});
 
@@ -150,12 +198,18 @@ describe('Scheduler', () => {
 	test('stop() aborts requests in flight and rejects the queue', async () => {
 		const scheduler = new Scheduler({settings: {...defaultBudgetSettings, graphqlPerWindow: 1}});
 		let aborted = false;
-		const inFlight = scheduler.submit({budget: 'graphql', priority: 'visible', idempotent: true, run: async signal => new Promise((_, reject) => {
-			signal.addEventListener('abort', () => {
-				aborted = true;
-				reject(new ApiError('aborted', 'stopped'));
-			});
-		})});
+		const inFlight = scheduler.submit({
+			budget: 'graphql',
+			priority: 'visible',
+			idempotent: true,
+			run: async signal =>
+				new Promise((_, reject) => {
+					signal.addEventListener('abort', () => {
+						aborted = true;
+						reject(new ApiError('aborted', 'stopped'));
+					});
+				}),
+		});
 		const queued = scheduler.submit({budget: 'graphql', priority: 'visible', idempotent: true, run: async () => 'never'});
 		await sleep(5);
 		scheduler.stop();

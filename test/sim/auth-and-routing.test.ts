@@ -47,7 +47,15 @@ describe('routing', () => {
 	});
 
 	test('an unknown job is 404 on every job route', async () => {
-		for (const [method, route] of [['GET', 'status'], ['POST', 'status'], ['GET', 'status-sync'], ['GET', 'stream'], ['POST', 'stream'], ['POST', 'cancel'], ['POST', 'retry']] as const) {
+		for (const [method, route] of [
+			['GET', 'status'],
+			['POST', 'status'],
+			['GET', 'status-sync'],
+			['GET', 'stream'],
+			['POST', 'stream'],
+			['POST', 'cancel'],
+			['POST', 'retry'],
+		] as const) {
 			const reply = await sim.call(method, `/v2/echo/${route}/00000000-0000-4000-8000-000000000000-u1`);
 			expect(reply.status, `${method} ${route}`).toBe(404);
 			expect(typeof reply.body.error).toBe('string');

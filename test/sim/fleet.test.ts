@@ -25,7 +25,9 @@ describe('the demo fleet', () => {
 		expect(a.endpoints.map(endpoint => endpoint.id)).not.toEqual(c.endpoints.map(endpoint => endpoint.id));
 		const endpoint = a.endpoints[0]!.id;
 		expect(await a.run(endpoint, {})).toBe(await b.run(endpoint, {}));
-		expect(a.endpoints.map(endpoint => endpoint.worker)).toEqual(expect.arrayContaining(['text-generation', 'echo', 'flaky', 'slow', 'flux-dev', 'flux-schnell']));
+		expect(a.endpoints.map(endpoint => endpoint.worker)).toEqual(
+			expect.arrayContaining(['text-generation', 'echo', 'flaky', 'slow', 'flux-dev', 'flux-schnell']),
+		);
 		for (const {id} of a.endpoints) {
 			expect(id).toMatch(/^([a-z\d]{14}|black-forest-labs-flux-1-(dev|schnell))$/);
 		}
@@ -40,26 +42,39 @@ describe('the demo fleet', () => {
 	test('the load generator keeps queues moving when on', async () => {
 		const live = await sim({load: true, speed: 30});
 		const busy = live.endpoints.find(endpoint => endpoint.name === 'embeddings-bge-m3')!;
-		await waitFor(async () => {
-			const {jobs} = await live.health(busy.id);
-			return jobs.completed > 3;
-		}, 10_000, 100);
+		await waitFor(
+			async () => {
+				const {jobs} = await live.health(busy.id);
+				return jobs.completed > 3;
+			},
+			10_000,
+			100,
+		);
 	});
 
-	test('the text-generation worker streams chunks shaped like the service\'s, with metrics', async () => {
+	test("the text-generation worker streams chunks shaped like the service's, with metrics", async () => {
 		const live = await sim({speed: 10, seed: 3});
 		const llm = live.endpoints.find(endpoint => endpoint.worker === 'text-generation' && endpoint.workersMin > 0)!;
 		const id = await live.run(llm.id, {prompt: 'Tell me about GPUs', max_tokens: 40});
 		const chunks: any[] = [];
-		await waitFor(async () => {
-			const {body} = await live.call('GET', `/v2/${llm.id}/stream/${id}`);
-			chunks.push(...body.stream);
-			return body.status === 'COMPLETED';
-		}, 20_000, 50);
+		await waitFor(
+			async () => {
+				const {body} = await live.call('GET', `/v2/${llm.id}/stream/${id}`);
+				chunks.push(...body.stream);
+				return body.status === 'COMPLETED';
+			},
+			20_000,
+			50,
+		);
 		expect(chunks.length).toBeGreaterThan(2);
 		for (const chunk of chunks) {
 			expect(chunk).toEqual({
-				metrics: expect.objectContaining({avg_gen_throughput: expect.any(Number), gpu_kv_cache_usage: expect.any(Number), input_tokens: expect.any(Number), output_tokens: expect.any(Number)}),
+				metrics: expect.objectContaining({
+					avg_gen_throughput: expect.any(Number),
+					gpu_kv_cache_usage: expect.any(Number),
+					input_tokens: expect.any(Number),
+					output_tokens: expect.any(Number),
+				}),
 				output: {input_tokens: expect.any(Number), output_tokens: expect.any(Number), text: [expect.any(String)]},
 			});
 		}
@@ -80,7 +95,7 @@ describe('public image models', () => {
 	test('FLUX.1 schnell bills 0.0024 $ per megapixel; png on request', async () => {
 		const live = await sim({speed: 20});
 		const reply = await live.call('POST', `/v2/${schnell}/runsync`, {body: {input: {prompt: 'x', width: 512, height: 768, image_format: 'png'}}});
-		expect(reply.body.output).toEqual({cost: 512 * 768 / 1e6 * 0.0024, image_url: expect.stringMatching(/\.png$/)});
+		expect(reply.body.output).toEqual({cost: ((512 * 768) / 1e6) * 0.0024, image_url: expect.stringMatching(/\.png$/)});
 		expect(reply.body.output.cost).toBe(0.000_943_718_4);
 	});
 
@@ -103,7 +118,9 @@ describe('public image models', () => {
 
 	test('accepts the documented ranges', async () => {
 		const live = await sim({speed: 50});
-		const reply = await live.call('POST', `/v2/${schnell}/runsync`, {body: {input: {prompt: 'x', width: 1536, height: 256, num_inference_steps: 8, guidance: 0, seed: 42}}});
+		const reply = await live.call('POST', `/v2/${schnell}/runsync`, {
+			body: {input: {prompt: 'x', width: 1536, height: 256, num_inference_steps: 8, guidance: 0, seed: 42}},
+		});
 		expect(reply.body.status).toBe('COMPLETED');
 	});
 });
@@ -113,10 +130,18 @@ describe('behaviours of the demo workers', () => {
 		const live = await sim({speed: 50, endpoints: [{id: 'flaky', worker: 'flaky', workersMin: 10, workersMax: 10, flashBoot: true}]});
 		await waitFor(async () => (await live.health('flaky')).workers.idle === 10);
 		const ids = await Promise.all(Array.from({length: 30}, async () => live.run('flaky', {prompt: 'x'})));
-		const finals = await Promise.all(ids.map(async id => waitFor(async () => {
-			const {body} = await live.status('flaky', id);
-			return body.status === 'COMPLETED' || body.status === 'FAILED' ? body : undefined;
-		}, 10_000, 50)));
+		const finals = await Promise.all(
+			ids.map(async id =>
+				waitFor(
+					async () => {
+						const {body} = await live.status('flaky', id);
+						return body.status === 'COMPLETED' || body.status === 'FAILED' ? body : undefined;
+					},
+					10_000,
+					50,
+				),
+			),
+		);
 		const failed = finals.filter(job => job.status === 'FAILED');
 		expect(failed.length).toBeGreaterThan(2);
 		expect(failed.length).toBeLessThan(25);

@@ -121,7 +121,11 @@ describe('/retry', () => {
 		const queued = await sim.run('parked', {});
 		const cancelled = await sim.run('parked', {});
 		await sim.call('POST', `/v2/parked/cancel/${cancelled}`);
-		for (const [endpoint, id] of [['echo', completed], ['parked', queued], ['parked', cancelled]]) {
+		for (const [endpoint, id] of [
+			['echo', completed],
+			['parked', queued],
+			['parked', cancelled],
+		]) {
 			const reply = await sim.call('POST', `/v2/${endpoint}/retry/${id}`);
 			expect(reply.status).toBe(400);
 			expect(reply.body.error).toMatch(/only FAILED or TIMED_OUT/);

@@ -43,7 +43,13 @@ describe('rate limits (sliding 10-second window, per key, endpoint and operation
 	}, 20_000);
 
 	test('/status, /status-sync and /stream share one budget; other operations and endpoints have their own', async () => {
-		sim = await startTestSim({...scaled, endpoints: [{id: 'a', workersMax: 0}, {id: 'b', workersMax: 0}]});
+		sim = await startTestSim({
+			...scaled,
+			endpoints: [
+				{id: 'a', workersMax: 0},
+				{id: 'b', workersMax: 0},
+			],
+		});
 		const id = await sim.run('a', {});
 		const routes = ['status', 'stream', 'status-sync'];
 		const statuses = await burst(19, async () => sim!.call('GET', `/v2/a/${routes[Math.floor(Math.random() * 2)]}/${id}`));
@@ -76,7 +82,7 @@ describe('rate limits (sliding 10-second window, per key, endpoint and operation
 		await sim.close();
 		sim = await startTestSim({...scaled, endpoints: [{id: 'a', workersMax: 0}]});
 		const id = await sim.run('a', {});
-		expect((await burst(2, async () => sim!.call('POST', `/v2/a/cancel/${id}`)))).toEqual([200, 429]);
+		expect(await burst(2, async () => sim!.call('POST', `/v2/a/cancel/${id}`))).toEqual([200, 429]);
 		const health = await burst(60, async () => sim!.call('GET', '/v2/a/health'));
 		expect(count(health, 200)).toBe(60);
 	});

@@ -39,7 +39,13 @@ describe('retention and TTL (simulated time)', () => {
 
 	test('policy.ttl covers queue plus execution: past it the job is gone, even running', async () => {
 		// Speed 20: the 10-second minimum ttl is half a real second.
-		sim = await startTestSim({speed: 20, endpoints: [{id: 'queued', workersMin: 0, workersMax: 0}, {id: 'busy', workersMin: 1, workersMax: 1, flashBoot: true}]});
+		sim = await startTestSim({
+			speed: 20,
+			endpoints: [
+				{id: 'queued', workersMin: 0, workersMax: 0},
+				{id: 'busy', workersMin: 1, workersMax: 1, flashBoot: true},
+			],
+		});
 		await waitFor(async () => (await sim!.health('busy')).workers.idle === 1);
 		const queued = await sim.run('queued', {}, {policy: {ttl: 10_000}});
 		const running = await sim.run('busy', {delay_ms: 60_000}, {policy: {ttl: 10_000}});

@@ -4,7 +4,10 @@ import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
 let sim: TestSim | undefined;
 afterEach(async () => sim?.close());
 
-type Health = {jobs: Record<string, number>; workers: {idle: number; initializing: number; ready: number; running: number; throttled: number; unhealthy: number}};
+type Health = {
+	jobs: Record<string, number>;
+	workers: {idle: number; initializing: number; ready: number; running: number; throttled: number; unhealthy: number};
+};
 
 /** Internal consistency of one /health answer. */
 function expectConsistent(health: Health): void {
@@ -43,15 +46,22 @@ describe('workers and scaling', () => {
 		expect(statuses.filter(status => status === 'IN_PROGRESS')).toHaveLength(3);
 		expect(statuses.filter(status => status === 'IN_QUEUE')).toHaveLength(3);
 		const workers = await workersOf(sim, 'q');
-		expect(workers.filter(worker => worker.state === 'running').map(worker => worker.jobId).sort())
-			.toEqual(ids.filter((_, index) => statuses[index] === 'IN_PROGRESS').sort());
+		expect(
+			workers
+				.filter(worker => worker.state === 'running')
+				.map(worker => worker.jobId)
+				.sort((a, b) => String(a).localeCompare(String(b))),
+		).toEqual(ids.filter((_, index) => statuses[index] === 'IN_PROGRESS').sort((a, b) => a.localeCompare(b)));
 
 		await waitFor(async () => (await sim!.health('q')).jobs.completed === 6, 15_000, 100);
 		await waitFor(async () => (await sim!.health('q')).workers.idle === 0 && (await workersOf(sim!, 'q')).length === 0, 5000);
 	}, 30_000);
 
 	test('workersMin workers are kept warm and idle workers above it are reaped', async () => {
-		sim = await startTestSim({speed: 20, endpoints: [{id: 'm', workersMin: 2, workersMax: 4, scalerType: 'REQUEST_COUNT', scalerValue: 1, idleTimeout: 4, flashBoot: true}]});
+		sim = await startTestSim({
+			speed: 20,
+			endpoints: [{id: 'm', workersMin: 2, workersMax: 4, scalerType: 'REQUEST_COUNT', scalerValue: 1, idleTimeout: 4, flashBoot: true}],
+		});
 		await waitFor(async () => (await sim!.health('m')).workers.idle === 2);
 		await Promise.all(Array.from({length: 4}, async () => sim!.run('m', {delay_ms: 10_000})));
 		await waitFor(async () => (await sim!.health('m')).workers.running === 4, 5000);
@@ -66,10 +76,10 @@ describe('workers and scaling', () => {
 		await Promise.all(Array.from({length: 6}, async () => sim!.run('r', {delay_ms: 600_000})));
 		await waitFor(async () => (await sim!.health('r')).workers.running === 3, 5000);
 		await new Promise(resolve => setTimeout(resolve, 300));
-		expect((await workersOf(sim, 'r'))).toHaveLength(3);
+		expect(await workersOf(sim, 'r')).toHaveLength(3);
 		await Promise.all(Array.from({length: 10}, async () => sim!.run('r', {delay_ms: 600_000})));
 		await waitFor(async () => (await sim!.health('r')).workers.running === 5, 5000);
-		expect((await workersOf(sim, 'r'))).toHaveLength(5);
+		expect(await workersOf(sim, 'r')).toHaveLength(5);
 	});
 
 	test('low-priority jobs never trigger scaling', async () => {

@@ -53,7 +53,9 @@ describe('SimClock', () => {
 	test('runs simulated time faster and fires timers in simulated milliseconds', async () => {
 		const clock = new SimClock(100, 0);
 		const fired = await new Promise<number>(resolve => {
-			clock.setTimeout(() => resolve(clock.now()), 5000);
+			clock.setTimeout(() => {
+				resolve(clock.now());
+			}, 5000);
 		});
 		expect(fired).toBeGreaterThanOrEqual(5000);
 		expect(fired).toBeLessThan(15_000);

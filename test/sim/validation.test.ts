@@ -35,7 +35,7 @@ describe('request bodies', () => {
 			[{executionTimeout: '60000'}, /executionTimeout/],
 			[{executionTimeout: 8 * 24 * 3_600_000}, /executionTimeout/],
 			[{ttl: 9999}, /ttl/],
-			[{ttl: (7 * 24 * 3_600_000) + 1}, /ttl/],
+			[{ttl: 7 * 24 * 3_600_000 + 1}, /ttl/],
 			[{ttl: 12_000.5}, /ttl/],
 			[{lowPriority: 'yes'}, /lowPriority/],
 			['fast', /policy must be an object/],
@@ -57,7 +57,7 @@ describe('request bodies', () => {
 
 	test('/run takes up to 10 MB and answers 413 above it', async () => {
 		const filler = (size: number) => JSON.stringify({input: {blob: 'a'.repeat(size)}});
-		expect((await sim.call('POST', '/v2/echo/run', {raw: filler((10 * megabyte) - 100)})).status).toBe(200);
+		expect((await sim.call('POST', '/v2/echo/run', {raw: filler(10 * megabyte - 100)})).status).toBe(200);
 		const tooBig = await sim.call('POST', '/v2/echo/run', {raw: filler(10 * megabyte)});
 		expect(tooBig.status).toBe(413);
 		expect(tooBig.body.error).toMatch(/10 MB/);

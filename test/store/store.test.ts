@@ -44,9 +44,21 @@ describe('store', () => {
 	test('a changed pod keeps the unchanged ones by identity and grows its utilisation history', () => {
 		const podtop = store();
 		const actions = podtop.writes;
-		actions.setPods([{id: 'a', runtime: {gpus: [{gpuUtilPercent: 10}, {gpuUtilPercent: 30}]}}, {id: 'b', name: 'stopped'}], 1);
+		actions.setPods(
+			[
+				{id: 'a', runtime: {gpus: [{gpuUtilPercent: 10}, {gpuUtilPercent: 30}]}},
+				{id: 'b', name: 'stopped'},
+			],
+			1,
+		);
 		const before = podtop.getState().pods.byId;
-		actions.setPods([{id: 'a', runtime: {gpus: [{gpuUtilPercent: 90}, {gpuUtilPercent: 70}]}}, {id: 'b', name: 'stopped'}], 2);
+		actions.setPods(
+			[
+				{id: 'a', runtime: {gpus: [{gpuUtilPercent: 90}, {gpuUtilPercent: 70}]}},
+				{id: 'b', name: 'stopped'},
+			],
+			2,
+		);
 		const after = podtop.getState().pods.byId;
 		expect(after.b).toBe(before.b);
 		expect(after.a!.utilHistory).toEqual([20, 80]);
@@ -99,7 +111,7 @@ describe('store', () => {
 		expect(jobs.changed).toEqual([jobKey('e', `job-${trackedJobLimit}`), second]);
 	});
 
-	test('a job\'s stream text accumulates (text chunks, strings, other values) and is bounded to its tail', () => {
+	test("a job's stream text accumulates (text chunks, strings, other values) and is bounded to its tail", () => {
 		const podtop = store();
 		const actions = podtop.writes;
 		const key = actions.trackJob('e', 'j', {follow: true});

@@ -24,7 +24,11 @@ export type EndpointInput = {
 
 export const simUserId = 'user_2sim0podtop0demo';
 
-const list = (value: string | null | undefined) => (value ?? '').split(',').map(item => item.trim()).filter(Boolean);
+const list = (value: string | null | undefined) =>
+	(value ?? '')
+		.split(',')
+		.map(item => item.trim())
+		.filter(Boolean);
 
 function wholeNumber(name: string, value: number | null | undefined, fallback: number, min: number, max: number): number {
 	const result = value ?? fallback;
@@ -39,7 +43,10 @@ function wholeNumber(name: string, value: number | null | undefined, fallback: n
 Turns a `saveEndpoint` input into the full record. A save replaces the whole record: any optional
 field left out goes back to its default. Validates what a real operator would get wrong.
 */
-export function endpointFromInput(input: EndpointInput, base: {readonly id: string; readonly createdAt: string; readonly version: number; readonly previous?: EndpointSpec}): EndpointSpec {
+export function endpointFromInput(
+	input: EndpointInput,
+	base: {readonly id: string; readonly createdAt: string; readonly version: number; readonly previous?: EndpointSpec},
+): EndpointSpec {
 	const name = input.name?.trim();
 	if (!name) {
 		throw new ServiceError('name is required');
@@ -78,7 +85,7 @@ export function endpointFromInput(input: EndpointInput, base: {readonly id: stri
 	}
 
 	const flashBoot = input.flashBootType === undefined || input.flashBootType === null ? name.endsWith('-fb') : input.flashBootType === 'FLASHBOOT';
-	const previous = base.previous;
+	const {previous} = base;
 	return {
 		id: base.id,
 		name,

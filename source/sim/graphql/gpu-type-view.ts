@@ -3,7 +3,7 @@ import {stockStatusOf, type Market} from '../market/market.js';
 
 type LowestPriceInput = {readonly gpuCount?: number | null; readonly secureCloud?: boolean | null; readonly countryCode?: string | null} | null | undefined;
 
-const round = (value: number | undefined, digits = 2) => (value === undefined ? null : Math.round(value * (10 ** digits)) / (10 ** digits));
+const round = (value: number | undefined, digits = 2) => (value === undefined ? null : Math.round(value * 10 ** digits) / 10 ** digits);
 
 /** A GPU type as the GraphQL API shows it; `lowestPrice` is computed on demand, for the requested count and cloud. */
 export function gpuTypeView(model: GpuModel, market: Market): Record<string, unknown> {
@@ -28,10 +28,24 @@ export function gpuTypeView(model: GpuModel, market: Market): Record<string, unk
 		sixMonthPrice: round(model.securePrice && model.securePrice * 0.8),
 		lowestPrice({input}: {input?: LowestPriceInput}) {
 			const gpuCount = input?.gpuCount ?? 1;
-			const cloud = input?.secureCloud === true ? 'SECURE' : (input?.secureCloud === false ? 'COMMUNITY' : 'ALL');
+			const cloud = input?.secureCloud === true ? 'SECURE' : input?.secureCloud === false ? 'COMMUNITY' : 'ALL';
 			const price = market.onDemandPrice(model, cloud);
 			if (price === undefined) {
-				return {gpuName: model.displayName, gpuTypeId: model.id, minimumBidPrice: null, uninterruptablePrice: null, stockStatus: null, maxUnreservedGpuCount: 0, availableGpuCounts: [], rentedCount: model.supply, totalCount: model.supply, rentalPercentage: 1, minMemory: null, minVcpu: null, countryCode: input?.countryCode ?? null};
+				return {
+					gpuName: model.displayName,
+					gpuTypeId: model.id,
+					minimumBidPrice: null,
+					uninterruptablePrice: null,
+					stockStatus: null,
+					maxUnreservedGpuCount: 0,
+					availableGpuCounts: [],
+					rentedCount: model.supply,
+					totalCount: model.supply,
+					rentalPercentage: 1,
+					minMemory: null,
+					minVcpu: null,
+					countryCode: input?.countryCode ?? null,
+				};
 			}
 
 			const free = market.free(model);
@@ -48,7 +62,7 @@ export function gpuTypeView(model: GpuModel, market: Market): Record<string, unk
 				availableGpuCounts: Array.from({length: maxUnreserved}, (_, index) => index + 1),
 				rentedCount: Math.max(0, model.supply - free),
 				totalCount: model.supply,
-				rentalPercentage: Math.round((1 - (free / model.supply)) * 1000) / 1000,
+				rentalPercentage: Math.round((1 - free / model.supply) * 1000) / 1000,
 				countryCode: input?.countryCode ?? null,
 			};
 		},

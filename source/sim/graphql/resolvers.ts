@@ -28,7 +28,13 @@ export function createRootValue(sim: Simulator): Record<string, unknown> {
 			id: simUserId,
 			email: 'operator@podtop.invalid',
 			clientBalance: 1234.56,
-			currentSpendPerHr: () => Math.round(sim.pods.list().filter(pod => pod.desiredStatus === 'RUNNING').reduce((sum, pod) => sum + pod.costPerHr, 0) * 1000) / 1000,
+			currentSpendPerHr: () =>
+				Math.round(
+					sim.pods
+						.list()
+						.filter(pod => pod.desiredStatus === 'RUNNING')
+						.reduce((sum, pod) => sum + pod.costPerHr, 0) * 1000,
+				) / 1000,
 			spendLimit: 80,
 			endpoints: () => [...sim.endpoints.values()].filter(endpoint => !endpoint.spec.public).map(endpoint => endpointView(endpoint.spec)),
 			pods,
@@ -39,13 +45,18 @@ export function createRootValue(sim: Simulator): Record<string, unknown> {
 			return pod ? podView(pod, clock) : null;
 		},
 		gpuTypes({input}: {input?: {id?: string | null; ids?: ReadonlyArray<string | null> | null} | null}) {
-			const wanted = new Set([input?.id, ...(input?.ids ?? [])].filter((id): id is string => Boolean(id)));
+			const wanted = new Set([input?.id, ...(input?.ids ?? [])].filter(Boolean));
 			return gpuCatalogue.filter(model => wanted.size === 0 || wanted.has(model.id)).map(model => gpuTypeView(model, sim.market));
 		},
 		saveEndpoint({input}: {input: EndpointInput}) {
 			if (input.id) {
 				const endpoint = accountEndpoint(sim, input.id);
-				const spec = endpointFromInput(input, {id: endpoint.id, createdAt: endpoint.spec.createdAt, version: endpoint.spec.version + 1, previous: endpoint.spec});
+				const spec = endpointFromInput(input, {
+					id: endpoint.id,
+					createdAt: endpoint.spec.createdAt,
+					version: endpoint.spec.version + 1,
+					previous: endpoint.spec,
+				});
 				endpoint.update(spec);
 				return endpointView(spec);
 			}
@@ -57,7 +68,10 @@ export function createRootValue(sim: Simulator): Record<string, unknown> {
 		deleteEndpoint({id}: {id: string}) {
 			const endpoint = accountEndpoint(sim, id);
 			if (endpoint.spec.workersMin !== 0 || endpoint.spec.workersMax !== 0) {
-				throw new ServiceError(`Endpoint ${id} still has workers (min ${endpoint.spec.workersMin}, max ${endpoint.spec.workersMax}): set workersMin and workersMax to 0 before deleting it`, 'CONFLICT');
+				throw new ServiceError(
+					`Endpoint ${id} still has workers (min ${endpoint.spec.workersMin}, max ${endpoint.spec.workersMax}): set workersMin and workersMax to 0 before deleting it`,
+					'CONFLICT',
+				);
 			}
 
 			sim.removeEndpoint(id);

@@ -9,7 +9,7 @@ export function presentedKey(request: IncomingMessage, url: URL, allowQuery: boo
 		return bearer ? bearer[1] : header;
 	}
 
-	return allowQuery ? url.searchParams.get('api_key') ?? undefined : undefined;
+	return allowQuery ? (url.searchParams.get('api_key') ?? undefined) : undefined;
 }
 
 export function isValidKey(presented: string | undefined, expected: string): boolean {

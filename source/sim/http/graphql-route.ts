@@ -1,5 +1,5 @@
 import type {IncomingMessage, ServerResponse} from 'node:http';
-import {execute, getOperationAST, GraphQLError, parse, validate, type DocumentNode} from 'graphql';
+import {execute, getOperationAST, type GraphQLError, parse, validate, type DocumentNode} from 'graphql';
 import {schema} from '../graphql/schema.js';
 import type {Simulator} from '../simulator.js';
 import {applyFault} from './apply-fault.js';
@@ -21,7 +21,13 @@ function badRequest(response: ServerResponse, message: string, code = 'BAD_REQUE
 `POST /graphql`: a real graphql-js executor over the simulator's fleet. A document that does not
 parse or validate is HTTP 400; a resolver error is HTTP 200 with `errors` and null data.
 */
-export async function handleGraphqlRoute(sim: Simulator, rootValue: Record<string, unknown>, apiKey: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+export async function handleGraphqlRoute(
+	sim: Simulator,
+	rootValue: Record<string, unknown>,
+	apiKey: string,
+	request: IncomingMessage,
+	response: ServerResponse,
+): Promise<void> {
 	if (request.method !== 'POST') {
 		request.resume();
 		sendJson(response, 405, {errors: [{message: 'Use POST for GraphQL requests', extensions: {code: 'METHOD_NOT_ALLOWED'}}]}, {allow: 'POST'});
@@ -78,11 +84,14 @@ export async function handleGraphqlRoute(sim: Simulator, rootValue: Record<strin
 
 		const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
 		if (!getOperationAST(document, operationName)) {
-			badRequest(response, operationName ? `Unknown operation named "${operationName}"` : 'Must provide operationName when the document has several operations');
+			badRequest(
+				response,
+				operationName ? `Unknown operation named "${operationName}"` : 'Must provide operationName when the document has several operations',
+			);
 			return;
 		}
 
-		const variables = typeof body.variables === 'object' && body.variables !== null ? body.variables as Record<string, unknown> : undefined;
+		const variables = typeof body.variables === 'object' && body.variables !== null ? (body.variables as Record<string, unknown>) : undefined;
 		const result = await execute({schema, document, rootValue, variableValues: variables, operationName});
 		const errors = result.errors?.map(error => formatError(error));
 		if (result.data === undefined) {

@@ -55,7 +55,7 @@ function jobNotFound(response: ServerResponse, jobId: string): void {
 async function submit(context: Context, sync: boolean): Promise<void> {
 	const {endpoint, url, body, response, signal} = context;
 	const request = parseJobRequest(body, endpoint.spec.executionTimeoutMs);
-	const waitMs = sync ? readMillis(url, 'wait', syncWaitBounds) ?? defaultSyncWaitMs : 0;
+	const waitMs = sync ? (readMillis(url, 'wait', syncWaitBounds) ?? defaultSyncWaitMs) : 0;
 	const retention = sync ? Math.min(Math.max(waitMs, syncRetention.min), syncRetention.max) : asyncRetention;
 	const job = endpoint.submit(request, sync, retention);
 	if (!sync) {
@@ -119,7 +119,15 @@ const handlers: Record<JobOperation, (context: Context) => Promise<void> | void>
 Serves `/v2/<endpoint_id>/<operation>[/<job_id>]` after authentication: endpoint lookup, method,
 rate limits (per key, endpoint and operation group), body limits, then the operation.
 */
-export async function handleJobRoute(sim: Simulator, apiKey: string, request: IncomingMessage, response: ServerResponse, url: URL, parts: readonly string[], closing: AbortSignal): Promise<void> {
+export async function handleJobRoute(
+	sim: Simulator,
+	apiKey: string,
+	request: IncomingMessage,
+	response: ServerResponse,
+	url: URL,
+	parts: readonly string[],
+	closing: AbortSignal,
+): Promise<void> {
 	const [endpointId = '', operation = '', jobId, ...rest] = parts;
 	const endpoint = sim.endpoints.get(endpointId);
 	if (!endpoint) {
@@ -127,7 +135,7 @@ export async function handleJobRoute(sim: Simulator, apiKey: string, request: In
 		return;
 	}
 
-	if (!isOperation(operation) || rest.length > 0 || (routes[operation].needsJob !== (jobId !== undefined))) {
+	if (!isOperation(operation) || rest.length > 0 || routes[operation].needsJob !== (jobId !== undefined)) {
 		sendError(response, 404, `No route ${request.method} ${url.pathname}`);
 		return;
 	}
@@ -154,7 +162,10 @@ export async function handleJobRoute(sim: Simulator, apiKey: string, request: In
 	}
 
 	const abort = new AbortController();
-	const onGone = () => abort.abort();
+	const onGone = () => {
+		abort.abort();
+	};
+
 	response.once('close', onGone);
 	closing.addEventListener('abort', onGone, {once: true});
 	try {

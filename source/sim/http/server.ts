@@ -1,7 +1,7 @@
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http';
 import type {Simulator} from '../simulator.js';
-import {isValidKey, presentedKey} from './auth.js';
 import {createRootValue} from '../graphql/resolvers.js';
+import {isValidKey, presentedKey} from './auth.js';
 import {handleGraphqlRoute} from './graphql-route.js';
 import {handleJobRoute} from './job-routes.js';
 import {sendError} from './respond.js';
@@ -10,11 +10,20 @@ import {handleSimRoute} from './sim-routes.js';
 /** Longer than any sensible poll interval, so clients keep their connections. */
 const keepAliveMs = 65_000;
 
-async function route(sim: Simulator, graphqlRoot: Record<string, unknown>, request: IncomingMessage, response: ServerResponse, closing: AbortSignal): Promise<void> {
+async function route(
+	sim: Simulator,
+	graphqlRoot: Record<string, unknown>,
+	request: IncomingMessage,
+	response: ServerResponse,
+	closing: AbortSignal,
+): Promise<void> {
 	const url = new URL(request.url ?? '/', 'http://sim.local');
 	let segments: string[];
 	try {
-		segments = url.pathname.split('/').filter(Boolean).map(part => decodeURIComponent(part));
+		segments = url.pathname
+			.split('/')
+			.filter(Boolean)
+			.map(part => decodeURIComponent(part));
 	} catch {
 		sendError(response, 400, 'Malformed URL path');
 		request.resume();

@@ -16,7 +16,18 @@ export type GpuModel = {
 	readonly pool: string | undefined;
 };
 
-const gpu = (id: string, displayName: string, memoryInGb: number, cudaCores: number, securePrice: number | undefined, communityPrice: number | undefined, supply: number, pool?: string, maxGpuCount = 8, manufacturer: GpuModel['manufacturer'] = 'Nvidia'): GpuModel => ({id, displayName, manufacturer, memoryInGb, cudaCores, securePrice, communityPrice, maxGpuCount, supply, pool});
+const gpu = (
+	id: string,
+	displayName: string,
+	memoryInGb: number,
+	cudaCores: number,
+	securePrice: number | undefined,
+	communityPrice: number | undefined,
+	supply: number,
+	pool?: string,
+	maxGpuCount = 8,
+	manufacturer: GpuModel['manufacturer'] = 'Nvidia',
+): GpuModel => ({id, displayName, manufacturer, memoryInGb, cudaCores, securePrice, communityPrice, maxGpuCount, supply, pool});
 
 /** 20 types, 16 GB workstation cards to 192 GB data-center parts, at list prices of the kind the service shows. */
 export const gpuCatalogue: readonly GpuModel[] = [

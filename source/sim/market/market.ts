@@ -20,7 +20,7 @@ export function stockStatusOf(free: number): StockStatus {
 	return free < 24 ? 'Medium' : 'High';
 }
 
-const round = (value: number, digits = 3) => Math.round(value * (10 ** digits)) / (10 ** digits);
+const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /**
 The simulated GPU market: free GPUs per type drift with time (other tenants come and go), the
@@ -40,7 +40,7 @@ export class Market {
 	/** GPUs of this type free right now for anyone (others' rentals drift, ours are subtracted). */
 	free(model: GpuModel): number {
 		const noise = layeredNoise(this.#seed ^ seedOf(model.id), this.#now(), supplyPeriodMs);
-		const fraction = Math.max(0, (noise * 1.4) - 0.35) * 0.3;
+		const fraction = Math.max(0, noise * 1.4 - 0.35) * 0.3;
 		return Math.max(0, Math.round(model.supply * fraction) - (this.#held.get(model.id) ?? 0));
 	}
 
@@ -57,7 +57,7 @@ export class Market {
 		}
 
 		const noise = layeredNoise((this.#seed + 31) ^ seedOf(model.id), this.#now(), spotPeriodMs);
-		return round(base * (0.35 + (0.4 * noise)));
+		return round(base * (0.35 + 0.4 * noise));
 	}
 
 	onDemandPrice(model: GpuModel, cloud: CloudChoice = 'ALL'): number | undefined {

@@ -1,7 +1,7 @@
 import {smoothNoise} from '../noise.js';
 
 export const loadPatterns = ['training', 'inference', 'notebook', 'idle'] as const;
-export type LoadPattern = typeof loadPatterns[number];
+export type LoadPattern = (typeof loadPatterns)[number];
 
 export type GpuLoad = {readonly gpuUtilPercent: number; readonly memoryUtilPercent: number};
 export type ContainerLoad = {readonly cpuPercent: number; readonly memoryPercent: number};
@@ -17,18 +17,18 @@ export function gpuLoad(pattern: LoadPattern, seed: number, now: number): GpuLoa
 	const jitter = smoothNoise(seed, now, 4 * second);
 	switch (pattern) {
 		case 'training': {
-			return {gpuUtilPercent: percent(91 + (8 * jitter)), memoryUtilPercent: percent(88 + (6 * smoothNoise(seed + 1, now, 60 * second)))};
+			return {gpuUtilPercent: percent(91 + 8 * jitter), memoryUtilPercent: percent(88 + 6 * smoothNoise(seed + 1, now, 60 * second))};
 		}
 
 		case 'inference': {
 			const burst = smoothNoise(seed + 2, now, 25 * second);
-			const busy = burst > 0.5 ? 55 + (45 * ((burst - 0.5) * 2)) : 3 * burst;
-			return {gpuUtilPercent: percent(busy * (0.85 + (0.15 * jitter))), memoryUtilPercent: percent(62 + (4 * jitter))};
+			const busy = burst > 0.5 ? 55 + 45 * ((burst - 0.5) * 2) : 3 * burst;
+			return {gpuUtilPercent: percent(busy * (0.85 + 0.15 * jitter)), memoryUtilPercent: percent(62 + 4 * jitter)};
 		}
 
 		case 'notebook': {
 			const spike = smoothNoise(seed + 3, now, 45 * second);
-			return {gpuUtilPercent: percent(spike > 0.8 ? 70 * jitter : 8 * jitter), memoryUtilPercent: percent(20 + (15 * spike))};
+			return {gpuUtilPercent: percent(spike > 0.8 ? 70 * jitter : 8 * jitter), memoryUtilPercent: percent(20 + 15 * spike)};
 		}
 
 		default: {
@@ -41,15 +41,15 @@ export function containerLoad(pattern: LoadPattern, seed: number, now: number): 
 	const jitter = smoothNoise(seed + 5, now, 6 * second);
 	switch (pattern) {
 		case 'training': {
-			return {cpuPercent: percent(35 + (20 * jitter)), memoryPercent: percent(52 + (8 * jitter))};
+			return {cpuPercent: percent(35 + 20 * jitter), memoryPercent: percent(52 + 8 * jitter)};
 		}
 
 		case 'inference': {
-			return {cpuPercent: percent(8 + (30 * smoothNoise(seed + 2, now, 25 * second) * jitter)), memoryPercent: percent(38 + (4 * jitter))};
+			return {cpuPercent: percent(8 + 30 * smoothNoise(seed + 2, now, 25 * second) * jitter), memoryPercent: percent(38 + 4 * jitter)};
 		}
 
 		case 'notebook': {
-			return {cpuPercent: percent(2 + (12 * jitter)), memoryPercent: percent(18 + (6 * jitter))};
+			return {cpuPercent: percent(2 + 12 * jitter), memoryPercent: percent(18 + 6 * jitter)};
 		}
 
 		default: {

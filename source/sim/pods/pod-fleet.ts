@@ -70,7 +70,7 @@ export class PodFleet {
 			gpuCount,
 			cloudType: podCloud,
 			interruptible: spot,
-			bidPerGpu: spot ? input.bidPerGpu ?? undefined : undefined,
+			bidPerGpu: spot ? (input.bidPerGpu ?? undefined) : undefined,
 			costPerHr: round((spot ? input.bidPerGpu! : price) * gpuCount),
 			desiredStatus: 'RUNNING',
 			startedAt: now,
@@ -195,17 +195,20 @@ export class PodFleet {
 
 	/** Spot pods whose bid the market price has passed are interrupted (EXITED). */
 	#scheduleSpotCheck(): void {
-		this.#spotTimer = this.#clock.setTimeout(() => {
-			for (const pod of this.#pods.values()) {
-				if (pod.interruptible && pod.desiredStatus === 'RUNNING') {
-					const price = this.#market.spotPrice(findGpu(pod.gpuTypeId)!, pod.cloudType);
-					if (price !== undefined && price > pod.bidPerGpu!) {
-						this.#halt(pod, `Interrupted: spot price $${price}/GPU/hr rose above the bid`);
+		this.#spotTimer = this.#clock.setTimeout(
+			() => {
+				for (const pod of this.#pods.values()) {
+					if (pod.interruptible && pod.desiredStatus === 'RUNNING') {
+						const price = this.#market.spotPrice(findGpu(pod.gpuTypeId)!, pod.cloudType);
+						if (price !== undefined && price > pod.bidPerGpu!) {
+							this.#halt(pod, `Interrupted: spot price $${price}/GPU/hr rose above the bid`);
+						}
 					}
 				}
-			}
 
-			this.#scheduleSpotCheck();
-		}, Math.max(spotCheckMs, this.#clock.speed * 50));
+				this.#scheduleSpotCheck();
+			},
+			Math.max(spotCheckMs, this.#clock.speed * 50),
+		);
 	}
 }

@@ -62,7 +62,10 @@ export function validateDeploy(input: DeployInput): ValidDeploy {
 		dataCenterId = dataCenters.find(center => center.countryCode === input.countryCode)!.id;
 	}
 
-	for (const [name, value] of [['volumeInGb', input.volumeInGb], ['containerDiskInGb', input.containerDiskInGb]] as const) {
+	for (const [name, value] of [
+		['volumeInGb', input.volumeInGb],
+		['containerDiskInGb', input.containerDiskInGb],
+	] as const) {
 		if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 0)) {
 			throw new ServiceError(`${name} must be a whole number of GB`);
 		}

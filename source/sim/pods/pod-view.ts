@@ -11,19 +11,22 @@ function portsOf(pod: SimPod): PortView[] {
 		return [];
 	}
 
-	return pod.ports.split(',').filter(Boolean).map((entry, index) => {
-		const [port = '0', type = 'tcp'] = entry.split('/');
-		const privatePort = Number(port);
-		const isIpPublic = type !== 'http';
-		const octet = (pod.seed >>> (index * 3)) % 250;
-		return {
-			ip: isIpPublic ? `194.68.245.${octet + 2}` : `100.65.${(pod.seed >>> 8) % 250}.${octet + 2}`,
-			isIpPublic,
-			privatePort,
-			publicPort: isIpPublic ? 10_000 + ((pod.seed + index) % 50_000) : privatePort,
-			type,
-		};
-	});
+	return pod.ports
+		.split(',')
+		.filter(Boolean)
+		.map((entry, index) => {
+			const [port = '0', type = 'tcp'] = entry.split('/');
+			const privatePort = Number(port);
+			const isIpPublic = type !== 'http';
+			const octet = (pod.seed >>> (index * 3)) % 250;
+			return {
+				ip: isIpPublic ? `194.68.245.${octet + 2}` : `100.65.${(pod.seed >>> 8) % 250}.${octet + 2}`,
+				isIpPublic,
+				privatePort,
+				publicPort: isIpPublic ? 10_000 + ((pod.seed + index) % 50_000) : privatePort,
+				type,
+			};
+		});
 }
 
 const gpuUuid = (pod: SimPod, index: number) => {
@@ -77,13 +80,14 @@ export function podView(pod: SimPod, clock: SimClock): Record<string, unknown> {
 		networkVolumeId: pod.networkVolumeId,
 		version: pod.version,
 		uptimeSeconds,
-		runtime: () => (running
-			? {
-				uptimeInSeconds: uptimeSeconds(),
-				ports: portsOf(pod),
-				gpus: Array.from({length: pod.gpuCount}, (_, index) => ({id: gpuUuid(pod, index), ...gpuLoad(pod.pattern, pod.seed + index, clock.elapsed())})),
-				container: containerLoad(pod.pattern, pod.seed, clock.elapsed()),
-			}
-			: null),
+		runtime: () =>
+			running
+				? {
+						uptimeInSeconds: uptimeSeconds(),
+						ports: portsOf(pod),
+						gpus: Array.from({length: pod.gpuCount}, (_, index) => ({id: gpuUuid(pod, index), ...gpuLoad(pod.pattern, pod.seed + index, clock.elapsed())})),
+						container: containerLoad(pod.pattern, pod.seed, clock.elapsed()),
+					}
+				: null,
 	};
 }

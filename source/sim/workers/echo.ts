@@ -8,7 +8,12 @@ export const echoWorker: WorkerHandler = (input, context) => {
 	const delay = typeof input.delay_ms === 'number' && input.delay_ms >= 0 ? input.delay_ms : context.random.int(50, 400);
 	const yields = Array.isArray(input.stream) ? input.stream : [];
 	const stepMs = delay / (yields.length + 1);
-	const steps: Step[] = yields.map(output => ({afterMs: stepMs, run: () => context.yield(output)}));
+	const steps: Step[] = yields.map(output => ({
+		afterMs: stepMs,
+		run() {
+			context.yield(output);
+		},
+	}));
 	steps.push({
 		afterMs: stepMs,
 		run() {

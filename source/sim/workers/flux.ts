@@ -91,17 +91,28 @@ export function createFluxWorker(model: FluxModel): WorkerHandler {
 			}
 
 			const message = `Invalid parameter: ${error.message}`;
-			return runSteps(context.clock, [{afterMs: 30, run: () => context.fail(message)}]);
+			return runSteps(context.clock, [
+				{
+					afterMs: 30,
+					run() {
+						context.fail(message);
+					},
+				},
+			]);
 		}
 
 		const {width, height, steps, format} = parameters;
 		const megapixels = (width * height) / 1e6;
-		return runSteps(context.clock, [{
-			afterMs: 300 + (steps * model.secondsPerStep * megapixels * 1000),
-			run: () => context.complete({
-				image_url: `${context.baseUrl}/__sim/outputs/${context.jobId}.${format === 'png' ? 'png' : 'jpg'}`,
-				cost: fluxCost(model, width, height),
-			}),
-		}]);
+		return runSteps(context.clock, [
+			{
+				afterMs: 300 + steps * model.secondsPerStep * megapixels * 1000,
+				run() {
+					context.complete({
+						image_url: `${context.baseUrl}/__sim/outputs/${context.jobId}.${format === 'png' ? 'png' : 'jpg'}`,
+						cost: fluxCost(model, width, height),
+					});
+				},
+			},
+		]);
 	};
 }

@@ -6,7 +6,7 @@ import {slowWorker} from './slow.js';
 import {textGenerationWorker} from './text-generation.js';
 
 export const workerKinds = ['echo', 'text-generation', 'flaky', 'slow', 'flux-dev', 'flux-schnell'] as const;
-export type WorkerKind = typeof workerKinds[number];
+export type WorkerKind = (typeof workerKinds)[number];
 
 export const workerHandlers: Record<WorkerKind, WorkerHandler> = {
 	echo: echoWorker,

@@ -10,11 +10,15 @@ export const slowWorker: WorkerHandler = (input, context) => {
 	const ticks = Math.max(1, Math.floor(seconds / 5));
 	const steps: Step[] = Array.from({length: ticks}, (_, index) => ({
 		afterMs: (seconds * 1000) / (ticks + 1),
-		run: () => context.yield({progress: Math.round(((index + 1) / (ticks + 1)) * 100) / 100, stage: 'upscaling'}),
+		run() {
+			context.yield({progress: Math.round(((index + 1) / (ticks + 1)) * 100) / 100, stage: 'upscaling'});
+		},
 	}));
 	steps.push({
 		afterMs: (seconds * 1000) / (ticks + 1),
-		run: () => context.complete({video_url: `${context.baseUrl}/__sim/outputs/${context.jobId}.mp4`, frames: Math.round(seconds * 24)}),
+		run() {
+			context.complete({video_url: `${context.baseUrl}/__sim/outputs/${context.jobId}.mp4`, frames: Math.round(seconds * 24)});
+		},
 	});
 	return runSteps(context.clock, steps);
 };

@@ -1,6 +1,42 @@
 import {runSteps, type Step, type WorkerHandler} from './handler.js';
 
-const words = ['the', 'model', 'streams', 'tokens', 'across', 'a', 'fleet', 'of', 'GPUs', 'while', 'the', 'scheduler', 'keeps', 'queues', 'short', 'and', 'latency', 'low', 'every', 'request', 'is', 'routed', 'to', 'a', 'warm', 'worker', 'with', 'cached', 'weights', 'so', 'throughput', 'stays', 'high', 'under', 'load'];
+const words = [
+	'the',
+	'model',
+	'streams',
+	'tokens',
+	'across',
+	'a',
+	'fleet',
+	'of',
+	'GPUs',
+	'while',
+	'the',
+	'scheduler',
+	'keeps',
+	'queues',
+	'short',
+	'and',
+	'latency',
+	'low',
+	'every',
+	'request',
+	'is',
+	'routed',
+	'to',
+	'a',
+	'warm',
+	'worker',
+	'with',
+	'cached',
+	'weights',
+	'so',
+	'throughput',
+	'stays',
+	'high',
+	'under',
+	'load',
+];
 
 /**
 A vLLM-style text-generation worker: streams tokens over seconds, each chunk shaped like the
@@ -47,6 +83,11 @@ export const textGenerationWorker: WorkerHandler = (input, context) => {
 		});
 	}
 
-	steps.push({afterMs: 20, run: () => context.complete()});
+	steps.push({
+		afterMs: 20,
+		run() {
+			context.complete();
+		},
+	});
 	return runSteps(context.clock, steps);
 };

@@ -10,22 +10,41 @@ beforeAll(async () => {
 
 afterAll(async () => sim.close());
 
-const endpointFields = 'id name templateId gpuIds gpuCount idleTimeout locations networkVolumeId scalerType scalerValue workersMin workersMax workersStandby flashBootType env { key value } version type userId aiKey createdAt allowedCudaVersions networkVolume { id dataCenterId }';
+const endpointFields =
+	'id name templateId gpuIds gpuCount idleTimeout locations networkVolumeId scalerType scalerValue workersMin workersMax workersStandby flashBootType env { key value } version type userId aiKey createdAt allowedCudaVersions networkVolume { id dataCenterId }';
 
 describe('endpoints over GraphQL', () => {
-	test('myself lists the account\'s endpoints (not the public models), serverlessDiscount and pods', async () => {
+	test("myself lists the account's endpoints (not the public models), serverlessDiscount and pods", async () => {
 		const {myself} = await gqlData(sim, `{ myself { endpoints { ${endpointFields} } serverlessDiscount { discountFactor type expirationDate } pods { id } } }`);
 		expect(myself.endpoints).toHaveLength(8);
 		expect(myself.endpoints.map((endpoint: {id: string}) => endpoint.id)).not.toContain('black-forest-labs-flux-1-dev');
 		expect(myself.serverlessDiscount).toEqual({discountFactor: expect.any(Number), type: expect.any(String), expirationDate: expect.any(String)});
 		expect(myself.pods).toHaveLength(12);
 		const llm = myself.endpoints.find((endpoint: {name: string}) => endpoint.name === 'llama-3-8b-instruct-vllm');
-		expect(llm).toMatchObject({gpuIds: 'ADA_24,AMPERE_24', locations: 'US', scalerType: 'QUEUE_DELAY', flashBootType: 'FLASHBOOT', env: expect.arrayContaining([{key: 'MAX_MODEL_LEN', value: '8192'}])});
+		expect(llm).toMatchObject({
+			gpuIds: 'ADA_24,AMPERE_24',
+			locations: 'US',
+			scalerType: 'QUEUE_DELAY',
+			flashBootType: 'FLASHBOOT',
+			env: expect.arrayContaining([{key: 'MAX_MODEL_LEN', value: '8192'}]),
+		});
 	});
 
 	test('saveEndpoint without id creates an endpoint the job API serves at once (an echo worker)', async () => {
-		const {saveEndpoint} = await gqlData(sim, `mutation { saveEndpoint(input: { gpuIds: "AMPERE_16", idleTimeout: 5, locations: "US", name: "Generated Endpoint -fb", networkVolumeId: "", scalerType: "QUEUE_DELAY", scalerValue: 4, templateId: "xkhgg72fuo", workersMax: 3, workersMin: 0 }) { ${endpointFields} } }`);
-		expect(saveEndpoint).toMatchObject({id: expect.stringMatching(/^[a-z\d]{14}$/), name: 'Generated Endpoint -fb', flashBootType: 'FLASHBOOT', workersMin: 0, workersMax: 3, networkVolumeId: null, networkVolume: null, version: 0});
+		const {saveEndpoint} = await gqlData(
+			sim,
+			`mutation { saveEndpoint(input: { gpuIds: "AMPERE_16", idleTimeout: 5, locations: "US", name: "Generated Endpoint -fb", networkVolumeId: "", scalerType: "QUEUE_DELAY", scalerValue: 4, templateId: "xkhgg72fuo", workersMax: 3, workersMin: 0 }) { ${endpointFields} } }`,
+		);
+		expect(saveEndpoint).toMatchObject({
+			id: expect.stringMatching(/^[a-z\d]{14}$/),
+			name: 'Generated Endpoint -fb',
+			flashBootType: 'FLASHBOOT',
+			workersMin: 0,
+			workersMax: 3,
+			networkVolumeId: null,
+			networkVolume: null,
+			version: 0,
+		});
 		const reply = await sim.call('POST', `/v2/${saveEndpoint.id}/runsync`, {body: {input: {hello: 'world', delay_ms: 10}}});
 		expect(reply.body).toMatchObject({status: 'COMPLETED', output: {hello: 'world'}});
 		const {myself} = await gqlData(sim, '{ myself { endpoints { id } } }');
@@ -34,13 +53,39 @@ describe('endpoints over GraphQL', () => {
 
 	test('saveEndpoint with id replaces the whole record: omitted optional fields go back to defaults', async () => {
 		const create = await gqlData(sim, 'mutation Create($input: EndpointInput!) { saveEndpoint(input: $input) { id version } }', {
-			input: {name: 'replace-me', templateId: 't1', gpuIds: 'ADA_24', locations: 'FR,RO', idleTimeout: 60, scalerType: 'REQUEST_COUNT', scalerValue: 2, workersMin: 0, workersMax: 5, env: [{key: 'A', value: '1'}], flashBootType: 'FLASHBOOT'},
+			input: {
+				name: 'replace-me',
+				templateId: 't1',
+				gpuIds: 'ADA_24',
+				locations: 'FR,RO',
+				idleTimeout: 60,
+				scalerType: 'REQUEST_COUNT',
+				scalerValue: 2,
+				workersMin: 0,
+				workersMax: 5,
+				env: [{key: 'A', value: '1'}],
+				flashBootType: 'FLASHBOOT',
+			},
 		});
 		const {id} = create.saveEndpoint;
 		const {saveEndpoint} = await gqlData(sim, `mutation Save($input: EndpointInput!) { saveEndpoint(input: $input) { ${endpointFields} } }`, {
 			input: {id, name: 'replaced', templateId: 't2', gpuIds: 'AMPERE_80', workersMax: 2},
 		});
-		expect(saveEndpoint).toMatchObject({id, name: 'replaced', templateId: 't2', gpuIds: 'AMPERE_80', locations: '', idleTimeout: 5, scalerType: 'QUEUE_DELAY', scalerValue: 4, workersMin: 0, workersMax: 2, env: [], flashBootType: 'OFF', version: 1});
+		expect(saveEndpoint).toMatchObject({
+			id,
+			name: 'replaced',
+			templateId: 't2',
+			gpuIds: 'AMPERE_80',
+			locations: '',
+			idleTimeout: 5,
+			scalerType: 'QUEUE_DELAY',
+			scalerValue: 4,
+			workersMin: 0,
+			workersMax: 2,
+			env: [],
+			flashBootType: 'OFF',
+			version: 1,
+		});
 	});
 
 	test.each([
@@ -61,12 +106,18 @@ describe('endpoints over GraphQL', () => {
 	});
 
 	test('the job API and GraphQL agree: create, call, scale, delete', async () => {
-		const {saveEndpoint: created} = await gqlData(sim, 'mutation { saveEndpoint(input: {name: "agree", templateId: "t", gpuIds: "ADA_24", workersMin: 0, workersMax: 2, idleTimeout: 5}) { id } }');
+		const {saveEndpoint: created} = await gqlData(
+			sim,
+			'mutation { saveEndpoint(input: {name: "agree", templateId: "t", gpuIds: "ADA_24", workersMin: 0, workersMax: 2, idleTimeout: 5}) { id } }',
+		);
 		const {id} = created;
 		const job = await sim.run(id, {delay_ms: 100});
 		await waitForStatus(sim, id, job, 'COMPLETED');
 
-		await gqlData(sim, `mutation { saveEndpoint(input: {id: "${id}", name: "agree", templateId: "t", gpuIds: "ADA_24", workersMin: 2, workersMax: 2}) { id } }`);
+		await gqlData(
+			sim,
+			`mutation { saveEndpoint(input: {id: "${id}", name: "agree", templateId: "t", gpuIds: "ADA_24", workersMin: 2, workersMax: 2}) { id } }`,
+		);
 		await waitFor(async () => (await sim.health(id)).workers.idle === 2, 5000);
 
 		const refused = await gql(sim, `mutation { deleteEndpoint(id: "${id}") }`);
@@ -74,7 +125,10 @@ describe('endpoints over GraphQL', () => {
 		expect(refused.body.errors[0].message).toMatch(/workersMin and workersMax to 0/);
 		expect((await sim.health(id)).workers.idle).toBe(2);
 
-		await gqlData(sim, `mutation { saveEndpoint(input: {id: "${id}", name: "agree", templateId: "t", gpuIds: "ADA_24", workersMin: 0, workersMax: 0}) { id } }`);
+		await gqlData(
+			sim,
+			`mutation { saveEndpoint(input: {id: "${id}", name: "agree", templateId: "t", gpuIds: "ADA_24", workersMin: 0, workersMax: 0}) { id } }`,
+		);
 		await waitFor(async () => {
 			const {workers} = await sim.health(id);
 			return workers.idle + workers.running + workers.initializing === 0;
@@ -88,11 +142,16 @@ describe('endpoints over GraphQL', () => {
 	});
 
 	test('lowering workersMax retires idle workers and running ones after their job', async () => {
-		const {saveEndpoint: {id}} = await gqlData(sim, 'mutation { saveEndpoint(input: {name: "shrink -fb", templateId: "t", gpuIds: "ADA_24", workersMin: 3, workersMax: 3}) { id } }');
+		const {
+			saveEndpoint: {id},
+		} = await gqlData(sim, 'mutation { saveEndpoint(input: {name: "shrink -fb", templateId: "t", gpuIds: "ADA_24", workersMin: 3, workersMax: 3}) { id } }');
 		await waitFor(async () => (await sim.health(id)).workers.idle === 3, 5000);
 		const job = await sim.run(id, {delay_ms: 4000});
 		await waitForStatus(sim, id, job, 'IN_PROGRESS');
-		await gqlData(sim, `mutation { saveEndpoint(input: {id: "${id}", name: "shrink -fb", templateId: "t", gpuIds: "ADA_24", workersMin: 0, workersMax: 1}) { id } }`);
+		await gqlData(
+			sim,
+			`mutation { saveEndpoint(input: {id: "${id}", name: "shrink -fb", templateId: "t", gpuIds: "ADA_24", workersMin: 0, workersMax: 1}) { id } }`,
+		);
 		const during = await sim.health(id);
 		expect(during.workers).toMatchObject({idle: 0, running: 1});
 		await waitForStatus(sim, id, job, 'COMPLETED');

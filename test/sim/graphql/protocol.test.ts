@@ -40,7 +40,11 @@ describe('GraphQL over HTTP', () => {
 	});
 
 	test('a body without a query is 400; GET is 405', async () => {
-		const response = await fetch(`${sim.url}/graphql`, {method: 'POST', headers: {authorization: `Bearer ${sim.apiKey}`, 'content-type': 'application/json'}, body: '{"variables": {}}'});
+		const response = await fetch(`${sim.url}/graphql`, {
+			method: 'POST',
+			headers: {authorization: `Bearer ${sim.apiKey}`, 'content-type': 'application/json'},
+			body: '{"variables": {}}',
+		});
 		expect(response.status).toBe(400);
 		const get = await fetch(`${sim.url}/graphql?query=%7Bmyself%7Bid%7D%7D`, {headers: {authorization: `Bearer ${sim.apiKey}`}});
 		expect(get.status).toBe(405);
@@ -63,7 +67,10 @@ describe('GraphQL over HTTP', () => {
 		const {myself} = await gqlData(sim, '{ myself { pods { id } } }');
 		const podId = myself.pods[0].id;
 		const inline = await gqlData(sim, `query { pod(input: {podId: "${podId}"}) { id name gpuCount } }`);
-		const reply = await gql(sim, 'query One($podId: String!) { pod(input: {podId: $podId}) { id name gpuCount } } query Other { myself { id } }', {variables: {podId}, operationName: 'One'});
+		const reply = await gql(sim, 'query One($podId: String!) { pod(input: {podId: $podId}) { id name gpuCount } } query Other { myself { id } }', {
+			variables: {podId},
+			operationName: 'One',
+		});
 		expect(reply.status).toBe(200);
 		expect(reply.body.data).toEqual(inline);
 	});
@@ -73,10 +80,13 @@ describe('GraphQL over HTTP', () => {
 	});
 
 	test('aliases, fragments and __typename work; only the selected fields come back', async () => {
-		const data = await gqlData(sim, `
+		const data = await gqlData(
+			sim,
+			`
 			fragment Price on GpuType { securePrice communityPrice }
 			query { cheap: gpuTypes(input: {id: "NVIDIA RTX A4000"}) { __typename id ...Price } me: myself { __typename id } }
-		`);
+		`,
+		);
 		expect(data.cheap).toEqual([{__typename: 'GpuType', id: 'NVIDIA RTX A4000', securePrice: 0.32, communityPrice: 0.17}]);
 		expect(data.me).toEqual({__typename: 'User', id: expect.any(String)});
 	});
