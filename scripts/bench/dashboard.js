@@ -63,11 +63,11 @@ console.log('dashboard (120×40 pty, NODE_ENV=production)');
 
 /** Key→frame latency over `presses` j/k presses, RSS now and at peak, and CPU while nothing is pressed. */
 async function fleetCase({endpoints, pods, label}) {
-	const sim = await startSim(['--no-load', '--endpoints', String(endpoints), '--pods', String(pods), '--graphql-rate', '1000']);
+	const sim = await startSim(['--no-load', '--endpoints', String(endpoints), '--pods', String(pods)]);
 	const session = startPodtop({simUrl: sim.url});
-	await waitForOutput(session, new RegExp(`Endpoints \\(${endpoints}\\)`), 60_000);
+	await waitForOutput(session, new RegExp(`Endpoints [(]${endpoints}[)]`), 60_000);
 	session.press('2');
-	await waitForOutput(session, new RegExp(`Pods \\(${pods}\\)`), 60_000);
+	await waitForOutput(session, new RegExp(`Pods [(]${pods}[)]`), 60_000);
 	await sleep(3000);
 	const latencies = [];
 	for (let press = 0; press < 60; press++) {

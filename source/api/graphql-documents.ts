@@ -2,12 +2,15 @@
 
 const endpointFields =
 	'id name templateId gpuIds gpuCount idleTimeout locations networkVolumeId scalerType scalerValue workersMin workersMax workersStandby flashBootType';
-const podFields =
-	'id name imageName desiredStatus costPerHr gpuCount vcpuCount memoryInGb uptimeSeconds lastStatusChange podType machine { gpuDisplayName location } runtime { uptimeInSeconds gpus { id gpuUtilPercent memoryUtilPercent } container { cpuPercent memoryPercent } ports { ip isIpPublic privatePort publicPort type } }';
+/** The list's fields: what the Pods pane shows (10,000 pods are polled whole, so nothing more). */
+const podListFields =
+	'id name imageName desiredStatus costPerHr gpuCount vcpuCount memoryInGb uptimeSeconds lastStatusChange podType machine { gpuDisplayName location } runtime { uptimeInSeconds gpus { id gpuUtilPercent memoryUtilPercent } container { cpuPercent memoryPercent } }';
+/** One pod's fields: the list's and its ports. */
+const podFields = podListFields.replace(/ }$/, ' ports { ip isIpPublic privatePort publicPort type } }');
 
 export const documents = {
 	endpoints: `query PodtopEndpoints { myself { endpoints { ${endpointFields} } } }`,
-	pods: `query PodtopPods { myself { pods { ${podFields} } } }`,
+	pods: `query PodtopPods { myself { pods { ${podListFields} } } }`,
 	pod: `query PodtopPod($podId: String!) { pod(input: {podId: $podId}) { ${podFields} } }`,
 	gpuTypes:
 		'query PodtopGpuTypes($gpuCount: Int) { gpuTypes { id displayName manufacturer memoryInGb maxGpuCount securePrice communityPrice secureSpotPrice communitySpotPrice lowestPrice(input: {gpuCount: $gpuCount}) { stockStatus maxUnreservedGpuCount availableGpuCounts minimumBidPrice uninterruptablePrice } } }',

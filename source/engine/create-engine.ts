@@ -27,6 +27,8 @@ export type Engine = {
 	readonly start: () => void;
 	/** The pane on screen: it polls at its visible cadence, the others slower. */
 	readonly focus: (pane: PaneName) => void;
+	/** The endpoints whose rows are on screen: their health is polled every few seconds, the rest spread out. */
+	readonly showing: (endpointIds: readonly string[]) => void;
 	/** Tracks a job (polled by state until it ends); returns its key. */
 	readonly track: (endpointId: string, jobId: string) => string;
 	/** Follows a job's stream until the returned function is called; `onChunks` gets each new chunk once. */
@@ -98,6 +100,7 @@ export async function createEngine({
 		store,
 		start: pollers.start,
 		focus: writes.setFocus,
+		showing: pollers.showing,
 		track: (endpointId, jobId) => writes.trackJob(endpointId, jobId),
 		follow(endpointId, jobId, onChunks) {
 			const key = writes.trackJob(endpointId, jobId, {follow: true});

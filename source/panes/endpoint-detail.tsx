@@ -1,4 +1,5 @@
 import {Box, Text} from 'ink';
+import {useEffect} from 'react';
 import {DataAge} from '../components/data-age.js';
 import {usePodtop, useServices, useView} from '../components/services.js';
 import {Table} from '../components/table.js';
@@ -16,7 +17,10 @@ type Props = {
 
 /** One endpoint: its record (pools, scaler, idle timeout, locations), health history, and the jobs podtop tracks on it. */
 export function EndpointDetail({endpointId, width, height}: Props) {
-	const {colors, glyphs, rows: selectors} = useServices();
+	const {colors, glyphs, rows: selectors, engine} = useServices();
+	useEffect(() => {
+		engine?.showing([endpointId]);
+	}, [engine, endpointId]);
 	const endpoint = usePodtop(state => state.endpoints.byId[endpointId]);
 	// Rebuilt on job changes only (`state.jobs` is replaced exactly then), not on every health or pod poll.
 	const jobs = usePodtop(state => selectors.endpointJobs(state, endpointId));

@@ -3,6 +3,10 @@ export type Cadence = {
 	readonly endpointsMs: number;
 	readonly healthMs: number;
 	readonly healthHiddenMs: number;
+	/** Per endpoint off screen, at most this many health requests a second in all (the rest are spread out)… */
+	readonly healthOffScreenPerSecond: number;
+	/** …and never staler than this. */
+	readonly healthStalestMs: number;
 	readonly podsMs: number;
 	readonly podsHiddenMs: number;
 	readonly gpusMs: number;
@@ -19,6 +23,8 @@ export const defaultCadence: Cadence = {
 	endpointsMs: 60_000,
 	healthMs: 5000,
 	healthHiddenMs: 15_000,
+	healthOffScreenPerSecond: 20,
+	healthStalestMs: 60_000,
 	podsMs: 5000,
 	podsHiddenMs: 20_000,
 	gpusMs: 30_000,

@@ -5,6 +5,7 @@ import type {PodtopStore, StoreWrites} from '../store/create-store.js';
 import type {PaneName, TrackedJob} from '../store/types.js';
 import {budgetsChanged} from './budget-change.js';
 import {defaultCadence, type Cadence} from './cadence.js';
+import {healthDue} from './health-due.js';
 import {createLoop, type Loop} from './loop.js';
 import type {ScheduledApi} from './scheduled-api.js';
 import type {Priority, Scheduler} from './scheduler.js';
@@ -23,6 +24,8 @@ export type Pollers = {
 	/** Poll these now, after a write changed them: one job, one endpoint's health, the pod list. */
 	readonly repoll: (what: {readonly jobKey?: string; readonly endpointId?: string; readonly pods?: boolean; readonly endpoints?: boolean}) => void;
 	readonly listen: (jobKey: string, listener: ChunkListener) => () => void;
+	/** The endpoints whose rows are on screen: their health is polled first and most often. */
+	readonly showing: (endpointIds: readonly string[]) => void;
 	readonly stop: () => void;
 };
 
@@ -91,7 +94,14 @@ export function createPollers({
 		() => cadence.endpointsMs,
 	);
 
+	/** When each endpoint's health was last asked for, and which endpoints the user sees now. */
+	const healthPolled = new Map<string, number>();
+	let endpointsOnScreen: readonly string[] | undefined;
 	const pollHealth = async (ids: readonly string[], healthPriority: Priority) => {
+		if (ids.length === 0) {
+			return [];
+		}
+
 		const results = await Promise.allSettled(ids.map(async id => api.health(id, healthPriority)));
 		writes.setHealthResults(
 			results.map((result, index) =>
@@ -105,15 +115,28 @@ export function createPollers({
 	const healthLoop = createLoop(
 		async () => {
 			const ids = store.getState().endpoints.order;
-			if (ids.length === 0) {
+			for (const id of healthPolled.keys()) {
+				if (!store.getState().endpoints.byId[id]) {
+					healthPolled.delete(id);
+				}
+			}
+
+			const onScreen = allVisible || endpointsOnScreen === undefined ? undefined : new Set(visible('endpoints') ? endpointsOnScreen : []);
+			const due = healthDue({ids, onScreen, lastPolled: healthPolled, now: now(), cadence});
+			if (due.onScreen.length + due.offScreen.length === 0) {
 				return;
 			}
 
-			const results = await pollHealth(ids, priority('endpoints'));
+			for (const id of [...due.onScreen, ...due.offScreen]) {
+				healthPolled.set(id, now());
+			}
+
+			const [first, second] = await Promise.all([pollHealth(due.onScreen, priority('endpoints')), pollHealth(due.offScreen, 'background')]);
+			const results = [...first, ...second];
 			const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
 			writes.reportSource('jobApi', now(), failure && results.every(result => result.status === 'rejected') ? describeError(failure.reason) : undefined);
 		},
-		() => (visible('endpoints') ? cadence.healthMs : cadence.healthHiddenMs),
+		() => cadence.healthMs,
 	);
 
 	/** A GraphQL list behind one pane: fetched at the pane's cadence (slower while hidden), written whole. */
@@ -234,6 +257,15 @@ export function createPollers({
 
 			if (endpoints && poll.includes('endpoints')) {
 				endpointsLoop.trigger();
+			}
+		},
+		showing(endpointIds) {
+			const wasKnown = endpointsOnScreen !== undefined;
+			const fresh = endpointIds.filter(id => !endpointsOnScreen?.includes(id));
+			endpointsOnScreen = endpointIds;
+			// Rows that scrolled into view and were last polled long ago are asked for at once.
+			if (wasKnown && fresh.some(id => now() - (healthPolled.get(id) ?? 0) > cadence.healthMs)) {
+				healthLoop.trigger();
 			}
 		},
 		listen(jobKey, listener) {
