@@ -10,7 +10,13 @@ rmSync(results, {force: true});
 
 // Build dist/ and the bundle (the terminal tests run the real CLI), type-check and lint everything, tests included.
 const tsc = `${root}node_modules/typescript/bin/tsc`;
-const steps = [[tsc, '-p', `${root}tsconfig.build.json`], [`${root}scripts/bundle.js`], [tsc, '--noEmit', '-p', `${root}tsconfig.json`]];
+const steps = [
+	[tsc, '-p', `${root}tsconfig.build.json`],
+	[`${root}scripts/bundle.js`],
+	[tsc, '--noEmit', '-p', `${root}tsconfig.json`],
+	// `npm run lint`: xo (ESLint with prettier) over source, tests and scripts.
+	[`${root}node_modules/xo/dist/cli.js`],
+];
 const failed = steps.some(step => spawnSync(process.execPath, step, {stdio: 'inherit', cwd: root}).status !== 0);
 if (failed) {
 	console.log('0 passed, 1 failed');

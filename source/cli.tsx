@@ -13,6 +13,9 @@ const help = `
 
 	Commands
 	  job <endpoint> <id>   Follow one job's stream (dashboard in a terminal, tail -f in a pipe)
+	  cancel <endpoint> <id>  Cancel a queued or running job
+	  retry <endpoint> <id>   Queue a FAILED or TIMED_OUT job again
+	  purge <endpoint> --yes  Remove every queued job of an endpoint (running ones stay)
 	  snapshot              Print endpoints, pods and GPU stock once (tables or --json)
 	  watch                 Print one JSON line per change (--jsonl) until interrupted
 	  sim                   Run the local simulator of the service (job and GraphQL APIs)
@@ -35,6 +38,9 @@ ${displayHelp}
 /** Each command loads only its own code: the dashboard never pays for the simulator, nor `sim` for Ink. */
 const commands: Record<string, (argv: readonly string[]) => Promise<void>> = {
 	job: async argv => (await import('./commands/job.js')).runJob(argv),
+	cancel: async argv => (await import('./commands/job-writes.js')).runJobWrite('cancel', argv),
+	retry: async argv => (await import('./commands/job-writes.js')).runJobWrite('retry', argv),
+	purge: async argv => (await import('./commands/job-writes.js')).runPurge(argv),
 	sim: async argv => (await import('./commands/sim.js')).runSim(argv),
 	snapshot: async argv => (await import('./commands/snapshot.js')).runSnapshot(argv),
 	watch: async argv => (await import('./commands/watch.js')).runWatch(argv),

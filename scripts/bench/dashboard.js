@@ -87,7 +87,7 @@ async function fleetCase({endpoints, pods, label}) {
 	// Idle: back on the Endpoints pane (pods hidden, polled every 20 s), nothing pressed, no load.
 	session.press('1');
 	await sleep(5000);
-	const idle = await measure(session, 30);
+	const idle = await measure(session, 120);
 	report(`idle CPU, ${label}`, pct(idle.cpu), '≤ 2 %');
 	report(`RSS, ${label} (now)`, mb(idle.rss), endpoints >= 1000 ? '≤ 150 MB' : '≤ 120 MB');
 	report(`RSS, ${label} (peak)`, mb(peakRssBytes(session.pid())), endpoints >= 1000 ? '≤ 150 MB' : '≤ 120 MB');

@@ -3,19 +3,22 @@ import {UsageError} from '../lib/usage-error.js';
 
 const kebab = (name: string) => name.replaceAll(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
 
-/** Edit distance, for "did you mean". */
+/** Edit distance, a swap of two neighbours counting as one (`--yse` is one slip from `--yes`). */
 function distance(a: string, b: string): number {
-	let previous = Array.from({length: b.length + 1}, (_, index) => index);
+	const rows = Array.from({length: a.length + 1}, (_, i) => Array.from({length: b.length + 1}, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
 	for (let i = 1; i <= a.length; i++) {
-		const current = [i];
 		for (let j = 1; j <= b.length; j++) {
-			current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-		}
+			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+			let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+				best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+			}
 
-		previous = current;
+			rows[i]![j] = best;
+		}
 	}
 
-	return previous[b.length]!;
+	return rows[a.length]![b.length]!;
 }
 
 const sharedPrefix = (a: string, b: string) => {

@@ -30,19 +30,20 @@ backing off) and how fresh the data is. A banner under it when a source is faili
 export function Header({width, freshnessBound, readOnly}: Props) {
 	const {colors, glyphs} = useServices();
 	const {mode, apiHost, keyFingerprint} = usePodtop(useShallow(state => ({mode: state.mode, apiHost: state.apiHost, keyFingerprint: state.keyFingerprint})));
-	const names = usePodtop(state => state.endpoints.byId);
-	const budgets = usePodtop(state => state.budgets);
 	const connection = usePodtop(state => state.connection);
 	const failing = (['jobApi', 'graphql'] as const).filter(source => connection[source].staleSince !== undefined);
 	const now = useNow(failing.length > 0);
-	const gauges = hotBudgets(budgets, isWide(width) ? 3 : 1).map(budget => {
-		const label = budgetLabel(budget.key, endpointId => names[endpointId]?.record.name, isWide(width) ? 14 : 10, glyphs.ellipsis);
-		return {
-			key: budget.key,
-			text: `${label} ${bar(budget.used / Math.max(1, budget.allowed), 4, glyphs)} ${budget.used}/${budget.allowed}`,
-			backingOff: budget.backoffUntil !== undefined,
-		};
-	});
+	// The gauges as the text they show: the header re-renders only when that text changes, not on
+	// every budget snapshot or health poll (an unchanged frame costs Ink a whole render).
+	const gaugeTexts = usePodtop(
+		useShallow(state =>
+			hotBudgets(state.budgets, isWide(width) ? 3 : 1).map(budget => {
+				const label = budgetLabel(budget.key, endpointId => state.endpoints.byId[endpointId]?.record.name, isWide(width) ? 14 : 10, glyphs.ellipsis);
+				return `${budget.backoffUntil === undefined ? ' ' : '!'}${label} ${bar(budget.used / Math.max(1, budget.allowed), 4, glyphs)}`;
+			}),
+		),
+	);
+	const gauges = gaugeTexts.map(text => ({key: text.slice(1), text: text.slice(1), backingOff: text.startsWith('!')}));
 	const stalest = Math.min(...failing.map(source => connection[source].staleSince!));
 	const right = failing.length > 0 ? `stalest ${formatAge(stalest, now)}` : `data ${freshnessBound}`;
 	const badge = `${mode === 'demo' ? ' DEMO ' : ' LIVE '}${readOnly ? ' READ-ONLY ' : ''}`;

@@ -1,5 +1,6 @@
 import {createGraphqlApi} from '../api/graphql-api.js';
 import {createJobApi} from '../api/job-api.js';
+import type {Health} from '../api/job-types.js';
 import {Pools} from '../api/pools.js';
 import {keyFingerprint} from '../api/redact.js';
 import {defaultBudgetSettings, type BudgetSettings} from '../poll/budget-limits.js';
@@ -34,6 +35,8 @@ export type Engine = {
 	/** Follows a job's stream until the returned function is called; `onChunks` gets each new chunk once. */
 	readonly follow: (endpointId: string, jobId: string, onChunks?: ChunkListener) => () => void;
 	readonly refresh: () => void;
+	/** One endpoint's health now, at a user's priority. */
+	readonly health: (endpointId: string) => Promise<Health>;
 	/** One consistent picture now, within the same budgets (`podtop snapshot`). */
 	readonly snapshot: () => Promise<Snapshot>;
 	readonly perform: <Id extends WriteId>(id: Id, target: WriteTypes[Id]['target'], input: WriteTypes[Id]['input']) => Promise<PerformResult<Id>>;
@@ -112,6 +115,7 @@ export async function createEngine({
 			};
 		},
 		refresh: pollers.refresh,
+		health: async endpointId => api.health(endpointId, 'action'),
 		snapshot: async () => takeSnapshot(api, {mode: target.mode, apiHost: store.getState().apiHost, endpointFilter}),
 		perform: async (id, writeTarget, input) => perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey}, id, writeTarget, input),
 		async close() {

@@ -1,11 +1,12 @@
 import {listPanes, type ListPane, type Place} from '../view-state/view-state.js';
 import {jobViewOperations} from './job-view.js';
+import {jobWriteOperations} from './job-writes.js';
 import {jobOperations} from './jobs.js';
 import {navigationOperations} from './navigation.js';
 import type {Operation} from './operation.js';
 
 /** Every operation of the dashboard. */
-export const operations: readonly Operation[] = [...navigationOperations, ...jobViewOperations, ...jobOperations];
+export const operations: readonly Operation[] = [...navigationOperations, ...jobViewOperations, ...jobOperations, ...jobWriteOperations];
 
 export const places: readonly Place[] = [...listPanes, 'endpoint', 'job'];
 

@@ -45,6 +45,11 @@ export function budgetLimit(group: JobOperationGroup | 'graphql', settings: Budg
 	}
 
 	const limit = published[group];
+	if (group === 'purge-queue') {
+		// Only a person purges, rarely: the whole published limit (2 per 10 s), one at a time.
+		return {perWindow: limit.perWindow, windowMs, concurrency: limit.concurrent};
+	}
+
 	return {
 		perWindow: Math.max(1, Math.floor(limit.perWindow * settings.share)),
 		windowMs,

@@ -5,7 +5,7 @@ export type Cadence = {
 	readonly healthHiddenMs: number;
 	/** Per endpoint off screen, at most this many health requests a second in all (the rest are spread out)… */
 	readonly healthOffScreenPerSecond: number;
-	/** …and never staler than this. */
+	/** …and never staler than this (nor is a hidden pane's list: the header promises it). */
 	readonly healthStalestMs: number;
 	readonly podsMs: number;
 	readonly podsHiddenMs: number;
@@ -23,7 +23,7 @@ export const defaultCadence: Cadence = {
 	endpointsMs: 60_000,
 	healthMs: 5000,
 	healthHiddenMs: 15_000,
-	healthOffScreenPerSecond: 20,
+	healthOffScreenPerSecond: 10,
 	healthStalestMs: 60_000,
 	podsMs: 5000,
 	podsHiddenMs: 20_000,

@@ -140,7 +140,13 @@ export function createPollers({
 	);
 
 	/** A GraphQL list behind one pane: fetched at the pane's cadence (slower while hidden), written whole. */
-	const listLoop = <T>(pane: PaneName, fetch: (priority: Priority) => Promise<T>, write: (value: T, at: number) => void, visibleMs: number, hiddenMs: number) =>
+	const listLoop = <T>(
+		pane: PaneName,
+		fetch: (priority: Priority) => Promise<T>,
+		write: (value: T, at: number) => void,
+		visibleMs: number,
+		hiddenMs: () => number,
+	) =>
 		createLoop(
 			async () => {
 				try {
@@ -150,11 +156,13 @@ export function createPollers({
 					writes.reportSource('graphql', now(), describeError(error));
 				}
 			},
-			() => (visible(pane) ? visibleMs : hiddenMs),
+			() => (visible(pane) ? visibleMs : hiddenMs()),
 		);
 
-	const podsLoop = listLoop('pods', api.pods, writes.setPods, cadence.podsMs, cadence.podsHiddenMs);
-	const gpusLoop = listLoop('gpus', api.gpuTypes, writes.setGpuTypes, cadence.gpusMs, cadence.gpusHiddenMs);
+	// A hidden list of thousands of pods is fetched less often still (6 ms a pod), within the stalest bound.
+	const podsHiddenMs = () => Math.min(cadence.healthStalestMs, Math.max(cadence.podsHiddenMs, store.getState().pods.order.length * 6));
+	const podsLoop = listLoop('pods', api.pods, writes.setPods, cadence.podsMs, podsHiddenMs);
+	const gpusLoop = listLoop('gpus', api.gpuTypes, writes.setGpuTypes, cadence.gpusMs, () => cadence.gpusHiddenMs);
 
 	const pollJob = async (job: TrackedJob) => {
 		lastPolled.set(job.key, now());

@@ -29,6 +29,19 @@ export class RateBudget {
 		this.#random = random;
 	}
 
+	/** The milliseconds until a slot is free (0: one is free now), taking nothing. */
+	waitMs(now: number): number {
+		if (now < this.#backoffUntil) {
+			return this.#backoffUntil - now;
+		}
+
+		if (this.#window.count(now) >= this.limit.perWindow) {
+			return Math.max(1, this.#window.msUntilSlotFrees(now));
+		}
+
+		return this.#inFlight >= this.limit.concurrency ? Number.POSITIVE_INFINITY : 0;
+	}
+
 	/** Takes a slot when one is free now and returns 0; otherwise the milliseconds to wait. */
 	tryAcquire(now: number): number {
 		if (now < this.#backoffUntil) {

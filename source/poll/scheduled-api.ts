@@ -12,7 +12,8 @@ idempotency: reads are coalesced and may be retried; `/run`, `/runsync`, `/cance
 export function createScheduledApi({jobApi, graphqlApi, scheduler}: {readonly jobApi: JobApi; readonly graphqlApi: GraphqlApi; readonly scheduler: Scheduler}) {
 	const read = async <T>(budget: string, coalesce: string, priority: Priority, run: (signal: AbortSignal) => Promise<T>) =>
 		scheduler.submit({budget, coalesce, priority, idempotent: true, run});
-	const write = async <T>(budget: string, run: (signal: AbortSignal) => Promise<T>) => scheduler.submit({budget, priority: 'action', idempotent: false, run});
+	const write = async <T>(budget: string, run: (signal: AbortSignal) => Promise<T>, refuseWhenFull = false) =>
+		scheduler.submit({budget, priority: 'action', idempotent: false, run, refuseWhenFull});
 
 	return {
 		health: async (endpointId: string, priority: Priority) =>
@@ -30,7 +31,8 @@ export function createScheduledApi({jobApi, graphqlApi, scheduler}: {readonly jo
 			write(budgetKey(endpointId, 'runsync'), async signal => jobApi.runSync(endpointId, request, {signal, waitMs})),
 		cancel: async (endpointId: string, jobId: string) => write(budgetKey(endpointId, 'cancel'), async signal => jobApi.cancel(endpointId, jobId, {signal})),
 		retry: async (endpointId: string, jobId: string) => write(budgetKey(endpointId, 'retry'), async signal => jobApi.retry(endpointId, jobId, {signal})),
-		purgeQueue: async (endpointId: string) => write(budgetKey(endpointId, 'purge-queue'), async signal => jobApi.purgeQueue(endpointId, {signal})),
+		// The service allows 2 purges per 10 s: a third is refused here, with the wait, and never queued.
+		purgeQueue: async (endpointId: string) => write(budgetKey(endpointId, 'purge-queue'), async signal => jobApi.purgeQueue(endpointId, {signal}), true),
 		saveEndpoint: async (input: EndpointInput) => write('graphql', async signal => graphqlApi.saveEndpoint(input, {signal})),
 		deleteEndpoint: async (id: string) => write('graphql', async signal => graphqlApi.deleteEndpoint(id, {signal})),
 		deployOnDemand: async (input: PodDeployInput) => write('graphql', async signal => graphqlApi.deployOnDemand(input, {signal})),

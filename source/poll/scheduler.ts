@@ -15,6 +15,8 @@ export type Task<T> = {
 	/** Reads may be retried after 429, 5xx, network errors and timeouts; writes never are. */
 	readonly idempotent: boolean;
 	readonly run: (signal: AbortSignal) => Promise<T>;
+	/** Refuse at once, without sending, when the budget has no slot now (rather than wait for one). */
+	readonly refuseWhenFull?: boolean;
 };
 
 type Pending = {
@@ -74,6 +76,16 @@ export class Scheduler {
 				}
 
 				return existing.promise as Promise<T>;
+			}
+		}
+
+		if (task.refuseWhenFull) {
+			const waitMs = this.#budget(task.budget).waitMs(this.#now());
+			if (waitMs > 0) {
+				const wait = Number.isFinite(waitMs) ? `try again in ${Math.ceil(waitMs / 1000)} s` : 'one is still in flight';
+				throw new ApiError('rate-limited', `over the service's limit for ${task.budget.slice(task.budget.lastIndexOf(':') + 1)}: not sent; ${wait}`, {
+					retryAfterMs: Number.isFinite(waitMs) ? waitMs : undefined,
+				});
 			}
 		}
 

@@ -130,6 +130,50 @@ describe('App', () => {
 		expect(engine.store.getState().jobs.byKey.get(`ep-echo/${jobId}`)?.follow).toBe(false);
 	});
 
+	test("c cancels the job on screen after y; P purges only after the endpoint's name is typed", async () => {
+		sim = await startTestSim({
+			endpoints: [
+				{id: 'ep-echo', name: 'echo', workersMin: 1, workersMax: 1, flashBoot: true},
+				{id: 'ep-parked', name: 'parked', workersMin: 0, workersMax: 0},
+			],
+		});
+		engine = await engineFor(sim, {poll: ['endpoints', 'jobs'], budget: {graphqlPerWindow: 50}});
+		engine.start();
+		const running = await sim.run('ep-echo', {delay_ms: 60_000});
+		for (let index = 0; index < 4; index++) {
+			await sim.run('ep-parked', {delay_ms: 10});
+		}
+
+		const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine});
+		await frameMatching(lastFrame, /echo/);
+		stdin.write(`:job ep-echo ${running}\r`);
+		await waitFor(() => (lastFrame() ?? '').includes('IN_PROGRESS'), 10_000);
+		stdin.write('c');
+		await frameMatching(lastFrame, new RegExp(String.raw`Cancel job ${running} on echo\? y/N`));
+		stdin.write('y');
+		await waitFor(() => (lastFrame() ?? '').includes('CANCELLED'), 10_000);
+		expect(lastFrame()).toMatch(/done: cancel job/);
+		stdin.write('c');
+		await frameMatching(lastFrame, /is CANCELLED already: nothing to cancel/);
+		stdin.write('\u001B');
+		await tick(50);
+		stdin.write('\u001B');
+		await frameMatching(lastFrame, /Endpoints \(2\)/);
+		await waitFor(() => engine!.store.getState().endpoints.byId['ep-parked']?.health?.jobs.inQueue === 4, 10_000);
+		stdin.write('j');
+		await tick();
+		stdin.write('P');
+		await frameMatching(lastFrame, /Purge 4 queued job\(s\) from the queue of parked\? Running jobs are untouched\. Type "parked" to confirm:/);
+		stdin.write('park\r');
+		await frameMatching(lastFrame, /not confirmed: the name typed was not "parked"; nothing was sent/);
+		expect((await sim.call('GET', '/__sim/stats')).body.endpoints['ep-parked']?.['purge-queue']).toBeUndefined();
+		stdin.write('P');
+		await tick();
+		stdin.write('parked\r');
+		await frameMatching(lastFrame, /purged: 4 queued job\(s\) removed from parked; running jobs untouched/);
+		expect((await sim.call('GET', '/__sim/stats')).body.endpoints['ep-parked']['purge-queue'].requests).toBe(1);
+	});
+
 	test('read-only: t is gone, and nothing is sent', async () => {
 		sim = await startTestSim({endpoints: [{id: 'ep-echo', name: 'echo', workersMin: 1}]});
 		engine = await engineFor(sim, {poll: ['endpoints'], readOnly: true, budget: {graphqlPerWindow: 50}});

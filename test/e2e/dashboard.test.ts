@@ -113,6 +113,30 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 		expect(screen).not.toMatch(/Endpoints \(8\)/);
 	}, 30_000);
 
+	test('SIGINT from another process (kill -INT, a supervisor) restores the terminal as well', async () => {
+		session = new TmuxSession(100, 30);
+		await session.waitFor(/Endpoints \(8\)/);
+		process.kill(session.podtopPid()!, 'SIGINT');
+		const screen = await session.waitFor(/PODTOP-EXIT \d+/);
+		expect(screen).toMatch(/BEFORE-PODTOP/);
+		expect(screen).not.toMatch(/Endpoints \(8\)/);
+	}, 30_000);
+
+	test('--read-only: the header says so, write keys are gone from the keys and the help', async () => {
+		session = new TmuxSession(120, 40, ['--read-only']);
+		let screen = await session.waitFor(/Endpoints \(8\)/);
+		expect(screen).toMatch(/podtop +DEMO +READ-ONLY/);
+		session.send('t');
+		session.send('P');
+		session.send('?');
+		screen = await session.waitFor(/Keys: Endpoints/);
+		expect(screen).not.toMatch(/test job|purge|\(write\)|\(destructive\)/);
+		expect(screen).not.toMatch(/y\/N|Type "/);
+		session.send('q');
+		session.send('q');
+		await session.waitFor(/PODTOP-EXIT 0/);
+	}, 30_000);
+
 	test('podtop job opens straight into a job; --ascii and --no-color draw without Unicode blocks', async () => {
 		session = new TmuxSession(100, 30, ['job', 'nosuchendpoint', 'nosuchjob', '--ascii', '--no-color']);
 		const screen = await session.waitFor(/Job nosuchjob on nosuchendpoint[\s\S]*not found/);

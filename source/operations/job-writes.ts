@@ -1,0 +1,117 @@
+import {isTerminalStatus} from '../api/job-types.js';
+import {sanitizeLine} from '../format/sanitize.js';
+import {jobKey, splitJobKey} from '../store/job-key.js';
+import {currentView} from '../view-state/view-state.js';
+import {defineOperation, isUnavailable, unavailable, type Operation, type OperationContext, type Unavailable} from './operation.js';
+import {engineOf, performFromUi, writable} from './report.js';
+import {selectedIn, selectedKey} from './selection.js';
+
+type JobTarget = {readonly endpointId: string; readonly jobId: string};
+
+/** The job the user is on: the one whose stream is open, or the selected row of the endpoint details. */
+function jobInView(context: OperationContext): JobTarget | undefined {
+	const view = currentView(context.view.getState());
+	if (view.type === 'job') {
+		return {endpointId: view.endpointId, jobId: view.jobId};
+	}
+
+	const key = view.type === 'endpoint' ? selectedKey(context) : undefined;
+	return key ? splitJobKey(key) : undefined;
+}
+
+/** A write's target, or why it cannot be sent now (still connecting, read-only, nothing selected). */
+function writeTarget<T>(context: OperationContext, pick: () => T | Unavailable | undefined, nothing: string): T | Unavailable {
+	const engine = engineOf(context);
+	if (isUnavailable(engine)) {
+		return engine;
+	}
+
+	return writable(context) ?? pick() ?? unavailable(nothing);
+}
+
+const name = (context: OperationContext, endpointId: string) => sanitizeLine(context.store.getState().endpoints.byId[endpointId]?.record.name ?? endpointId);
+
+/** Cancel, retry and purge from the dashboard: each asks first and goes through `engine.perform`. */
+export const jobWriteOperations: readonly Operation[] = [
+	defineOperation<JobTarget>({
+		id: 'job.cancel',
+		title: 'cancel the job (queued or running)',
+		keys: ['c'],
+		scope: ['endpoint', 'job'],
+		danger: 'write',
+		target: context =>
+			writeTarget(
+				context,
+				() => {
+					const target = jobInView(context);
+					const job = target && context.store.getState().jobs.byKey.get(jobKey(target.endpointId, target.jobId));
+					return job && isTerminalStatus(job.status)
+						? unavailable(`job ${sanitizeLine(job.id)} is ${sanitizeLine(job.status)} already: nothing to cancel`)
+						: target;
+				},
+				'no job selected',
+			),
+		confirm: ({endpointId, jobId}, context) => ({prompt: `Cancel job ${sanitizeLine(jobId)} on ${name(context, endpointId)}?`}),
+		async run(context, target) {
+			await performFromUi(context, 'job.cancel', target, undefined, `cancelling job ${sanitizeLine(target.jobId)}`);
+		},
+	}),
+	defineOperation<JobTarget>({
+		id: 'job.retry',
+		title: 'retry the job (FAILED or TIMED_OUT, while its result exists)',
+		keys: ['R'],
+		scope: ['endpoint', 'job'],
+		danger: 'write',
+		target: context =>
+			writeTarget(
+				context,
+				() => {
+					const target = jobInView(context);
+					const job = target && context.store.getState().jobs.byKey.get(jobKey(target.endpointId, target.jobId));
+					if (job && job.status !== 'FAILED' && job.status !== 'TIMED_OUT') {
+						return unavailable(`only a FAILED or TIMED_OUT job can be retried; job ${sanitizeLine(job.id)} is ${sanitizeLine(job.status)}`);
+					}
+
+					return target;
+				},
+				'no job selected',
+			),
+		confirm: ({endpointId, jobId}, context) => ({prompt: `Retry job ${sanitizeLine(jobId)} on ${name(context, endpointId)}?`}),
+		async run(context, target) {
+			await performFromUi(context, 'job.retry', target, undefined, `retrying job ${sanitizeLine(target.jobId)}`);
+		},
+	}),
+	defineOperation<string>({
+		id: 'endpoint.purge-queue',
+		title: "purge the endpoint's queue (running jobs are untouched)",
+		keys: ['P'],
+		scope: ['endpoints', 'endpoint'],
+		danger: 'destructive',
+		target: context =>
+			writeTarget(
+				context,
+				() => {
+					const view = currentView(context.view.getState());
+					return view.type === 'endpoint' ? view.endpointId : selectedIn(context, 'endpoints');
+				},
+				'no endpoint selected',
+			),
+		confirm(endpointId, context) {
+			const queued = context.store.getState().endpoints.byId[endpointId]?.health?.jobs.inQueue;
+			return {
+				prompt: `Purge ${queued === undefined ? 'the' : `${queued} queued job(s) from the`} queue of ${name(context, endpointId)}? Running jobs are untouched.`,
+				typeToConfirm: name(context, endpointId),
+			};
+		},
+		async run(context, endpointId) {
+			const result = await performFromUi(context, 'endpoint.purge-queue', {endpointId}, undefined, `purging the queue of ${name(context, endpointId)}`);
+			if (result?.outcome === 'ok' && result.value) {
+				context.view.dispatch({
+					type: 'message',
+					text: `purged: ${result.value.removed} queued job(s) removed from ${name(context, endpointId)}; running jobs untouched`,
+					tone: 'good',
+				});
+			}
+		},
+	}),
+];
