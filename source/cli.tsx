@@ -13,6 +13,7 @@ const help = `
 
 	Commands
 	  job <endpoint> <id>   Follow one job's stream (dashboard in a terminal, tail -f in a pipe)
+	  run <endpoint> --input  Submit a job and follow it to its end (--dry-run sends nothing)
 	  cancel <endpoint> <id>  Cancel a queued or running job
 	  retry <endpoint> <id>   Queue a FAILED or TIMED_OUT job again
 	  purge <endpoint> --yes  Remove every queued job of an endpoint (running ones stay)
@@ -38,6 +39,7 @@ ${displayHelp}
 /** Each command loads only its own code: the dashboard never pays for the simulator, nor `sim` for Ink. */
 const commands: Record<string, (argv: readonly string[]) => Promise<void>> = {
 	job: async argv => (await import('./commands/job.js')).runJob(argv),
+	run: async argv => (await import('./commands/run.js')).runRun(argv),
 	cancel: async argv => (await import('./commands/job-writes.js')).runJobWrite('cancel', argv),
 	retry: async argv => (await import('./commands/job-writes.js')).runJobWrite('retry', argv),
 	purge: async argv => (await import('./commands/job-writes.js')).runPurge(argv),

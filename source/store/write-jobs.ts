@@ -125,8 +125,11 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 						};
 			});
 		},
-		appendStream(key, status, chunks, at) {
+		appendStream(key, streamStatus, chunks, at) {
 			patch(key, job => {
+				// A terminal state comes with its /status answer (output, error, times), never from
+				// the stream alone: a follower must not see FAILED before it can see why.
+				const status = isTerminalStatus(streamStatus) && !isTerminalStatus(job.status) ? job.status : streamStatus;
 				if (chunks.length === 0 && status === job.status) {
 					return job;
 				}

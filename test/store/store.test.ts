@@ -111,6 +111,20 @@ describe('store', () => {
 		expect(jobs.changed).toEqual([jobKey('e', `job-${trackedJobLimit}`), second]);
 	});
 
+	test('a job ends with its /status answer, not with the stream alone (a follower sees FAILED only with its error)', () => {
+		const podtop = store();
+		const actions = podtop.writes;
+		const key = actions.trackJob('e', 'j', {follow: true});
+		actions.updateJob(key, {id: 'j', status: 'IN_PROGRESS'}, 1);
+		actions.appendStream(key, 'FAILED', [{output: 'last words'}], 2);
+		expect(podtop.getState().jobs.byKey.get(key)).toMatchObject({status: 'IN_PROGRESS', text: 'last words'});
+		actions.updateJob(key, {id: 'j', status: 'FAILED', error: 'CUDA out of memory'}, 3);
+		expect(podtop.getState().jobs.byKey.get(key)).toMatchObject({status: 'FAILED', error: 'CUDA out of memory'});
+		// A retried job's stream brings it back to life at once.
+		actions.appendStream(key, 'IN_QUEUE', [], 4);
+		expect(podtop.getState().jobs.byKey.get(key)!.status).toBe('IN_QUEUE');
+	});
+
 	test("a job's stream text accumulates (text chunks, strings, other values) and is bounded to its tail", () => {
 		const podtop = store();
 		const actions = podtop.writes;

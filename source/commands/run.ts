@@ -1,0 +1,126 @@
+import type {JobRequest} from '../api/job-types.js';
+import {sanitizeText} from '../format/sanitize.js';
+import {followJob} from '../headless/follow-job.js';
+import {UsageError} from '../lib/usage-error.js';
+import type {TrackedJob} from '../store/types.js';
+import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {exitCodes} from './exit-code.js';
+import {withHeadlessEngine} from './headless-engine.js';
+import {checkBodySize, jobPolicy, readJobInput, webhookUrl} from './job-input.js';
+import {outputText} from './job.js';
+import {parseCommandLine} from './parse-command-line.js';
+import {reportWrite} from './write-verb.js';
+
+export const runHelp = `
+	Usage
+	  $ podtop run <endpoint_id> --input JSON|@file|- [options]
+
+	Submits one job, writes its id to stderr as soon as it is known, follows its stream to stdout
+	(like podtop job) and prints its output at the end. Sent once: a run that fails after sending
+	is reported as "may have happened", never re-sent.
+
+	Options
+	  --input               The job's input: JSON, @file.json, or - for standard input
+	  --sync                Use /runsync (waits for the result; 20 MB instead of 10 MB)
+	  --wait                With --sync: how long the service holds the answer (ms, 1000–300000)
+	  --webhook             URL the service calls when the job ends (http or https)
+	  --execution-timeout   policy.executionTimeout (ms, over 5000)
+	  --ttl                 policy.ttl: queue plus execution (ms, 10000 to 7 days)
+	  --low-priority        policy.lowPriority: waits behind the rest, never triggers scaling
+	  --no-follow           Print the id (with --json the service's answer) and exit 0
+	  --json                stdout is one line: the final status (id, status, delayTime,
+	                        executionTime, output or error)
+	  --dry-run             Print the request and send nothing
+${connectionHelp}
+
+	Exit status: 0 COMPLETED, 1 FAILED, CANCELLED or TIMED_OUT (or the service refused), 2 bad input
+	(nothing sent), 3 authentication, 4 no such endpoint, 5 network or timeout, 6 read-only.
+
+	Examples
+	  $ podtop run abc123 --input '{"prompt": "Hello"}'
+	  $ podtop run abc123 --input @job.json --json | jq .output
+`;
+
+/** The final status object `--json` prints. */
+const finalStatus = (job: TrackedJob) => ({
+	id: job.id,
+	status: job.status,
+	delayTime: job.delayTime,
+	executionTime: job.executionTime,
+	...(job.error === undefined ? {output: job.output} : {error: job.error}),
+});
+
+export async function runRun(argv: readonly string[]): Promise<void> {
+	const cli = parseCommandLine(
+		runHelp,
+		argv,
+		{
+			...connectionFlags,
+			input: {type: 'string'},
+			sync: {type: 'boolean', default: false},
+			wait: {type: 'number'},
+			webhook: {type: 'string'},
+			executionTimeout: {type: 'number'},
+			ttl: {type: 'number'},
+			lowPriority: {type: 'boolean', default: false},
+			follow: {type: 'boolean', default: true},
+			json: {type: 'boolean', default: false},
+			dryRun: {type: 'boolean', default: false},
+		},
+		'podtop run',
+	);
+	const [endpointId, ...rest] = cli.input;
+	if (!endpointId || rest.length > 0) {
+		throw new UsageError('usage: podtop run <endpoint_id> --input JSON|@file|-');
+	}
+
+	const {flags} = cli;
+	if (flags.wait !== undefined && !(flags.sync && Number.isInteger(flags.wait) && flags.wait >= 1000 && flags.wait <= 300_000)) {
+		throw new UsageError(flags.sync ? `--wait is in milliseconds, 1000 to 300000; got ${flags.wait}` : '--wait goes with --sync');
+	}
+
+	const policy = jobPolicy(flags);
+	const webhook = webhookUrl(flags.webhook);
+	const request: JobRequest = {input: readJobInput(flags.input), ...(webhook ? {webhook} : {}), ...(policy ? {policy} : {})};
+	const bytes = checkBodySize(request, flags.sync);
+	if (flags.dryRun) {
+		const route = flags.sync ? `/runsync${flags.wait === undefined ? '' : `?wait=${flags.wait}`}` : '/run';
+		process.stdout.write(`${JSON.stringify({endpoint: endpointId, route, bytes, body: request})}\n`);
+		return;
+	}
+
+	const {target, budget, readOnly, auditPath} = readConnectionFlags(flags);
+	await withHeadlessEngine(target, {budget, readOnly, auditPath, poll: ['jobs']}, async engine => {
+		const result = await engine.perform('job.submit', {endpointId}, {request, sync: flags.sync ? {waitMs: flags.wait} : undefined});
+		if (result.outcome !== 'ok' || !result.value) {
+			reportWrite(result, flags.json, () => '');
+			return;
+		}
+
+		const {id} = result.value;
+		process.stderr.write(`podtop: job ${sanitizeText(id)} ${sanitizeText(result.value.status)} on ${sanitizeText(endpointId)}\n`);
+		if (!flags.follow) {
+			process.stdout.write(flags.json ? `${JSON.stringify(result.value)}\n` : `${id}\n`);
+			return;
+		}
+
+		engine.start();
+		const {job, streamed} = await followJob(engine, endpointId, id, text => {
+			if (!flags.json) {
+				process.stdout.write(sanitizeText(text));
+			}
+		});
+		if (flags.json) {
+			process.stdout.write(`${JSON.stringify(finalStatus(job))}\n`);
+		} else if (!streamed && job.output !== undefined && job.output !== null) {
+			process.stdout.write(`${sanitizeText(outputText(job.output))}\n`);
+		}
+
+		if (job.status === 'COMPLETED') {
+			process.exitCode = exitCodes.ok;
+		} else {
+			process.stderr.write(`podtop: job ${sanitizeText(job.status)}${job.error ? `: ${sanitizeText(job.error)}` : ''}\n`);
+			process.exitCode = exitCodes.failed;
+		}
+	});
+}

@@ -1,0 +1,91 @@
+import {mkdtempSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {cliEnv, runCli} from '../helpers/run-cli.js';
+import {startTestSim, type TestSim} from '../helpers/sim-client.js';
+
+let sim: TestSim;
+const key = 'rpa_RUNSECRET00001111222233334444';
+const state = mkdtempSync(path.join(tmpdir(), 'podtop-run-'));
+
+beforeAll(async () => {
+	sim = await startTestSim({apiKey: key, endpoints: [{id: 'echo', workersMin: 1, workersMax: 1, flashBoot: true}]});
+});
+
+afterAll(async () => sim.close());
+
+const env = (extra: Record<string, string> = {}) => cliEnv({RUNPOD_API_KEY: key, XDG_STATE_HOME: state, ...extra});
+const urls = () => ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`];
+const runRequests = async () => ((await sim.call('GET', '/__sim/stats')).body.endpoints.echo?.run?.requests as number | undefined) ?? 0;
+
+describe('podtop run over real HTTP', () => {
+	test('submits once, says the id on stderr at once, streams to stdout, exits 0 when COMPLETED', async () => {
+		const input = JSON.stringify({delay_ms: 1500, stream: ['one\n', 'two \u001B[31m\n']});
+		const {code, stdout, stderr} = await runCli(['run', 'echo', '--input', input, ...urls()], env());
+		expect(stderr).toMatch(/^podtop: job \S+-u1 IN_QUEUE on echo\n$/);
+		expect(stdout).toBe('one\ntwo ␛[31m\n');
+		expect(code).toBe(0);
+	});
+
+	test('--json: stdout is exactly one line, the final status; --sync waits for the result', async () => {
+		const {code, stdout} = await runCli(['run', 'echo', '--input', '{"payload": "hello"}', '--sync', '--wait', '5000', '--json', ...urls()], env());
+		expect(code).toBe(0);
+		expect(stdout.trim().split('\n')).toHaveLength(1);
+		expect(JSON.parse(stdout)).toMatchObject({id: expect.stringMatching(/^sync-/), status: 'COMPLETED', output: {payload: 'hello'}});
+	});
+
+	test('a failing job exits 1 with its error on stderr; the input can come from a file or standard input', async () => {
+		const file = path.join(state, 'job.json');
+		writeFileSync(file, JSON.stringify({delay_ms: 50, error: 'CUDA out of memory'}));
+		const failed = await runCli(['run', 'echo', '--input', `@${file}`, ...urls()], env());
+		expect(failed.code).toBe(1);
+		expect(failed.stderr).toMatch(/job FAILED: CUDA out of memory/);
+	});
+
+	test('--no-follow prints the id and exits 0; --dry-run prints the request and sends nothing', async () => {
+		const before = await runRequests();
+		const dry = await runCli(
+			['run', 'echo', '--input', '{"prompt": "x"}', '--ttl', '60000', '--webhook', 'https://example.invalid/hook', '--dry-run', ...urls()],
+			env(),
+		);
+		expect(dry.code).toBe(0);
+		expect(JSON.parse(dry.stdout)).toEqual({
+			endpoint: 'echo',
+			route: '/run',
+			bytes: expect.any(Number),
+			body: {input: {prompt: 'x'}, webhook: 'https://example.invalid/hook', policy: {ttl: 60_000}},
+		});
+		expect(await runRequests()).toBe(before);
+		const quick = await runCli(['run', 'echo', '--input', '{"delay_ms": 10}', '--no-follow', ...urls()], env());
+		expect(quick.code).toBe(0);
+		expect(quick.stdout).toMatch(/^\S+-u1\n$/);
+		expect(await runRequests()).toBe(before + 1);
+	});
+
+	test('bad input is refused before anything is sent, with exit 2 and how to fix it', async () => {
+		const before = await runRequests();
+		const big = path.join(state, 'big.json');
+		writeFileSync(big, JSON.stringify({blob: 'x'.repeat(11 * 1024 * 1024)}));
+		const cases: Array<[string[], RegExp]> = [
+			[['--input', '{"prompt": '], /--input is not valid JSON .*the input is a JSON object/],
+			[['--input', '[1, 2]'], /--input must be a JSON object .*not an array/],
+			[['--input', '@/nonexistent/job.json'], /cannot read \/nonexistent\/job\.json: ENOENT/],
+			[['--input', `@${big}`], /the request is 11\.0 MB, over the 10 MB limit of \/run \(--sync allows 20 MB\)/],
+			[['--input', '{}', '--webhook', 'ftp://host/x'], /--webhook must be an http or https URL, got ftp/],
+			[['--input', '{}', '--execution-timeout', '100'], /--execution-timeout is in milliseconds, over 5000/],
+			[['--input', '{}', '--ttl', '5000'], /--ttl is in milliseconds, from 10000 to 7 days/],
+			[['--input', '{}', '--wait', '5000'], /--wait goes with --sync/],
+			[[], /give the job its input: --input/],
+		];
+		for (const [args, message] of cases) {
+			const {code, stderr} = await runCli(['run', 'echo', ...args, ...urls()], env());
+			expect(code, args.join(' ')).toBe(2);
+			expect(stderr, args.join(' ')).toMatch(message);
+		}
+
+		const readOnly = await runCli(['run', 'echo', '--input', '{}', '--read-only', ...urls()], env());
+		expect(readOnly.code).toBe(6);
+		expect(await runRequests()).toBe(before);
+	});
+});
