@@ -1,9 +1,10 @@
 import {isTerminalStatus} from '../api/job-types.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {jobKey, splitJobKey} from '../store/job-key.js';
+import type {TrackedJob} from '../store/types.js';
 import {currentView} from '../view-state/view-state.js';
-import {defineOperation, isUnavailable, unavailable, type Operation, type OperationContext, type Unavailable} from './operation.js';
-import {engineOf, performFromUi, writable} from './report.js';
+import {defineOperation, unavailable, type Operation, type OperationContext, type Unavailable} from './operation.js';
+import {performFromUi, writeTarget} from './report.js';
 import {selectedIn, selectedKey} from './selection.js';
 
 type JobTarget = {readonly endpointId: string; readonly jobId: string};
@@ -19,14 +20,18 @@ function jobInView(context: OperationContext): JobTarget | undefined {
 	return key ? splitJobKey(key) : undefined;
 }
 
-/** A write's target, or why it cannot be sent now (still connecting, read-only, nothing selected). */
-function writeTarget<T>(context: OperationContext, pick: () => T | Unavailable | undefined, nothing: string): T | Unavailable {
-	const engine = engineOf(context);
-	if (isUnavailable(engine)) {
-		return engine;
-	}
-
-	return writable(context) ?? pick() ?? unavailable(nothing);
+/** The job on screen as a write's target; `refuse` says why its known state rules the write out. */
+function jobTarget(context: OperationContext, refuse: (job: TrackedJob) => string | undefined): JobTarget | Unavailable {
+	return writeTarget(
+		context,
+		() => {
+			const target = jobInView(context);
+			const job = target && context.store.getState().jobs.byKey.get(jobKey(target.endpointId, target.jobId));
+			const reason = job && refuse(job);
+			return reason ? unavailable(reason) : target;
+		},
+		'no job selected',
+	);
 }
 
 const name = (context: OperationContext, endpointId: string) => sanitizeLine(context.store.getState().endpoints.byId[endpointId]?.record.name ?? endpointId);
@@ -40,16 +45,8 @@ export const jobWriteOperations: readonly Operation[] = [
 		scope: ['endpoint', 'job'],
 		danger: 'write',
 		target: context =>
-			writeTarget(
-				context,
-				() => {
-					const target = jobInView(context);
-					const job = target && context.store.getState().jobs.byKey.get(jobKey(target.endpointId, target.jobId));
-					return job && isTerminalStatus(job.status)
-						? unavailable(`job ${sanitizeLine(job.id)} is ${sanitizeLine(job.status)} already: nothing to cancel`)
-						: target;
-				},
-				'no job selected',
+			jobTarget(context, job =>
+				isTerminalStatus(job.status) ? `job ${sanitizeLine(job.id)} is ${sanitizeLine(job.status)} already: nothing to cancel` : undefined,
 			),
 		confirm: ({endpointId, jobId}, context) => ({prompt: `Cancel job ${sanitizeLine(jobId)} on ${name(context, endpointId)}?`}),
 		async run(context, target) {
@@ -63,18 +60,10 @@ export const jobWriteOperations: readonly Operation[] = [
 		scope: ['endpoint', 'job'],
 		danger: 'write',
 		target: context =>
-			writeTarget(
-				context,
-				() => {
-					const target = jobInView(context);
-					const job = target && context.store.getState().jobs.byKey.get(jobKey(target.endpointId, target.jobId));
-					if (job && job.status !== 'FAILED' && job.status !== 'TIMED_OUT') {
-						return unavailable(`only a FAILED or TIMED_OUT job can be retried; job ${sanitizeLine(job.id)} is ${sanitizeLine(job.status)}`);
-					}
-
-					return target;
-				},
-				'no job selected',
+			jobTarget(context, job =>
+				job.status === 'FAILED' || job.status === 'TIMED_OUT'
+					? undefined
+					: `only a FAILED or TIMED_OUT job can be retried; job ${sanitizeLine(job.id)} is ${sanitizeLine(job.status)}`,
 			),
 		confirm: ({endpointId, jobId}, context) => ({prompt: `Retry job ${sanitizeLine(jobId)} on ${name(context, endpointId)}?`}),
 		async run(context, target) {

@@ -1,8 +1,8 @@
 import {sanitizeLine} from '../format/sanitize.js';
 import {splitJobKey} from '../store/job-key.js';
 import {currentView} from '../view-state/view-state.js';
-import {defineOperation, isUnavailable, unavailable, type Operation, type OperationContext} from './operation.js';
-import {engineOf, performFromUi, writable} from './report.js';
+import {defineOperation, unavailable, type Operation, type OperationContext} from './operation.js';
+import {performFromUi, writeTarget} from './report.js';
 import {selectedIn, selectedKey} from './selection.js';
 
 type JobTarget = {readonly endpointId: string; readonly jobId: string};
@@ -55,14 +55,7 @@ export const jobOperations: readonly Operation[] = [
 		keys: ['t'],
 		scope: ['endpoints', 'endpoint'],
 		danger: 'write',
-		target(context) {
-			const engine = engineOf(context);
-			if (isUnavailable(engine)) {
-				return engine;
-			}
-
-			return writable(context) ?? endpointInView(context) ?? unavailable('no endpoint selected');
-		},
+		target: context => writeTarget(context, () => endpointInView(context), 'no endpoint selected'),
 		confirm: (endpointId, context) => ({prompt: `Send a test job to ${endpointName(context, endpointId)}?`}),
 		async run(context, endpointId) {
 			const result = await performFromUi(

@@ -1,13 +1,23 @@
 import type {PerformResult} from '../engine/perform.js';
 import type {WriteId, WriteTypes} from '../engine/writes.js';
-import {type OperationContext, unavailable, type Unavailable} from './operation.js';
+import {isUnavailable, type OperationContext, unavailable, type Unavailable} from './operation.js';
 
 /** The engine, or why there is none yet. */
-export const engineOf = (context: OperationContext) => context.engine ?? unavailable('still connecting to the service…');
+const engineOf = (context: OperationContext) => context.engine ?? unavailable('still connecting to the service…');
 
 /** Refuses a write in read-only mode before anything else happens. */
-export function writable(context: OperationContext): Unavailable | undefined {
+function writable(context: OperationContext): Unavailable | undefined {
 	return context.engine?.readOnly ? unavailable('read-only mode: writes are off (--read-only)') : undefined;
+}
+
+/** A write's target, or why it cannot be sent now (still connecting, read-only, nothing selected). */
+export function writeTarget<T>(context: OperationContext, pick: () => T | Unavailable | undefined, nothing: string): T | Unavailable {
+	const engine = engineOf(context);
+	if (isUnavailable(engine)) {
+		return engine;
+	}
+
+	return writable(context) ?? pick() ?? unavailable(nothing);
 }
 
 /**
