@@ -3,7 +3,7 @@ import {followJob} from '../headless/follow-job.js';
 import {UsageError} from '../lib/usage-error.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {displayFlags, displayHelp} from './dashboard-flags.js';
-import {exitCodes} from './exit-code.js';
+import {finishJob} from './finish-job.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
 
@@ -16,6 +16,10 @@ export const jobHelp = `
 	like tail -f; a job that streamed nothing prints its output at the end. Escape sequences and
 	control characters in the output are shown inert.
 
+	Options
+	  --json            Without a terminal: stdout is one line, the final status (id, status,
+	                    delayTime, executionTime, output or error)
+
 	Exit status: 0 COMPLETED, 1 FAILED, TIMED_OUT or CANCELLED (the error on stderr), 2 usage,
 	3 authentication failed, 4 no such job or endpoint, 5 network or timeout.
 ${connectionHelp}
@@ -26,20 +30,15 @@ ${displayHelp}
 	  $ podtop job abc123 2f4e…-u1 | tee job.log
 `;
 
-/** A finished job's output for people: text as it is, anything else as indented JSON. */
-export function outputText(output: unknown): string {
-	return typeof output === 'string' ? output : JSON.stringify(output, undefined, 2);
-}
-
 export async function runJob(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(jobHelp, argv, {...connectionFlags, ...displayFlags}, 'podtop job');
+	const cli = parseCommandLine(jobHelp, argv, {...connectionFlags, ...displayFlags, json: {type: 'boolean', default: false}}, 'podtop job');
 	const [endpointId, jobId] = cli.input;
 	if (!endpointId || !jobId || cli.input.length !== 2) {
 		throw new UsageError('usage: podtop job <endpoint_id> <job_id>');
 	}
 
 	const connection = readConnectionFlags(cli.flags);
-	if (process.stdout.isTTY && process.stdin.isTTY) {
+	if (process.stdout.isTTY && process.stdin.isTTY && !cli.flags.json) {
 		const {runDashboard} = await import('./dashboard.js');
 		await runDashboard({...connection, color: cli.flags.color, ascii: cli.flags.ascii, initialJob: {endpointId, jobId}});
 		return;
@@ -61,7 +60,9 @@ export async function runJob(argv: readonly string[]): Promise<void> {
 				endpointId,
 				jobId,
 				text => {
-					process.stdout.write(sanitizeText(text));
+					if (!cli.flags.json) {
+						process.stdout.write(sanitizeText(text));
+					}
 				},
 				stop.signal,
 			);
@@ -70,16 +71,7 @@ export async function runJob(argv: readonly string[]): Promise<void> {
 				return;
 			}
 
-			if (!streamed && job.output !== undefined && job.output !== null) {
-				process.stdout.write(`${sanitizeText(outputText(job.output))}\n`);
-			}
-
-			if (job.status === 'COMPLETED') {
-				process.exitCode = exitCodes.ok;
-			} else {
-				process.stderr.write(`podtop: job ${job.status}${job.error ? `: ${sanitizeText(job.error)}` : ''}\n`);
-				process.exitCode = exitCodes.failed;
-			}
+			finishJob(job, streamed, cli.flags.json);
 		} finally {
 			process.off('SIGINT', onSignal);
 			process.off('SIGTERM', onSignal);

@@ -2,12 +2,10 @@ import type {JobRequest} from '../api/job-types.js';
 import {sanitizeText} from '../format/sanitize.js';
 import {followJob} from '../headless/follow-job.js';
 import {UsageError} from '../lib/usage-error.js';
-import type {TrackedJob} from '../store/types.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
-import {exitCodes} from './exit-code.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {checkBodySize, jobPolicy, readJobInput, webhookUrl} from './job-input.js';
-import {outputText} from './job.js';
+import {finishJob} from './finish-job.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {reportWrite} from './write-verb.js';
 
@@ -40,15 +38,6 @@ ${connectionHelp}
 	  $ podtop run abc123 --input '{"prompt": "Hello"}'
 	  $ podtop run abc123 --input @job.json --json | jq .output
 `;
-
-/** The final status object `--json` prints. */
-const finalStatus = (job: TrackedJob) => ({
-	id: job.id,
-	status: job.status,
-	delayTime: job.delayTime,
-	executionTime: job.executionTime,
-	...(job.error === undefined ? {output: job.output} : {error: job.error}),
-});
 
 export async function runRun(argv: readonly string[]): Promise<void> {
 	const cli = parseCommandLine(
@@ -110,17 +99,6 @@ export async function runRun(argv: readonly string[]): Promise<void> {
 				process.stdout.write(sanitizeText(text));
 			}
 		});
-		if (flags.json) {
-			process.stdout.write(`${JSON.stringify(finalStatus(job))}\n`);
-		} else if (!streamed && job.output !== undefined && job.output !== null) {
-			process.stdout.write(`${sanitizeText(outputText(job.output))}\n`);
-		}
-
-		if (job.status === 'COMPLETED') {
-			process.exitCode = exitCodes.ok;
-		} else {
-			process.stderr.write(`podtop: job ${sanitizeText(job.status)}${job.error ? `: ${sanitizeText(job.error)}` : ''}\n`);
-			process.exitCode = exitCodes.failed;
-		}
+		finishJob(job, streamed, flags.json);
 	});
 }

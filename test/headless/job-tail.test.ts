@@ -29,6 +29,18 @@ describe('podtop job without a terminal (tail -f for a job)', () => {
 		expect(stderr).toMatch(/job FAILED: CUDA out of memory/);
 	});
 
+	test('--json: stdout is one line, the final status; a finished job that streamed nothing prints its output', async () => {
+		const id = await sim.run('echo', {delay_ms: 300, stream: ['not printed with --json\n'], payload: 'kept'});
+		const json = await runCli(['job', 'echo', id, '--json', ...urls()], cliEnv({RUNPOD_API_KEY: key}));
+		expect(json.code).toBe(0);
+		expect(json.stdout.trim().split('\n')).toHaveLength(1);
+		expect(JSON.parse(json.stdout)).toMatchObject({id, status: 'COMPLETED', executionTime: expect.any(Number)});
+		const quiet = await sim.run('echo', {delay_ms: 50, payload: 'hello'});
+		const plain = await runCli(['job', 'echo', quiet, ...urls()], cliEnv({RUNPOD_API_KEY: key}));
+		expect(plain.code).toBe(0);
+		expect(JSON.parse(plain.stdout)).toEqual({delay_ms: 50, payload: 'hello'});
+	});
+
 	test('exits 4 for a job that does not exist, 2 without both ids', async () => {
 		expect((await runCli(['job', 'echo', 'no-such-job', ...urls()], cliEnv({RUNPOD_API_KEY: key}))).code).toBe(4);
 		expect((await runCli(['job', 'echo'], cliEnv({RUNPOD_API_KEY: key}))).code).toBe(2);
