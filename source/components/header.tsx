@@ -1,9 +1,11 @@
 import {Box, Text} from 'ink';
+import {useMemo} from 'react';
 import {useShallow} from 'zustand/react/shallow';
 import {formatAge} from '../format/duration.js';
 import {budgetLabel} from '../format/budget-label.js';
-import {bar} from '../format/glyphs.js';
+import {bar, type Glyphs} from '../format/glyphs.js';
 import {sanitizeLine} from '../format/sanitize.js';
+import type {PodtopState} from '../store/state.js';
 import type {BudgetState} from '../store/types.js';
 import {isWide} from '../view-state/layout.js';
 import {usePodtop, useServices} from './services.js';
@@ -24,6 +26,25 @@ export function hotBudgets(budgets: Readonly<Record<string, BudgetState>>, count
 }
 
 /**
+The header's gauges as the text they show, from a store state. Recomputed only when the budgets or
+the endpoints change, not on every store write (1,000 budgets are sorted each time).
+*/
+function gaugeSelector(wide: boolean, glyphs: Glyphs): (state: PodtopState) => string[] {
+	let last: {budgets: unknown; endpoints: unknown; texts: string[]} | undefined;
+	return state => {
+		if (last?.budgets !== state.budgets || last.endpoints !== state.endpoints.byId) {
+			const texts = hotBudgets(state.budgets, wide ? 3 : 1).map(budget => {
+				const label = budgetLabel(budget.key, endpointId => state.endpoints.byId[endpointId]?.record.name, wide ? 14 : 10, glyphs.ellipsis);
+				return `${budget.backoffUntil === undefined ? ' ' : '!'}${label} ${bar(budget.used / Math.max(1, budget.allowed), 4, glyphs)}`;
+			});
+			last = {budgets: state.budgets, endpoints: state.endpoints.byId, texts};
+		}
+
+		return last.texts;
+	};
+}
+
+/**
 Top line: DEMO or LIVE, the API host, the key as a fingerprint, the hottest rate budgets (red when
 backing off) and how fresh the data is. A banner under it when a source is failing.
 */
@@ -35,14 +56,8 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 	const now = useNow(failing.length > 0);
 	// The gauges as the text they show: the header re-renders only when that text changes, not on
 	// every budget snapshot or health poll (an unchanged frame costs Ink a whole render).
-	const gaugeTexts = usePodtop(
-		useShallow(state =>
-			hotBudgets(state.budgets, isWide(width) ? 3 : 1).map(budget => {
-				const label = budgetLabel(budget.key, endpointId => state.endpoints.byId[endpointId]?.record.name, isWide(width) ? 14 : 10, glyphs.ellipsis);
-				return `${budget.backoffUntil === undefined ? ' ' : '!'}${label} ${bar(budget.used / Math.max(1, budget.allowed), 4, glyphs)}`;
-			}),
-		),
-	);
+	const selectGauges = useMemo(() => gaugeSelector(isWide(width), glyphs), [width, glyphs]);
+	const gaugeTexts = usePodtop(useShallow(selectGauges));
 	const gauges = gaugeTexts.map(text => ({key: text.slice(1), text: text.slice(1), backingOff: text.startsWith('!')}));
 	const stalest = Math.min(...failing.map(source => connection[source].staleSince!));
 	const right = failing.length > 0 ? `stalest ${formatAge(stalest, now)}` : `data ${freshnessBound}`;

@@ -34,6 +34,11 @@ export function formatCount(value: number | undefined): string {
 	return `${(value / 1_000_000).toFixed(1)}M`;
 }
 
+/** An endpoint's workers range, `1-5`; `–` when the service sent none. */
+export function formatWorkerRange(workersMin: number | null | undefined, workersMax: number | null | undefined): string {
+	return workersMin === undefined || workersMin === null ? '–' : `${workersMin}-${String(workersMax)}`;
+}
+
 export function formatRate(perMinute: number | undefined): string {
 	return perMinute === undefined ? '–' : `${perMinute < 10 ? perMinute.toFixed(1) : Math.round(perMinute)}/m`;
 }

@@ -1,4 +1,4 @@
-import {formatDollarsPerHour, formatPrice} from '../format/numbers.js';
+import {formatDollarsPerHour, formatPrice, formatWorkerRange} from '../format/numbers.js';
 import {formatDuration} from '../format/duration.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {textTable} from '../format/text-table.js';
@@ -17,7 +17,7 @@ export function snapshotText(snapshot: Snapshot): string {
 			String(workers.initializing),
 			String(workers.throttled),
 			String(workers.unhealthy),
-			workersMin === undefined || workersMin === null ? '–' : `${workersMin}-${workersMax}`,
+			formatWorkerRange(workersMin, workersMax),
 			String(jobs.inQueue),
 			String(jobs.inProgress),
 			String(jobs.completed),

@@ -1,6 +1,6 @@
 import {formatDuration} from '../format/duration.js';
 import {type Glyphs, sparkline} from '../format/glyphs.js';
-import {formatCount, formatPercent, formatRate} from '../format/numbers.js';
+import {formatCount, formatPercent, formatRate, formatWorkerRange} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {EndpointState} from '../store/types.js';
 import type {Column, SortableRow} from './row.js';
@@ -43,7 +43,7 @@ export function endpointRows(endpoints: readonly EndpointState[], wide: boolean,
 	return endpoints.map(({record, health, healthError, history, figures}) => {
 		const name = sanitizeLine(record.name || record.id);
 		const queueTrend = history.map(sample => sample.inQueue);
-		const span = record.workersMin === undefined || record.workersMin === null ? '–' : `${record.workersMin}-${record.workersMax}`;
+		const span = formatWorkerRange(record.workersMin, record.workersMax);
 		const searchText = `${record.id} ${name} ${record.gpuIds ?? ''}`;
 		if (!health) {
 			const state = healthError ? `${glyphs.warning} ${sanitizeLine(healthError)}` : 'loading…';
