@@ -2,8 +2,10 @@ import type {JobRequest} from '../api/job-types.js';
 import {sanitizeText} from '../format/sanitize.js';
 import {followJob} from '../headless/follow-job.js';
 import {UsageError} from '../lib/usage-error.js';
+import {formatCost} from '../requests/image-request.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
+import {hasImageFlags, imageJobInput} from './image-input.js';
 import {checkBodySize, jobPolicy, readJobInput, webhookUrl} from './job-input.js';
 import {finishJob} from './finish-job.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -12,6 +14,7 @@ import {reportWrite} from './write-verb.js';
 export const runHelp = `
 	Usage
 	  $ podtop run <endpoint_id> --input JSON|@file|- [options]
+	  $ podtop run black-forest-labs-flux-1-schnell --prompt TEXT [image options]
 
 	Submits one job, writes its id to stderr as soon as it is known, follows its stream to stdout
 	(like podtop job) and prints its output at the end. Sent once: a run that fails after sending
@@ -28,7 +31,15 @@ export const runHelp = `
 	  --no-follow           Print the id (with --json the service's answer) and exit 0
 	  --json                stdout is one line: the final status (id, status, delayTime,
 	                        executionTime, output or error)
-	  --dry-run             Print the request and send nothing
+	  --dry-run             Print the request (and an image's cost) and send nothing
+
+	Image models (black-forest-labs-flux-1-dev, black-forest-labs-flux-1-schnell)
+	  --prompt              What to draw (required); builds the input instead of --input
+	  --width, --height     Pixels, multiples of 16 from 256 to 1536 (default 1024)
+	  --steps               Inference steps: dev 1–50 (default 28), schnell 1–8 (default 4)
+	  --guidance            0 to 10 (default 3.5)
+	  --seed                -1 for random (default), or a whole number
+	  --format              jpeg (default) or png
 ${connectionHelp}
 
 	Exit status: 0 COMPLETED, 1 FAILED, CANCELLED or TIMED_OUT (or the service refused), 2 bad input
@@ -37,6 +48,7 @@ ${connectionHelp}
 	Examples
 	  $ podtop run abc123 --input '{"prompt": "Hello"}'
 	  $ podtop run abc123 --input @job.json --json | jq .output
+	  $ podtop run black-forest-labs-flux-1-dev --prompt "a red fox" --width 768 --dry-run
 `;
 
 export async function runRun(argv: readonly string[]): Promise<void> {
@@ -55,12 +67,19 @@ export async function runRun(argv: readonly string[]): Promise<void> {
 			follow: {type: 'boolean', default: true},
 			json: {type: 'boolean', default: false},
 			dryRun: {type: 'boolean', default: false},
+			prompt: {type: 'string'},
+			width: {type: 'number'},
+			height: {type: 'number'},
+			steps: {type: 'number'},
+			guidance: {type: 'number'},
+			seed: {type: 'number'},
+			format: {type: 'string'},
 		},
 		'podtop run',
 	);
 	const [endpointId, ...rest] = cli.input;
 	if (!endpointId || rest.length > 0) {
-		throw new UsageError('usage: podtop run <endpoint_id> --input JSON|@file|-');
+		throw new UsageError('usage: podtop run <endpoint_id> --input JSON|@file|- (or --prompt TEXT for an image model)');
 	}
 
 	const {flags} = cli;
@@ -70,11 +89,20 @@ export async function runRun(argv: readonly string[]): Promise<void> {
 
 	const policy = jobPolicy(flags);
 	const webhook = webhookUrl(flags.webhook);
-	const request: JobRequest = {input: readJobInput(flags.input), ...(webhook ? {webhook} : {}), ...(policy ? {policy} : {})};
+	if (flags.input !== undefined && hasImageFlags(flags)) {
+		throw new UsageError('give the input one way: --input JSON, or --prompt with the image options');
+	}
+
+	const {input, cost} = hasImageFlags(flags) ? imageJobInput(endpointId, flags) : {input: readJobInput(flags.input), cost: undefined};
+	const request: JobRequest = {input, ...(webhook ? {webhook} : {}), ...(policy ? {policy} : {})};
 	const bytes = checkBodySize(request, flags.sync);
 	if (flags.dryRun) {
 		const route = flags.sync ? `/runsync${flags.wait === undefined ? '' : `?wait=${flags.wait}`}` : '/run';
-		process.stdout.write(`${JSON.stringify({endpoint: endpointId, route, bytes, body: request})}\n`);
+		process.stdout.write(`${JSON.stringify({endpoint: endpointId, route, bytes, body: request, ...(cost === undefined ? {} : {cost})})}\n`);
+		if (cost !== undefined && !flags.json) {
+			process.stderr.write(`podtop: dry run, nothing sent; this image would cost ${formatCost(cost)}\n`);
+		}
+
 		return;
 	}
 

@@ -16,6 +16,7 @@ const ranks: Readonly<Record<string, number>> = {
 	api: 2,
 	'view-state': 2,
 	store: 3,
+	requests: 3,
 	sim: 3,
 	poll: 4,
 	engine: 5,

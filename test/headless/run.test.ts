@@ -10,7 +10,13 @@ const key = 'rpa_RUNSECRET00001111222233334444';
 const state = mkdtempSync(path.join(tmpdir(), 'podtop-run-'));
 
 beforeAll(async () => {
-	sim = await startTestSim({apiKey: key, endpoints: [{id: 'echo', workersMin: 1, workersMax: 1, flashBoot: true}]});
+	sim = await startTestSim({
+		apiKey: key,
+		endpoints: [
+			{id: 'echo', workersMin: 1, workersMax: 1, flashBoot: true},
+			{id: 'black-forest-labs-flux-1-schnell', worker: 'flux-schnell', workersMin: 1, workersMax: 1, flashBoot: true},
+		],
+	});
 });
 
 afterAll(async () => sim.close());
@@ -72,7 +78,7 @@ describe('podtop run over real HTTP', () => {
 			[['--input', '[1, 2]'], /--input must be a JSON object .*not an array/],
 			[['--input', '@/nonexistent/job.json'], /cannot read \/nonexistent\/job\.json: ENOENT/],
 			[['--input', `@${big}`], /the request is 11\.0 MB, over the 10 MB limit of \/run \(--sync allows 20 MB\)/],
-			[['--input', '{}', '--webhook', 'ftp://host/x'], /--webhook must be an http or https URL, got ftp/],
+			[['--input', '{}', '--webhook', 'ftp://host/x'], /--webhook must be an http or https URL, not ftp/],
 			[['--input', '{}', '--execution-timeout', '100'], /--execution-timeout is in milliseconds, over 5000/],
 			[['--input', '{}', '--ttl', '5000'], /--ttl is in milliseconds, from 10000 to 7 days/],
 			[['--input', '{}', '--wait', '5000'], /--wait goes with --sync/],
@@ -87,5 +93,53 @@ describe('podtop run over real HTTP', () => {
 		const readOnly = await runCli(['run', 'echo', '--input', '{}', '--read-only', ...urls()], env());
 		expect(readOnly.code).toBe(6);
 		expect(await runRequests()).toBe(before);
+	});
+});
+
+describe('podtop run on the public image model', () => {
+	const model = 'black-forest-labs-flux-1-schnell';
+	const imageRequests = async () => ((await sim.call('GET', '/__sim/stats')).body.endpoints[model]?.run?.requests as number | undefined) ?? 0;
+
+	test('--prompt builds the input; --dry-run says the cost and sends nothing', async () => {
+		const before = await imageRequests();
+		const dry = await runCli(['run', 'black-forest-labs-flux-1-dev', '--prompt', 'a red fox', '--dry-run', ...urls()], env());
+		expect(dry.code).toBe(0);
+		expect(JSON.parse(dry.stdout)).toMatchObject({
+			route: '/run',
+			body: {input: {prompt: 'a red fox', width: 1024, height: 1024, num_inference_steps: 28, guidance: 3.5, seed: -1, image_format: 'jpeg'}},
+			cost: 0.020_971_52,
+		});
+		expect(dry.stderr).toMatch(/this image would cost \$0\.02097152/);
+		expect(await imageRequests()).toBe(before);
+	});
+
+	test('a finished image job prints its URL and the billed cost', async () => {
+		const {code, stdout} = await runCli(
+			['run', model, '--prompt', 'a red fox', '--width', '512', '--height', '768', '--format', 'png', '--json', ...urls()],
+			env(),
+		);
+		expect(code).toBe(0);
+		expect(JSON.parse(stdout)).toMatchObject({status: 'COMPLETED', output: {image_url: expect.stringMatching(/\.png$/), cost: 0.000_943_718_4}});
+	});
+
+	test('out-of-range image parameters exit 2 with every problem named, and nothing is sent', async () => {
+		const before = await imageRequests();
+		const cases: Array<[string[], RegExp]> = [
+			[['--prompt', 'x', '--width', '1000', '--steps', '9'], /--width must be a multiple of 16 \(992 or 1008\); --steps must be a whole number from 1 to 8/],
+			[['--prompt', 'x', '--height', '2048'], /--height must be a whole number from 256 to 1536/],
+			[['--prompt', 'x', '--guidance', '11', '--format', 'gif'], /--guidance must be a number from 0 to 10; --format must be jpeg or png/],
+			[['--width', '512'], /--prompt is required/],
+			[['--prompt', 'x', '--input', '{}'], /give the input one way/],
+		];
+		for (const [args, message] of cases) {
+			const {code, stderr} = await runCli(['run', model, ...args, ...urls()], env());
+			expect(code, args.join(' ')).toBe(2);
+			expect(stderr, args.join(' ')).toMatch(message);
+		}
+
+		const elsewhere = await runCli(['run', 'echo', '--prompt', 'x', '--width', '512', ...urls()], env());
+		expect(elsewhere.code).toBe(2);
+		expect(elsewhere.stderr).toMatch(/--width is for the image models/);
+		expect(await imageRequests()).toBe(before);
 	});
 });

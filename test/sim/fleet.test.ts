@@ -100,7 +100,7 @@ describe('public image models', () => {
 	});
 
 	test.each([
-		[dev, {prompt: 'x', width: 1000}, 'Invalid parameter: width must be divisible by 64'],
+		[dev, {prompt: 'x', width: 1000}, 'Invalid parameter: width must be divisible by 16'],
 		[dev, {prompt: 'x', height: 1600}, 'Invalid parameter: height must be between 256 and 1536'],
 		[dev, {prompt: 'x', width: 192}, 'Invalid parameter: width must be between 256 and 1536'],
 		[dev, {width: 512}, 'Invalid parameter: prompt is required'],
@@ -114,6 +114,12 @@ describe('public image models', () => {
 		const reply = await live.call('POST', `/v2/${model}/runsync`, {body: {input}});
 		expect(reply.body).toMatchObject({status: 'FAILED', error});
 		expect(reply.body.output).toBeUndefined();
+	});
+
+	test("works on a 16-pixel grid: the AI SDK provider's default 1328×1328 completes", async () => {
+		const live = await sim({speed: 50});
+		const reply = await live.call('POST', `/v2/${schnell}/runsync`, {body: {input: {prompt: 'x', width: 1328, height: 1328}}});
+		expect(reply.body).toMatchObject({status: 'COMPLETED', output: {cost: 0.004_232_601_6}});
 	});
 
 	test('accepts the documented ranges', async () => {

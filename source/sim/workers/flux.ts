@@ -33,8 +33,8 @@ function integerParameter(input: Record<string, unknown>, name: string, fallback
 
 function dimension(input: Record<string, unknown>, name: string): number {
 	const value = integerParameter(input, name, 1024);
-	if (value % 64 !== 0) {
-		throw new InvalidParameter(`${name} must be divisible by 64`);
+	if (value % 16 !== 0) {
+		throw new InvalidParameter(`${name} must be divisible by 16`);
 	}
 
 	if (value < 256 || value > 1536) {
