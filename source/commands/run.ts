@@ -2,7 +2,7 @@ import type {JobRequest} from '../api/job-types.js';
 import {sanitizeText} from '../format/sanitize.js';
 import {followJob} from '../headless/follow-job.js';
 import {UsageError} from '../lib/usage-error.js';
-import {formatCost} from '../requests/image-request.js';
+import {formatCost} from '../format/numbers.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {hasImageFlags, imageJobInput} from './image-input.js';

@@ -45,6 +45,14 @@ export function Footer({width, readOnly}: Props) {
 		);
 	}
 
+	if (overlay.type === 'form' && !message) {
+		return (
+			<Text dimColor wrap='truncate'>
+				Tab/↑↓ next field · ←→ cursor or choice · Space toggles · Ctrl-S or Enter on Send: review · Esc cancel (kept as a draft)
+			</Text>
+		);
+	}
+
 	if (message) {
 		const tone = message.tone === 'good' ? colors.good : message.tone === 'bad' ? colors.bad : colors.warn;
 		return (

@@ -11,6 +11,7 @@ import {keyName} from '../operations/key-name.js';
 import type {OperationContext} from '../operations/operation.js';
 import {EndpointDetail} from '../panes/endpoint-detail.js';
 import {EndpointsPane} from '../panes/endpoints-pane.js';
+import {FormPane} from '../panes/form-pane.js';
 import {GpusPane} from '../panes/gpus-pane.js';
 import {JobView} from '../panes/job-view.js';
 import {PodsPane} from '../panes/pods-pane.js';
@@ -64,8 +65,16 @@ export function App({freshnessBound, readOnly}: Props) {
 		pane,
 		current,
 		help,
+		form,
 	} = useView(
-		useShallow(state => ({columns: state.columns, rows: state.rows, pane: state.pane, current: currentView(state), help: state.overlay.type === 'help'})),
+		useShallow(state => ({
+			columns: state.columns,
+			rows: state.rows,
+			pane: state.pane,
+			current: currentView(state),
+			help: state.overlay.type === 'help',
+			form: state.overlay.type === 'form' ? state.overlay : undefined,
+		})),
 	);
 	const degraded = usePodtop(state => state.connection.jobApi.staleSince !== undefined || state.connection.graphql.staleSince !== undefined);
 	const {width, height, bodyHeight} = frameLayout({columns, rows: lines}, degraded);
@@ -85,6 +94,8 @@ export function App({freshnessBound, readOnly}: Props) {
 	let body;
 	if (help) {
 		body = <HelpOverlay width={width} height={bodyHeight} />;
+	} else if (form) {
+		body = <FormPane overlay={form} context={context} width={width} height={bodyHeight} />;
 	} else if (current.type === 'job') {
 		body = <JobView endpointId={current.endpointId} jobId={current.jobId} width={width} height={bodyHeight} />;
 	} else if (current.type === 'endpoint') {

@@ -36,9 +36,24 @@ export function formatCount(value: number | undefined): string {
 
 /** An endpoint's workers range, `1-5`; `–` when the service sent none. */
 export function formatWorkerRange(workersMin: number | null | undefined, workersMax: number | null | undefined): string {
-	return workersMin === undefined || workersMin === null ? '–' : `${workersMin}-${String(workersMax)}`;
+	return workersMin === undefined || workersMin === null ? '–' : `${workersMin}-${workersMax ?? '?'}`;
 }
 
 export function formatRate(perMinute: number | undefined): string {
 	return perMinute === undefined ? '–' : `${perMinute < 10 ? perMinute.toFixed(1) : Math.round(perMinute)}/m`;
+}
+
+/** Bytes in binary units, as the service states its limits: `312 B`, `1.2 KB`, `10 MB`. */
+export function formatBytes(bytes: number): string {
+	if (bytes < 1024) {
+		return `${bytes} B`;
+	}
+
+	const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / 1024 / 1024, 'MB'];
+	return `${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}`;
+}
+
+/** A cost as the service bills it, without float noise: `$0.02097152`. */
+export function formatCost(dollars: number): string {
+	return `$${Number(dollars.toFixed(10)).toString()}`;
 }

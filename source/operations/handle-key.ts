@@ -1,6 +1,9 @@
+import {shownFields} from '../forms/form.js';
 import {currentPlace} from '../view-state/view-state.js';
+import {focusedIsJson, handleFormKey, pasteIntoForm} from './form-keys.js';
 import {isUnavailable, type Operation, type OperationContext} from './operation.js';
 import {completePalette, parsePalette} from './palette.js';
+import {splitKeys} from './key-name.js';
 import {operationById, operationForKey} from './registry.js';
 
 const readOnlyOf = (context: OperationContext) => context.engine?.readOnly ?? false;
@@ -19,6 +22,23 @@ export function invoke(context: OperationContext, operation: Operation, args: re
 	const target = operation.target(context, args);
 	if (isUnavailable(target)) {
 		say(context, target.unavailable);
+		return;
+	}
+
+	if (operation.form) {
+		const {spec, draftKey} = operation.form(target, context);
+		const values = context.view.getState().drafts[draftKey] ?? spec.initial;
+		const first = shownFields(spec, values)[0];
+		context.view.dispatch({
+			type: 'open-form',
+			operationId: operation.id,
+			target,
+			formId: spec.id,
+			draftKey,
+			values,
+			focus: 0,
+			cursor: first ? (values[first.name] ?? '').length : 0,
+		});
 		return;
 	}
 
@@ -118,6 +138,11 @@ export function handleKey(context: OperationContext, key: string): void {
 			break;
 		}
 
+		case 'form': {
+			handleFormKey(context, overlay, key);
+			return;
+		}
+
 		case 'none': {
 			const operation = operationForKey(currentPlace(state), key, readOnlyOf(context));
 			if (operation) {
@@ -165,9 +190,36 @@ export function handleKey(context: OperationContext, key: string): void {
 	}
 }
 
-/** Text that arrived in one read (a paste, or keys typed faster than a frame): each character is a key press, in order. */
+/**
+Text that arrived in one read (a paste, or keys typed faster than a frame): each key in turn, in
+order. In a form, runs of printable text go into the field in one edit, and JSON keeps its new lines
+and tabs.
+*/
 export function handleText(context: OperationContext, text: string): void {
-	for (const character of text) {
-		handleKey(context, character === '\r' || character === '\n' ? 'enter' : character);
+	let run = '';
+	const flush = () => {
+		const {overlay} = context.view.getState();
+		if (run !== '' && overlay.type === 'form') {
+			pasteIntoForm(context, overlay, run);
+		} else {
+			for (const character of run) {
+				handleKey(context, character);
+			}
+		}
+
+		run = '';
+	};
+
+	for (const piece of splitKeys(text)) {
+		const {overlay} = context.view.getState();
+		const keepAsText = piece.key === 'enter' || piece.key === 'tab';
+		if (piece.key === undefined || (keepAsText && overlay.type === 'form' && focusedIsJson(context, overlay))) {
+			run += piece.text;
+		} else {
+			flush();
+			handleKey(context, piece.key);
+		}
 	}
+
+	flush();
 }

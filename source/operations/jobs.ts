@@ -1,4 +1,8 @@
 import {sanitizeLine} from '../format/sanitize.js';
+import {imageForms} from '../forms/image-form.js';
+import {jobForm} from '../forms/job-form.js';
+import type {Submission} from '../forms/submission.js';
+import {imageModelOf} from '../requests/image-request.js';
 import {splitJobKey} from '../store/job-key.js';
 import {currentView} from '../view-state/view-state.js';
 import {defineOperation, unavailable, type Operation, type OperationContext} from './operation.js';
@@ -6,6 +10,9 @@ import {performFromUi, writeTarget} from './report.js';
 import {selectedIn, selectedKey} from './selection.js';
 
 type JobTarget = {readonly endpointId: string; readonly jobId: string};
+type SubmitTarget = {readonly endpointId: string; readonly form?: Submission};
+
+const mapDefined = (endpointId: string | undefined) => (endpointId === undefined ? undefined : {endpointId});
 
 /** The endpoint the user is on: the selected row of the Endpoints pane, or the endpoint whose details are open. */
 function endpointInView(context: OperationContext): string | undefined {
@@ -48,6 +55,39 @@ export const jobOperations: readonly Operation[] = [
 		target: (_context, [endpointId, jobId, ...rest]) =>
 			endpointId && jobId && rest.length === 0 ? {endpointId, jobId} : unavailable('usage: :job <endpoint_id> <job_id>'),
 		run: openJob,
+	}),
+	defineOperation<SubmitTarget>({
+		id: 'job.submit',
+		title: 'new job: fill in its input (a prompt form on image models) and send it',
+		keys: ['n'],
+		scope: ['endpoints', 'endpoint'],
+		danger: 'write',
+		palette: {name: 'run', aliases: ['submit'], args: ['endpoint']},
+		footer: 'new job',
+		target: (context, [endpointId]) => writeTarget(context, () => (endpointId ? {endpointId} : mapDefined(endpointInView(context))), 'no endpoint selected'),
+		form({endpointId}, context) {
+			const image = imageModelOf(endpointId);
+			const spec = imageForms.get(endpointId) ?? jobForm;
+			const title = image ? `New image on ${image.title}` : `New job on ${endpointName(context, endpointId)}`;
+			return {spec, draftKey: `${spec.id}:${endpointId}`, title};
+		},
+		confirm: ({endpointId, form}, context) => ({prompt: `Send this job to ${endpointName(context, endpointId)} (${form?.summary ?? ''})?`}),
+		async run(context, {endpointId, form}) {
+			if (!form) {
+				return;
+			}
+
+			const result = await performFromUi(
+				context,
+				'job.submit',
+				{endpointId},
+				{request: form.request, sync: form.sync},
+				`sending a job to ${endpointName(context, endpointId)}${form.sync ? ' and waiting for its result' : ''}`,
+			);
+			if (result?.outcome === 'ok' && result.value) {
+				openJob(context, {endpointId, jobId: result.value.id});
+			}
+		},
 	}),
 	defineOperation<string>({
 		id: 'job.test',

@@ -89,3 +89,73 @@ export function keyLabel(name: string): string {
 
 	return labels[name] ?? name;
 }
+
+/** Escape sequences a terminal sends for keys, as key names. */
+const sequences: ReadonlyArray<readonly [string, string]> = [
+	['\u001B[A', 'up'],
+	['\u001B[B', 'down'],
+	['\u001B[C', 'right'],
+	['\u001B[D', 'left'],
+	['\u001B[H', 'home'],
+	['\u001B[F', 'end'],
+	['\u001B[1~', 'home'],
+	['\u001B[4~', 'end'],
+	['\u001B[5~', 'pgup'],
+	['\u001B[6~', 'pgdn'],
+	['\u001B[Z', 'shift-tab'],
+	['\u001BOA', 'up'],
+	['\u001BOB', 'down'],
+	['\u001BOC', 'right'],
+	['\u001BOD', 'left'],
+];
+
+function controlName(code: number): string {
+	switch (code) {
+		case 0x0d:
+		case 0x0a: {
+			return 'enter';
+		}
+
+		case 0x09: {
+			return 'tab';
+		}
+
+		case 0x08:
+		case 0x7f: {
+			return 'backspace';
+		}
+
+		case 0x1b: {
+			return 'esc';
+		}
+
+		default: {
+			return `ctrl-${String.fromCodePoint(code + 0x60)}`;
+		}
+	}
+}
+
+/**
+Splits one read of the terminal (keys typed faster than a frame, or a paste) into key presses:
+printable text, and the names of control keys and escape sequences (`ctrl-s`, `up`, `backspace`),
+in order, each with the text it came from.
+*/
+export function splitKeys(text: string): Array<{readonly key?: string; readonly text: string}> {
+	const pieces: Array<{readonly key?: string; readonly text: string}> = [];
+	let index = 0;
+	while (index < text.length) {
+		const sequence = text[index] === '\u001B' ? sequences.find(([prefix]) => text.startsWith(prefix, index)) : undefined;
+		if (sequence) {
+			pieces.push({key: sequence[1], text: sequence[0]});
+			index += sequence[0].length;
+			continue;
+		}
+
+		const character = String.fromCodePoint(text.codePointAt(index)!);
+		const code = character.codePointAt(0)!;
+		pieces.push(code < 0x20 || code === 0x7f ? {key: controlName(code), text: character} : {text: character});
+		index += character.length;
+	}
+
+	return pieces;
+}

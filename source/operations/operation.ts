@@ -1,5 +1,6 @@
 import type {Engine} from '../engine/create-engine.js';
 import type {Danger} from '../engine/writes.js';
+import type {FormSpec} from '../forms/form.js';
 import type {RowSelectors} from '../rows/visible-rows.js';
 import type {PodtopStore} from '../store/create-store.js';
 import type {Place} from '../view-state/view-state.js';
@@ -26,6 +27,9 @@ export type Unavailable = {readonly unavailable: string};
 export const unavailable = (reason: string): Unavailable => ({unavailable: reason});
 export const isUnavailable = (value: unknown): value is Unavailable => typeof value === 'object' && value !== null && 'unavailable' in value;
 
+/** The form an operation opens, and where its values are kept between openings. */
+export type OpenForm = {readonly spec: FormSpec<unknown>; readonly draftKey: string; readonly title: string};
+
 export type Confirm = {
 	readonly prompt: string;
 	/** Text the user must type (a name) for destructive operations; absent asks y/N. */
@@ -51,6 +55,11 @@ export type Operation<Target = unknown> = {
 	readonly footer?: string;
 	/** What it acts on, taken when the key is pressed (or from the palette's arguments). */
 	readonly target: (context: OperationContext, args: readonly string[]) => Target | Unavailable;
+	/**
+	A form filled in before the confirmation (submit a job). When it is sent, what it made joins the
+	target as `form`, and the confirmation and `run` see that.
+	*/
+	readonly form?: (target: Target, context: OperationContext) => OpenForm;
 	/** The question asked before a write; required for every `write` and `destructive` operation. */
 	readonly confirm?: (target: Target, context: OperationContext) => Confirm;
 	readonly run: (context: OperationContext, target: Target) => void | Promise<void>;

@@ -94,8 +94,3 @@ export function imageInput(model: ImageModel, parameters: ImageParameters): Reco
 export function imageCost(model: ImageModel, width: number = imageDefaults.size, height: number = imageDefaults.size): number {
 	return Math.ceil(width * height * model.priceUnits) / 1e10;
 }
-
-/** A cost as the service bills it, without float noise: `$0.02097152`. */
-export function formatCost(dollars: number): string {
-	return `$${Number(dollars.toFixed(10)).toString()}`;
-}

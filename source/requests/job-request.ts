@@ -67,7 +67,7 @@ export function parseJobInput(text: string): {readonly input: Record<string, unk
 	try {
 		parsed = JSON.parse(text);
 	} catch (error) {
-		return {problem: `is not valid JSON (${error instanceof Error ? error.message : String(error)})`};
+		return {problem: `is not valid JSON (${jsonErrorWhere(text, error instanceof Error ? error.message : String(error))})`};
 	}
 
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
@@ -77,4 +77,13 @@ export function parseJobInput(text: string): {readonly input: Record<string, unk
 	}
 
 	return {input: parsed as Record<string, unknown>};
+}
+
+/** A JSON.parse message with its `at position N` said as a line and column, which an editor can find. */
+function jsonErrorWhere(text: string, message: string): string {
+	return message.replace(/ in JSON at position (\d+)$/, (_match, position: string) => {
+		const before = text.slice(0, Number(position));
+		const line = before.split('\n').length;
+		return ` at line ${line}, column ${before.length - before.lastIndexOf('\n')}`;
+	});
 }

@@ -1,4 +1,5 @@
 import {formatMillis} from '../format/duration.js';
+import {formatCost} from '../format/numbers.js';
 import {wrapLines} from '../format/fit.js';
 import {sanitizeLine, sanitizeText} from '../format/sanitize.js';
 import type {TrackedJob} from '../store/types.js';
@@ -31,11 +32,21 @@ export function jobRows(jobs: readonly TrackedJob[]): Row[] {
 		}));
 }
 
+/** An image model's answer said first: where the image is and what it cost. */
+function imageLines(output: unknown): string {
+	if (typeof output !== 'object' || output === null || !('image_url' in output) || typeof output.image_url !== 'string') {
+		return '';
+	}
+
+	const cost = 'cost' in output && typeof output.cost === 'number' ? `billed ${formatCost(output.cost)}\n` : '';
+	return `image ${output.image_url}\n${cost}\n`;
+}
+
 /** A job's output as wrapped, sanitised lines: streamed text, else the final output (pretty JSON) or error. */
 export function jobLines(job: TrackedJob, width: number): string[] {
 	let {text} = job;
 	if (!text && job.output !== undefined && job.output !== null) {
-		text = typeof job.output === 'string' ? job.output : JSON.stringify(job.output, undefined, 2);
+		text = `${imageLines(job.output)}${typeof job.output === 'string' ? job.output : JSON.stringify(job.output, undefined, 2)}`;
 	}
 
 	if (job.error) {

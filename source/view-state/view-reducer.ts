@@ -1,4 +1,4 @@
-import {currentView, listPanes, type Confirmation, type ListPane, type Selection, type ViewState, type View} from './view-state.js';
+import {currentView, listPanes, type Confirmation, type FormOverlay, type ListPane, type Selection, type ViewState, type View} from './view-state.js';
 
 export type ViewAction =
 	| {readonly type: 'resize'; readonly columns: number; readonly rows: number}
@@ -13,6 +13,8 @@ export type ViewAction =
 	| {readonly type: 'open-overlay'; readonly overlay: 'help' | 'filter' | 'palette'}
 	| ({readonly type: 'confirm'} & Confirmation)
 	| {readonly type: 'close-overlay'}
+	| ({readonly type: 'open-form'} & Omit<FormOverlay, 'type'>)
+	| {readonly type: 'edit-form'; readonly values: FormOverlay['values']; readonly focus: number; readonly cursor: number}
 	| {readonly type: 'input'; readonly input: string}
 	| {readonly type: 'apply-filter'}
 	| {readonly type: 'clear-filter'}
@@ -32,8 +34,18 @@ export function selectedIndex(selection: Selection, keys: readonly string[]): nu
 /** The list the selection keys belong to now: the pane's, or the endpoint details' jobs. */
 const selectionPlace = (state: ViewState) => (currentView(state).type === 'endpoint' ? 'endpoint' : state.pane);
 
-/** Every UI state change: pure, so keys never wait for anything and tests need no terminal. */
+/** Every UI state change: pure, so keys never wait for anything and tests need no terminal. A form that closes leaves its values as a draft. */
 export function viewReducer(state: ViewState, action: ViewAction): ViewState {
+	const next = reduce(state, action);
+	const {overlay} = state;
+	if (overlay.type === 'form' && next.overlay !== overlay && next.overlay.type !== 'form') {
+		return {...next, drafts: {...next.drafts, [overlay.draftKey]: overlay.values}};
+	}
+
+	return next;
+}
+
+function reduce(state: ViewState, action: ViewAction): ViewState {
 	switch (action.type) {
 		case 'resize': {
 			return state.columns === action.columns && state.rows === action.rows ? state : {...state, columns: action.columns, rows: action.rows};
@@ -90,6 +102,17 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
 		case 'confirm': {
 			const {type: _type, ...confirmation} = action;
 			return {...state, overlay: {type: 'confirm', input: '', ...confirmation}};
+		}
+
+		case 'open-form': {
+			const {type: _type, ...form} = action;
+			return {...state, overlay: {type: 'form', ...form}, message: undefined};
+		}
+
+		case 'edit-form': {
+			return state.overlay.type === 'form'
+				? {...state, overlay: {...state.overlay, values: action.values, focus: action.focus, cursor: action.cursor}, message: undefined}
+				: state;
 		}
 
 		case 'close-overlay': {

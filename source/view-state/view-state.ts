@@ -20,12 +20,28 @@ export type Confirmation = {
 	readonly typeToConfirm?: string;
 };
 
+/** A form being filled in: the values by field name, which field has focus, and the cursor in it. */
+export type FormOverlay = {
+	readonly type: 'form';
+	/** The operation that sends what the form makes, after its confirmation. */
+	readonly operationId: string;
+	readonly target: unknown;
+	readonly formId: string;
+	/** Where the values are kept when the form closes, so `n` again brings them back. */
+	readonly draftKey: string;
+	readonly values: Readonly<Record<string, string>>;
+	/** Index into the fields shown; one past the last is the Send button. */
+	readonly focus: number;
+	readonly cursor: number;
+};
+
 export type Overlay =
 	| {readonly type: 'none'}
 	| {readonly type: 'help'}
 	| {readonly type: 'filter'; readonly input: string}
 	| {readonly type: 'palette'; readonly input: string}
-	| ({readonly type: 'confirm'; readonly input: string} & Confirmation);
+	| ({readonly type: 'confirm'; readonly input: string} & Confirmation)
+	| FormOverlay;
 
 export type SortState = {readonly column: number; readonly descending: boolean};
 
@@ -48,6 +64,8 @@ export type ViewState = {
 	readonly message: {readonly text: string; readonly tone: 'info' | 'good' | 'bad'} | undefined;
 	/** A write in flight, shown with a spinner until its result replaces it. */
 	readonly pending: string | undefined;
+	/** Form values kept when a form closes (sent, cancelled or refused), by draft key. */
+	readonly drafts: Readonly<Record<string, Readonly<Record<string, string>>>>;
 };
 
 const none: Selection = {key: undefined, index: 0};
@@ -77,6 +95,7 @@ export function initialViewState(options: {
 		jobScroll: 0,
 		message: options.message ? {text: options.message, tone: 'info'} : undefined,
 		pending: undefined,
+		drafts: {},
 	};
 }
 

@@ -36,7 +36,7 @@ describe('overlays and the footer', () => {
 	test('the footer: the keys worth knowing, then a filter bar, the palette, a y/N question, a typed-name question, a result', async () => {
 		const {lastFrame, view} = renderWith(testStore(), <Footer width={120} readOnly={false} />);
 		await tick();
-		expect(lastFrame()).toMatch(/j move · \/ filter · s sort · Enter open · q quit · \? help · : command/);
+		expect(lastFrame()).toMatch(/j move · \/ filter · s sort · Enter open · n new job · q quit · \? help · : command/);
 		view.dispatch({type: 'open-overlay', overlay: 'filter'});
 		view.dispatch({type: 'input', input: 'llama'});
 		await tick();

@@ -9,9 +9,14 @@ export class TmuxSession {
 		readonly columns: number,
 		readonly rows: number,
 		args: readonly string[] = [],
+		/** More environment for podtop (say, RUNPOD_API_KEY for a test simulator); values must not need quoting. */
+		env: Readonly<Record<string, string>> = {},
 	) {
+		const extra = Object.entries(env)
+			.map(([name, value]) => `${name}=${value}`)
+			.join(' ');
 		// The shell prints a marker before and after, so the test can see the terminal restored.
-		const command = `echo BEFORE-PODTOP; env -u CI -u RUNPOD_API_KEY HOME=/nonexistent-podtop-home NODE_ENV=production LANG=C.UTF-8 '${process.execPath}' '${cliPath}' ${args.join(' ')}; echo "PODTOP-EXIT $?"; sleep 600`;
+		const command = `echo BEFORE-PODTOP; env -u CI -u RUNPOD_API_KEY HOME=/nonexistent-podtop-home NODE_ENV=production LANG=C.UTF-8 ${extra} '${process.execPath}' '${cliPath}' ${args.join(' ')}; echo "PODTOP-EXIT $?"; sleep 600`;
 		this.#tmux('new-session', '-d', '-s', 'main', '-x', String(columns), '-y', String(rows), 'sh', '-c', command);
 	}
 

@@ -1,5 +1,6 @@
 import {describe, expect, test} from 'vitest';
-import {formatCost, imageCost, imageInput, imageModelOf, imageProblems} from '../../source/requests/image-request.js';
+import {formatCost} from '../../source/format/numbers.js';
+import {imageCost, imageInput, imageModelOf, imageProblems} from '../../source/requests/image-request.js';
 import {bodyLimits, bodySizeProblem, parseJobInput, policyOf, webhookProblem} from '../../source/requests/job-request.js';
 
 const dev = imageModelOf('black-forest-labs-flux-1-dev')!;

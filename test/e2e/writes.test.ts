@@ -1,0 +1,106 @@
+import {execFileSync} from 'node:child_process';
+import {mkdtempSync, readFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterEach, describe, expect, test} from 'vitest';
+import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
+import {TmuxSession} from '../helpers/tmux.js';
+
+const hasTmux = (() => {
+	try {
+		execFileSync('tmux', ['-V']);
+		return true;
+	} catch {
+		return false;
+	}
+})();
+
+let session: TmuxSession | undefined;
+let sim: TestSim | undefined;
+afterEach(async () => {
+	session?.close();
+	session = undefined;
+	await sim?.close();
+	sim = undefined;
+});
+
+const stats = async (endpointId: string, route: string) => ((await sim!.call('GET', '/__sim/stats')).body.endpoints[endpointId]?.[route]?.requests as number) ?? 0;
+
+/** Writes typed by a person into the real program in a real terminal, against a simulator the test can count requests at. */
+describe.runIf(hasTmux)('writes from the dashboard in a real terminal', () => {
+	test('type a job into the form and see it COMPLETE; cancel one with y; purge a queue by typing its name', async () => {
+		sim = await startTestSim({
+			endpoints: [
+				{id: 'ep-echo', name: 'echo', workersMin: 1, workersMax: 1, flashBoot: true},
+				{id: 'ep-parked', name: 'parked', workersMin: 0, workersMax: 0},
+			],
+		});
+		for (let index = 0; index < 4; index++) {
+			await sim.run('ep-parked', {delay_ms: 10});
+		}
+
+		const state = mkdtempSync(path.join(tmpdir(), 'podtop-tmux-writes-'));
+		session = new TmuxSession(120, 36, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {
+			RUNPOD_API_KEY: sim.apiKey,
+			XDG_STATE_HOME: state,
+		});
+		await session.waitFor(/Endpoints \(2\)[\s\S]*echo/);
+
+		// Submit: n, clear the example, type the input, Ctrl-S to review, y.
+		session.send('n');
+		await session.waitFor(/New job on echo/);
+		session.send(...Array.from({length: 40}, () => 'BSpace'));
+		session.type('{"payload": "typed in tmux", "delay_ms": 300');
+		let screen = await session.waitFor(/is not valid JSON/);
+		expect(screen).toMatch(/\[ Send \] +\/run · fix the input/);
+		session.type('}');
+		await session.waitFor(/valid JSON[\s\S]*\/run · \d+ B of 10 MB/);
+		session.send('C-s');
+		await session.waitFor(/Send this job to echo \(\/run · \d+ B of 10 MB\)\? y\/N/);
+		session.send('y');
+		screen = await session.waitFor(/Job \S+ on ep-echo[\s\S]*COMPLETED[\s\S]*"payload": "typed in tmux"/);
+		expect(await stats('ep-echo', 'run')).toBe(1);
+
+		// Cancel: a long job from the same form (its draft kept), then c and y in its job view.
+		session.send('Escape');
+		await session.waitFor(/Endpoints \(2\)/);
+		session.send('n');
+		await session.waitFor(/"payload": "typed in tmux"/);
+		session.send('BSpace', 'BSpace', 'BSpace', 'BSpace');
+		session.type('60000}');
+		session.send('C-s');
+		await session.waitFor(/y\/N/);
+		session.send('y');
+		await session.waitFor(/IN_PROGRESS|IN_QUEUE/);
+		session.send('c');
+		await session.waitFor(/Cancel job \S+ on echo\? y\/N/);
+		session.send('y');
+		screen = await session.waitFor(/CANCELLED/);
+		expect(screen).toMatch(/done: cancel job/);
+
+		// Purge: the wrong name sends nothing; the right one removes the four queued jobs.
+		session.send('Escape');
+		await session.waitFor(/Endpoints \(2\)/);
+		session.send('j');
+		await waitFor(async () => (await sim!.call('GET', '/v2/ep-parked/health')).status === 200, 5000);
+		await session.waitFor(/parked +\d+ +\d+ +\d+ +\d+ +\d+ +0-0 +4/);
+		session.send('P');
+		await session.waitFor(/Purge 4 queued job\(s\) from the queue of parked\? Running jobs are untouched\. Type "parked" to confirm:/);
+		session.type('park');
+		session.send('Enter');
+		await session.waitFor(/not confirmed: the name typed was not "parked"; nothing was sent/);
+		expect(await stats('ep-parked', 'purge-queue')).toBe(0);
+		session.send('P');
+		await session.waitFor(/Type "parked" to confirm:/);
+		session.type('parked');
+		session.send('Enter');
+		await session.waitFor(/purged: 4 queued job\(s\) removed from parked; running jobs untouched/);
+		expect(await stats('ep-parked', 'purge-queue')).toBe(1);
+
+		session.send('q');
+		await session.waitFor(/PODTOP-EXIT 0/);
+		const audit = readFileSync(path.join(state, 'podtop', 'audit.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line) as {operation: string; outcome: string});
+		expect(audit.map(entry => `${entry.operation} ${entry.outcome}`)).toEqual(['job.submit ok', 'job.submit ok', 'job.cancel ok', 'endpoint.purge-queue ok']);
+		expect(readFileSync(path.join(state, 'podtop', 'audit.jsonl'), 'utf8')).not.toContain(sim.apiKey);
+	}, 60_000);
+});
