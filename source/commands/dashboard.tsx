@@ -65,7 +65,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	const instance = render(
 		app(undefined),
 		// Whole frames from Ink, differences only to the terminal: see frame-writer.ts for why not incrementalRendering.
-		{stdout: writer.stdout, exitOnCtrlC: false, patchConsole: false, incrementalRendering: false, maxFps: 10},
+		{stdout: writer.stdout, exitOnCtrlC: false, patchConsole: false, incrementalRendering: false, maxFps: 30},
 	);
 	const stopOnSignal = () => {
 		instance.unmount();

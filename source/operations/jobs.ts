@@ -45,6 +45,18 @@ export const jobOperations: readonly Operation[] = [
 		},
 		run: openJob,
 	}),
+	defineOperation<undefined>({
+		id: 'jobs.status-filter',
+		title: 'show tracked jobs by status: all, active, completed, failed, cancelled',
+		keys: ['f'],
+		scope: ['endpoint'],
+		danger: 'read',
+		footer: 'status',
+		target: () => undefined,
+		run({view}) {
+			view.dispatch({type: 'next-job-status-filter'});
+		},
+	}),
 	defineOperation<JobTarget>({
 		id: 'job.follow',
 		title: 'open a job by id and follow it',

@@ -109,6 +109,11 @@ const sequences: ReadonlyArray<readonly [string, string]> = [
 	['\u001BOD', 'left'],
 ];
 
+/** The key sequence that starts at `index`, if one does. */
+function sequenceAt(text: string, index: number): (typeof sequences)[number] | undefined {
+	return text[index] === '\u001B' ? sequences.find(([prefix]) => text.startsWith(prefix, index)) : undefined;
+}
+
 function controlName(code: number): string {
 	switch (code) {
 		case 0x0d:
@@ -144,7 +149,7 @@ export function splitKeys(text: string): Array<{readonly key?: string; readonly 
 	const pieces: Array<{readonly key?: string; readonly text: string}> = [];
 	let index = 0;
 	while (index < text.length) {
-		const sequence = text[index] === '\u001B' ? sequences.find(([prefix]) => text.startsWith(prefix, index)) : undefined;
+		const sequence = sequenceAt(text, index);
 		if (sequence) {
 			pieces.push({key: sequence[1], text: sequence[0]});
 			index += sequence[0].length;

@@ -7,7 +7,7 @@ export function rowKeys(context: OperationContext): string[] {
 	const view = context.view.getState();
 	const current = currentView(view);
 	if (current.type === 'endpoint') {
-		return context.rows.endpointJobs(context.store.getState(), current.endpointId).rows.map(row => row.key);
+		return context.rows.endpointJobs(context.store.getState(), current.endpointId, view.jobStatusFilter).rows.map(row => row.key);
 	}
 
 	return context.rows.pane(context.store.getState(), view, view.pane).shown.map(row => row.key);

@@ -23,7 +23,8 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 	}, [engine, endpointId]);
 	const endpoint = usePodtop(state => state.endpoints.byId[endpointId]);
 	// Rebuilt on job changes only (`state.jobs` is replaced exactly then), not on every health or pod poll.
-	const jobs = usePodtop(state => selectors.endpointJobs(state, endpointId));
+	const statusFilter = useView(state => state.jobStatusFilter);
+	const jobs = usePodtop(state => selectors.endpointJobs(state, endpointId, statusFilter));
 	const selection = useView(state => state.selected.endpoint);
 	if (!endpoint) {
 		return <Text color={colors.warn}>{`Endpoint ${endpointId} is not in the list (any more).`}</Text>;
@@ -77,7 +78,9 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 				)}
 			</Text>
 			<Text wrap='truncate'>{rates}</Text>
-			<Text bold color={colors.accent}>{`Tracked jobs (${jobs.rows.length})  t send a test job · ⏎ open`}</Text>
+			<Text bold color={colors.accent} wrap='truncate'>
+				{`Tracked jobs (${statusFilter === 'all' ? jobs.tracked : `${jobs.rows.length} of ${jobs.tracked} ${statusFilter}`})  n new job · t test job · f status: ${statusFilter} · ⏎ open`}
+			</Text>
 			<Table
 				columns={jobColumns}
 				rows={jobs.rows}
@@ -85,7 +88,9 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 				selected={selected}
 				height={Math.max(2, height - fixedLines + 1)}
 				width={width}
-				emptyText='none yet: press t to send a test job, or :job <endpoint> <id>'
+				emptyText={
+					jobs.tracked > 0 ? `no ${statusFilter} jobs: f shows another status` : 'none yet: n sends a job, t a test job, :job <endpoint> <id> adds one'
+				}
 			/>
 		</Box>
 	);

@@ -3,6 +3,7 @@ import {formatCost} from '../format/numbers.js';
 import {wrapLines} from '../format/fit.js';
 import {sanitizeLine, sanitizeText} from '../format/sanitize.js';
 import type {TrackedJob} from '../store/types.js';
+import type {JobStatusFilter} from '../view-state/view-state.js';
 import type {Column, Row} from './row.js';
 
 export const jobColumns: readonly Column[] = [
@@ -13,6 +14,33 @@ export const jobColumns: readonly Column[] = [
 	{title: 'CHUNKS', width: 6, align: 'right'},
 	{title: 'ERROR', width: 40},
 ];
+
+const terminalStatuses = new Set(['COMPLETED', 'FAILED', 'TIMED_OUT', 'CANCELLED']);
+
+/** Whether a job's status is one the filter lets through: `active` is queued or running, `failed` includes TIMED_OUT. */
+export function matchesStatusFilter(status: string, filter: JobStatusFilter): boolean {
+	switch (filter) {
+		case 'all': {
+			return true;
+		}
+
+		case 'active': {
+			return !terminalStatuses.has(status);
+		}
+
+		case 'completed': {
+			return status === 'COMPLETED';
+		}
+
+		case 'failed': {
+			return status === 'FAILED' || status === 'TIMED_OUT';
+		}
+
+		case 'cancelled': {
+			return status === 'CANCELLED';
+		}
+	}
+}
 
 /** The jobs podtop tracks on one endpoint, newest first. */
 export function jobRows(jobs: readonly TrackedJob[]): Row[] {

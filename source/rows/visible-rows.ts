@@ -2,10 +2,10 @@ import type {Glyphs} from '../format/glyphs.js';
 import type {Collection, PodtopState, TrackedJobs} from '../store/state.js';
 import type {TrackedJob} from '../store/types.js';
 import {isWide} from '../view-state/layout.js';
-import type {ListPane, SortState, ViewState} from '../view-state/view-state.js';
+import type {JobStatusFilter, ListPane, SortState, ViewState} from '../view-state/view-state.js';
 import {endpointColumns, endpointRows} from './endpoint-rows.js';
 import {gpuColumns, gpuRows} from './gpu-rows.js';
-import {jobColumns, jobLines, jobRows} from './job-rows.js';
+import {jobColumns, jobLines, jobRows, matchesStatusFilter} from './job-rows.js';
 import {podColumns, podRows} from './pod-rows.js';
 import {contentWidths, type Column, type Row, type SortableRow} from './row.js';
 import {filterAndSort} from './sort-rows.js';
@@ -18,7 +18,12 @@ export type PaneRows = {
 	readonly widths: readonly number[];
 };
 
-export type EndpointJobRows = {readonly rows: readonly Row[]; readonly widths: readonly number[]};
+export type EndpointJobRows = {
+	readonly rows: readonly Row[];
+	readonly widths: readonly number[];
+	/** How many jobs are tracked on the endpoint, before the status filter. */
+	readonly tracked: number;
+};
 
 /** Remembers the last answer of `compute` and returns it while the inputs are the same objects. */
 function memoize<Inputs extends readonly unknown[], Result>(compute: (...inputs: Inputs) => Result): (...inputs: Inputs) => Result {
@@ -64,9 +69,10 @@ export function createRowSelectors(glyphs: Glyphs) {
 		pods: paneSelector(podRows, podColumns, glyphs),
 		gpus: paneSelector(gpuRows, gpuColumns, glyphs),
 	};
-	const endpointJobs = memoize((jobs: TrackedJobs, endpointId: string): EndpointJobRows => {
-		const rows = jobRows([...jobs.byKey.values()].filter(job => job.endpointId === endpointId));
-		return {rows, widths: contentWidths(jobColumns, rows)};
+	const endpointJobs = memoize((jobs: TrackedJobs, endpointId: string, filter: JobStatusFilter): EndpointJobRows => {
+		const tracked = [...jobs.byKey.values()].filter(job => job.endpointId === endpointId);
+		const rows = jobRows(tracked.filter(job => matchesStatusFilter(job.status, filter)));
+		return {rows, widths: contentWidths(jobColumns, rows), tracked: tracked.length};
 	});
 	const lines = memoize((job: TrackedJob | undefined, width: number) => (job ? jobLines(job, width) : []));
 	return {
@@ -88,7 +94,8 @@ export function createRowSelectors(glyphs: Glyphs) {
 				}
 			}
 		},
-		endpointJobs: (state: PodtopState, endpointId: string) => endpointJobs(state.jobs, endpointId),
+		/** The tracked jobs of one endpoint that pass the status filter. */
+		endpointJobs: (state: PodtopState, endpointId: string, filter: JobStatusFilter) => endpointJobs(state.jobs, endpointId, filter),
 		jobLines: (job: TrackedJob | undefined, width: number) => lines(job, width),
 	};
 }

@@ -1,4 +1,14 @@
-import {currentView, listPanes, type Confirmation, type FormOverlay, type ListPane, type Selection, type ViewState, type View} from './view-state.js';
+import {
+	currentView,
+	jobStatusFilters,
+	listPanes,
+	type Confirmation,
+	type FormOverlay,
+	type ListPane,
+	type Selection,
+	type ViewState,
+	type View,
+} from './view-state.js';
 
 export type ViewAction =
 	| {readonly type: 'resize'; readonly columns: number; readonly rows: number}
@@ -13,6 +23,7 @@ export type ViewAction =
 	| {readonly type: 'open-overlay'; readonly overlay: 'help' | 'filter' | 'palette'}
 	| ({readonly type: 'confirm'} & Confirmation)
 	| {readonly type: 'close-overlay'}
+	| {readonly type: 'next-job-status-filter'}
 	| ({readonly type: 'open-form'} & Omit<FormOverlay, 'type'>)
 	| {readonly type: 'edit-form'; readonly values: FormOverlay['values']; readonly focus: number; readonly cursor: number}
 	| {readonly type: 'input'; readonly input: string}
@@ -113,6 +124,11 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 			return state.overlay.type === 'form'
 				? {...state, overlay: {...state.overlay, values: action.values, focus: action.focus, cursor: action.cursor}, message: undefined}
 				: state;
+		}
+
+		case 'next-job-status-filter': {
+			const next = jobStatusFilters[(jobStatusFilters.indexOf(state.jobStatusFilter) + 1) % jobStatusFilters.length] ?? 'all';
+			return {...state, jobStatusFilter: next, selected: {...state.selected, endpoint: {key: undefined, index: 0}}};
 		}
 
 		case 'close-overlay': {

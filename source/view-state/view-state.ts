@@ -43,6 +43,10 @@ export type Overlay =
 	| ({readonly type: 'confirm'; readonly input: string} & Confirmation)
 	| FormOverlay;
 
+/** Which tracked jobs the endpoint details list, by status. */
+export const jobStatusFilters = ['all', 'active', 'completed', 'failed', 'cancelled'] as const;
+export type JobStatusFilter = (typeof jobStatusFilters)[number];
+
 export type SortState = {readonly column: number; readonly descending: boolean};
 
 /** The selected row: its key keeps it selected while rows move; the index is where to land when it goes. */
@@ -60,6 +64,7 @@ export type ViewState = {
 	readonly overlay: Overlay;
 	/** Lines scrolled up from the tail of the job view; 0 follows the tail. */
 	readonly jobScroll: number;
+	readonly jobStatusFilter: JobStatusFilter;
 	/** A one-line message for the footer (a command's result or error). */
 	readonly message: {readonly text: string; readonly tone: 'info' | 'good' | 'bad'} | undefined;
 	/** A write in flight, shown with a spinner until its result replaces it. */
@@ -93,6 +98,7 @@ export function initialViewState(options: {
 		filter: {endpoints: '', pods: '', gpus: ''},
 		overlay: {type: 'none'},
 		jobScroll: 0,
+		jobStatusFilter: 'all',
 		message: options.message ? {text: options.message, tone: 'info'} : undefined,
 		pending: undefined,
 		drafts: {},

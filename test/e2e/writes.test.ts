@@ -24,7 +24,8 @@ afterEach(async () => {
 	sim = undefined;
 });
 
-const stats = async (endpointId: string, route: string) => ((await sim!.call('GET', '/__sim/stats')).body.endpoints[endpointId]?.[route]?.requests as number) ?? 0;
+const stats = async (endpointId: string, route: string) =>
+	((await sim!.call('GET', '/__sim/stats')).body.endpoints[endpointId]?.[route]?.requests as number) ?? 0;
 
 /** Writes typed by a person into the real program in a real terminal, against a simulator the test can count requests at. */
 describe.runIf(hasTmux)('writes from the dashboard in a real terminal', () => {
@@ -52,7 +53,7 @@ describe.runIf(hasTmux)('writes from the dashboard in a real terminal', () => {
 		session.send(...Array.from({length: 40}, () => 'BSpace'));
 		session.type('{"payload": "typed in tmux", "delay_ms": 300');
 		let screen = await session.waitFor(/is not valid JSON/);
-		expect(screen).toMatch(/\[ Send \] +\/run · fix the input/);
+		expect(screen).toMatch(/\[ Send ] +\/run · fix the input/);
 		session.type('}');
 		await session.waitFor(/valid JSON[\s\S]*\/run · \d+ B of 10 MB/);
 		session.send('C-s');
@@ -83,7 +84,7 @@ describe.runIf(hasTmux)('writes from the dashboard in a real terminal', () => {
 		await session.waitFor(/Endpoints \(2\)/);
 		session.send('j');
 		await waitFor(async () => (await sim!.call('GET', '/v2/ep-parked/health')).status === 200, 5000);
-		await session.waitFor(/parked +\d+ +\d+ +\d+ +\d+ +\d+ +0-0 +4/);
+		await session.waitFor(/parked(?: +\d+){5} +0-0 +4/);
 		session.send('P');
 		await session.waitFor(/Purge 4 queued job\(s\) from the queue of parked\? Running jobs are untouched\. Type "parked" to confirm:/);
 		session.type('park');
@@ -99,7 +100,10 @@ describe.runIf(hasTmux)('writes from the dashboard in a real terminal', () => {
 
 		session.send('q');
 		await session.waitFor(/PODTOP-EXIT 0/);
-		const audit = readFileSync(path.join(state, 'podtop', 'audit.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line) as {operation: string; outcome: string});
+		const audit = readFileSync(path.join(state, 'podtop', 'audit.jsonl'), 'utf8')
+			.trim()
+			.split('\n')
+			.map(line => JSON.parse(line) as {operation: string; outcome: string});
 		expect(audit.map(entry => `${entry.operation} ${entry.outcome}`)).toEqual(['job.submit ok', 'job.submit ok', 'job.cancel ok', 'endpoint.purge-queue ok']);
 		expect(readFileSync(path.join(state, 'podtop', 'audit.jsonl'), 'utf8')).not.toContain(sim.apiKey);
 	}, 60_000);
