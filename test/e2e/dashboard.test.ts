@@ -128,9 +128,11 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 		expect(screen).toMatch(/podtop +DEMO +READ-ONLY/);
 		session.send('t');
 		session.send('P');
+		session.send('n');
 		session.send('?');
 		screen = await session.waitFor(/Keys: Endpoints/);
-		expect(screen).not.toMatch(/test job|purge|\(write\)|\(destructive\)/);
+		expect(screen).not.toMatch(/test job|new job|purge|\(write\)|\(destructive\)/);
+		expect(screen).not.toMatch(/New job on/);
 		expect(screen).not.toMatch(/y\/N|Type "/);
 		session.send('q');
 		session.send('q');
