@@ -1,15 +1,7 @@
 import {UsageError} from '../lib/usage-error.js';
-import {imageCost, imageInput, imageModelOf, imageModels, imageProblems, type ImageField} from '../requests/image-request.js';
+import {imageCost, imageInput, imageModelOf, imageModels, imageProblems, type ImageField, type ImageParameters} from '../requests/image-request.js';
 
-export type ImageFlags = {
-	readonly prompt?: string;
-	readonly width?: number;
-	readonly height?: number;
-	readonly steps?: number;
-	readonly guidance?: number;
-	readonly seed?: number;
-	readonly format?: string;
-};
+export type ImageFlags = Partial<ImageParameters>;
 
 const flagOf: Readonly<Record<ImageField, string>> = {
 	prompt: '--prompt',

@@ -1,15 +1,5 @@
-import {execFileSync} from 'node:child_process';
 import {afterEach, describe, expect, test} from 'vitest';
-import {TmuxSession} from '../helpers/tmux.js';
-
-const hasTmux = (() => {
-	try {
-		execFileSync('tmux', ['-V']);
-		return true;
-	} catch {
-		return false;
-	}
-})();
+import {hasTmux, TmuxSession} from '../helpers/tmux.js';
 
 let session: TmuxSession | undefined;
 afterEach(() => {

@@ -1,19 +1,9 @@
-import {execFileSync} from 'node:child_process';
 import {mkdtempSync, readFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, test} from 'vitest';
 import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
-import {TmuxSession} from '../helpers/tmux.js';
-
-const hasTmux = (() => {
-	try {
-		execFileSync('tmux', ['-V']);
-		return true;
-	} catch {
-		return false;
-	}
-})();
+import {hasTmux, TmuxSession} from '../helpers/tmux.js';
 
 let session: TmuxSession | undefined;
 let sim: TestSim | undefined;

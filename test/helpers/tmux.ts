@@ -1,6 +1,16 @@
 import {execFileSync} from 'node:child_process';
 import {cliPath} from './run-cli.js';
 
+/** Whether tmux is installed: the real-terminal tests need it (`.ci/run` installs it). */
+export const hasTmux = (() => {
+	try {
+		execFileSync('tmux', ['-V']);
+		return true;
+	} catch {
+		return false;
+	}
+})();
+
 /** A private tmux server running podtop in a real terminal: send-keys in, capture-pane out. */
 export class TmuxSession {
 	readonly #socket = `podtop-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
