@@ -3,6 +3,8 @@ const published = {
 	run: {perWindow: 1000, concurrent: 200},
 	runsync: {perWindow: 2000, concurrent: 400},
 	status: {perWindow: 2000, concurrent: 400},
+	stream: {perWindow: 2000, concurrent: 400},
+	compat: {perWindow: 2000, concurrent: 400},
 	cancel: {perWindow: 100, concurrent: 20},
 	'purge-queue': {perWindow: 2, concurrent: 1},
 	retry: {perWindow: 100, concurrent: 20},

@@ -21,7 +21,7 @@ export function createScheduledApi({jobApi, graphqlApi, scheduler}: {readonly jo
 		status: async (endpointId: string, jobId: string, priority: Priority) =>
 			read(budgetKey(endpointId, 'status'), `status:${endpointId}/${jobId}`, priority, async signal => jobApi.status(endpointId, jobId, {signal})),
 		stream: async (endpointId: string, jobId: string, priority: Priority) =>
-			read(budgetKey(endpointId, 'status'), `stream:${endpointId}/${jobId}`, priority, async signal => jobApi.stream(endpointId, jobId, {signal})),
+			read(budgetKey(endpointId, 'stream'), `stream:${endpointId}/${jobId}`, priority, async signal => jobApi.stream(endpointId, jobId, {signal})),
 		endpoints: async (priority: Priority) => read('graphql', 'endpoints', priority, async signal => graphqlApi.endpoints({signal})),
 		pods: async (priority: Priority) => read('graphql', 'pods', priority, async signal => graphqlApi.pods({signal})),
 		gpuTypes: async (priority: Priority) => read('graphql', 'gpuTypes', priority, async signal => graphqlApi.gpuTypes({signal})),

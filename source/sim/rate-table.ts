@@ -1,5 +1,5 @@
-/** Operations as the job API names them; `/status`, `/status-sync` and `/stream` share one limit. */
-export const jobOperations = ['run', 'runsync', 'status', 'status-sync', 'stream', 'cancel', 'retry', 'purge-queue', 'health'] as const;
+/** Operations as the job API names them; `/status` and `/status-sync` share one limit, `/stream` and `/compat/*` have their own. */
+export const jobOperations = ['run', 'runsync', 'status', 'status-sync', 'stream', 'compat', 'cancel', 'retry', 'purge-queue', 'health'] as const;
 export type JobOperation = (typeof jobOperations)[number];
 
 export type RateLimit = {
@@ -16,6 +16,8 @@ export const publishedLimits = {
 	run: {perWindow: 1000, concurrent: 200},
 	runsync: {perWindow: 2000, concurrent: 400},
 	status: {perWindow: 2000, concurrent: 400},
+	stream: {perWindow: 2000, concurrent: 400},
+	compat: {perWindow: 2000, concurrent: 400},
 	cancel: {perWindow: 100, concurrent: 20},
 	'purge-queue': {perWindow: 2},
 	retry: {},
@@ -25,7 +27,7 @@ export const publishedLimits = {
 export type LimitGroup = keyof typeof publishedLimits;
 
 export function limitGroupOf(operation: JobOperation): LimitGroup {
-	return operation === 'status-sync' || operation === 'stream' ? 'status' : operation;
+	return operation === 'status-sync' ? 'status' : operation;
 }
 
 /** Queue protection: `/run` and `/runsync` get 429 when the queue is over 50 jobs and over workersMax × 500. */

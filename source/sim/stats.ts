@@ -20,7 +20,7 @@ export class SimStats {
 
 	/**
 	Records a request's arrival; call the returned function when its response ends. `group` is the
-	rate-limit group when it differs from the operation (`/stream` counts toward `status` too).
+	rate-limit group when it differs from the operation (`/status-sync` counts toward `status` too).
 	*/
 	begin(scope: string, operation: string, now = performance.now(), group?: string): () => void {
 		const endGroup = group && group !== operation ? this.begin(scope, `group:${group}`, now) : undefined;

@@ -1,6 +1,7 @@
 import type {EndpointSpec, EnvironmentVariable, ScalerType} from '../endpoint-spec.js';
 import {gpuPools, regionCodes} from '../market/gpu-catalogue.js';
 import {ServiceError} from '../service-error.js';
+import type {SimWorker} from '../worker-pool.js';
 
 export type EndpointInput = {
 	readonly id?: string | null;
@@ -47,16 +48,19 @@ export function endpointFromInput(
 	input: EndpointInput,
 	base: {readonly id: string; readonly createdAt: string; readonly version: number; readonly previous?: EndpointSpec},
 ): EndpointSpec {
-	const name = input.name?.trim();
+	// Creating needs name, templateId and gpuIds; a save with an id keeps the record's own when they are left out.
+	const {previous} = base;
+	const name = input.name?.trim() || previous?.name;
 	if (!name) {
 		throw new ServiceError('name is required');
 	}
 
-	if (!input.templateId) {
+	const templateId = input.templateId || previous?.templateId;
+	if (!templateId) {
 		throw new ServiceError('templateId is required');
 	}
 
-	const pools = list(input.gpuIds);
+	const pools = list(input.gpuIds ?? previous?.gpuIds);
 	if (pools.length === 0) {
 		throw new ServiceError(`gpuIds is required: one or more of ${gpuPools.join(', ')}`);
 	}
@@ -85,11 +89,10 @@ export function endpointFromInput(
 	}
 
 	const flashBoot = input.flashBootType === undefined || input.flashBootType === null ? name.endsWith('-fb') : input.flashBootType === 'FLASHBOOT';
-	const {previous} = base;
 	return {
 		id: base.id,
 		name,
-		templateId: input.templateId,
+		templateId,
 		gpuIds: pools.join(','),
 		gpuCount: wholeNumber('gpuCount', input.gpuCount, 1, 1, 8),
 		locations: list(input.locations).join(','),
@@ -113,9 +116,23 @@ export function endpointFromInput(
 	};
 }
 
-/** An endpoint as the GraphQL API shows it. */
-export function endpointView(spec: EndpointSpec): Record<string, unknown> {
+/** A serverless worker as the listing shows it among the endpoint's `pods`: a pod the endpoint runs. */
+function workerPodView(spec: EndpointSpec, worker: SimWorker): Record<string, unknown> {
 	return {
+		id: worker.id,
+		name: `${spec.name}-worker`,
+		imageName: `runpod/${spec.templateId}`,
+		desiredStatus: worker.state === 'unhealthy' ? 'EXITED' : 'RUNNING',
+		gpuCount: spec.gpuCount,
+		templateId: spec.templateId,
+		runtime: null,
+	};
+}
+
+/** An endpoint as the GraphQL API shows it; `pods` (its workers) only when a document selects them. */
+export function endpointView(spec: EndpointSpec, workers: () => Iterable<SimWorker> = () => []): Record<string, unknown> {
+	return {
+		pods: () => [...workers()].map(worker => workerPodView(spec, worker)),
 		...spec,
 		networkVolumeId: spec.networkVolumeId ?? null,
 		networkVolume: spec.networkVolumeId ? {id: spec.networkVolumeId, dataCenterId: 'EU-RO-1'} : null,

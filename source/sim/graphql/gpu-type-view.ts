@@ -1,7 +1,15 @@
-import type {GpuModel} from '../market/gpu-catalogue.js';
+import {secureCompliance, type GpuModel} from '../market/gpu-catalogue.js';
 import {stockStatusOf, type Market} from '../market/market.js';
 
-type LowestPriceInput = {readonly gpuCount?: number | null; readonly secureCloud?: boolean | null; readonly countryCode?: string | null} | null | undefined;
+type LowestPriceInput =
+	| {
+			readonly gpuCount?: number | null;
+			readonly secureCloud?: boolean | null;
+			readonly countryCode?: string | null;
+			readonly compliance?: ReadonlyArray<string | null> | null;
+	  }
+	| null
+	| undefined;
 
 const round = (value: number | undefined, digits = 2) => (value === undefined ? null : Math.round(value * 10 ** digits) / 10 ** digits);
 
@@ -30,7 +38,12 @@ export function gpuTypeView(model: GpuModel, market: Market): Record<string, unk
 			const gpuCount = input?.gpuCount ?? 1;
 			const cloud = input?.secureCloud === true ? 'SECURE' : input?.secureCloud === false ? 'COMMUNITY' : 'ALL';
 			const price = market.onDemandPrice(model, cloud);
-			if (price === undefined) {
+			// Only secure cloud is certified; asking for a standard it lacks leaves nothing to rent.
+			const certified = cloud !== 'COMMUNITY' && model.securePrice !== undefined;
+			const compliance = certified ? [...secureCompliance] : null;
+			const wanted = (input?.compliance ?? []).filter(Boolean);
+			const compliant = wanted.every(standard => compliance?.includes(standard as (typeof secureCompliance)[number]));
+			if (price === undefined || !compliant) {
 				return {
 					gpuName: model.displayName,
 					gpuTypeId: model.id,
@@ -45,6 +58,7 @@ export function gpuTypeView(model: GpuModel, market: Market): Record<string, unk
 					minMemory: null,
 					minVcpu: null,
 					countryCode: input?.countryCode ?? null,
+					compliance,
 				};
 			}
 
@@ -64,6 +78,7 @@ export function gpuTypeView(model: GpuModel, market: Market): Record<string, unk
 				totalCount: model.supply,
 				rentalPercentage: Math.round((1 - free / model.supply) * 1000) / 1000,
 				countryCode: input?.countryCode ?? null,
+				compliance,
 			};
 		},
 	};

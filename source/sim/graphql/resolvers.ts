@@ -8,7 +8,14 @@ import type {Simulator} from '../simulator.js';
 import {endpointFromInput, endpointView, simUserId, type EndpointInput} from './endpoint-record.js';
 import {gpuTypeView} from './gpu-type-view.js';
 
-type PodIdInput = {readonly input: {readonly podId: string; readonly gpuCount?: number | null; readonly bidPerGpu?: number}};
+type PodIdInput = {
+	readonly input: {
+		readonly podId: string;
+		readonly gpuCount?: number | null;
+		readonly bidPerGpu?: number;
+		readonly allowedCudaVersions?: ReadonlyArray<string | null> | null;
+	};
+};
 
 function accountEndpoint(sim: Simulator, id: string): Endpoint {
 	const endpoint = sim.endpoints.get(id);
@@ -36,7 +43,8 @@ export function createRootValue(sim: Simulator): Record<string, unknown> {
 						.reduce((sum, pod) => sum + pod.costPerHr, 0) * 1000,
 				) / 1000,
 			spendLimit: 80,
-			endpoints: () => [...sim.endpoints.values()].filter(endpoint => !endpoint.spec.public).map(endpoint => endpointView(endpoint.spec)),
+			endpoints: () =>
+				[...sim.endpoints.values()].filter(endpoint => !endpoint.spec.public).map(endpoint => endpointView(endpoint.spec, () => endpoint.workers)),
 			pods,
 			serverlessDiscount: {discountFactor: 0.85, type: 'ACTIVE_WORKER', expirationDate: '2027-01-01T00:00:00.000Z'},
 		}),
@@ -58,7 +66,7 @@ export function createRootValue(sim: Simulator): Record<string, unknown> {
 					previous: endpoint.spec,
 				});
 				endpoint.update(spec);
-				return endpointView(spec);
+				return endpointView(spec, () => endpoint.workers);
 			}
 
 			const spec = endpointFromInput(input, {id: createEndpointId(sim.random), createdAt: new Date(clock.now()).toISOString(), version: 0});
@@ -79,7 +87,7 @@ export function createRootValue(sim: Simulator): Record<string, unknown> {
 		},
 		podFindAndDeployOnDemand: ({input}: {input: DeployInput}) => podView(sim.pods.deploy(input, false), clock),
 		podRentInterruptable: ({input}: {input: DeployInput}) => podView(sim.pods.deploy(input, true), clock),
-		podResume: ({input}: PodIdInput) => podView(sim.pods.resume(input.podId, input.gpuCount), clock),
+		podResume: ({input}: PodIdInput) => podView(sim.pods.resume(input.podId, input.gpuCount, input.allowedCudaVersions), clock),
 		podBidResume: ({input}: PodIdInput) => podView(sim.pods.bidResume(input.podId, input.bidPerGpu!, input.gpuCount), clock),
 		podStop: ({input}: PodIdInput) => podView(sim.pods.stop(input.podId), clock),
 		podTerminate({input}: PodIdInput) {

@@ -98,6 +98,8 @@ export const schemaSource = /* GraphQL */ `
 		userId: String
 		version: Int
 		createdAt: String
+		"The endpoint's workers, as pods."
+		pods: [Pod]
 	}
 
 	input EndpointInput {
@@ -245,6 +247,7 @@ ${deployFields}
 		totalCount: Int
 		rentalPercentage: Float
 		countryCode: String
+		compliance: [String]
 	}
 `;
 

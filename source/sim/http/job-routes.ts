@@ -8,6 +8,7 @@ import {readMillis} from './query.js';
 import {BodyTooLargeError, readBody} from './read-body.js';
 import {sendError, sendJson} from './respond.js';
 import {applyFault} from './apply-fault.js';
+import {serveCompat} from './compat-route.js';
 import {waitForJob} from './wait-for-job.js';
 
 const megabyte = 1024 * 1024;
@@ -28,6 +29,7 @@ const routes: Record<JobOperation, Route> = {
 	status: {methods: ['GET', 'POST'], needsJob: true, bodyLimit: megabyte},
 	'status-sync': {methods: ['GET', 'POST'], needsJob: true, bodyLimit: megabyte},
 	stream: {methods: ['GET', 'POST'], needsJob: true, bodyLimit: megabyte},
+	compat: {methods: ['GET', 'POST'], needsJob: false, bodyLimit: 10 * megabyte},
 	cancel: {methods: ['POST'], needsJob: true, bodyLimit: megabyte},
 	retry: {methods: ['POST'], needsJob: true, bodyLimit: megabyte},
 	'purge-queue': {methods: ['POST'], needsJob: false, bodyLimit: megabyte},
@@ -44,6 +46,8 @@ type Context = {
 	readonly job: Job | undefined;
 	/** Aborts when the client goes away or the simulator closes. */
 	readonly signal: AbortSignal;
+	/** For `/openai/...` (and `/compat/...`): the path under it, `v1/chat/completions`. */
+	readonly compatPath: readonly string[];
 };
 
 const isOperation = (name: string): name is JobOperation => (jobOperations as readonly string[]).includes(name);
@@ -113,6 +117,9 @@ const handlers: Record<JobOperation, (context: Context) => Promise<void> | void>
 	health(context) {
 		sendJson(context.response, 200, context.endpoint.health());
 	},
+	async compat({sim, endpoint, request, response, body, signal, compatPath}) {
+		await serveCompat(endpoint, request.method ?? 'GET', compatPath, body, response, signal, () => sim.clock.now());
+	},
 };
 
 /**
@@ -128,13 +135,18 @@ export async function handleJobRoute(
 	parts: readonly string[],
 	closing: AbortSignal,
 ): Promise<void> {
-	const [endpointId = '', operation = '', jobId, ...rest] = parts;
+	const [endpointId = '', first = '', ...after] = parts;
 	const endpoint = sim.endpoints.get(endpointId);
 	if (!endpoint) {
 		sendError(response, 404, `Endpoint ${endpointId} not found`);
 		return;
 	}
 
+	// The OpenAI-compatible family: /openai/v1/... (as the workers serve it) or /compat/...; one limit.
+	const isCompat = first === 'openai' || first === 'compat';
+	const operation = isCompat ? 'compat' : first;
+	const compatPath = isCompat ? after : [];
+	const [jobId, ...rest] = isCompat ? [] : after;
 	if (!isOperation(operation) || rest.length > 0 || routes[operation].needsJob !== (jobId !== undefined)) {
 		sendError(response, 404, `No route ${request.method} ${url.pathname}`);
 		return;
@@ -182,7 +194,7 @@ export async function handleJobRoute(
 			return;
 		}
 
-		await handlers[operation]({sim, endpoint, request, response, url, body, job, signal: abort.signal});
+		await handlers[operation]({sim, endpoint, request, response, url, body, job, signal: abort.signal, compatPath});
 	} catch (error) {
 		if (error instanceof BodyTooLargeError) {
 			sendError(response, 413, error.message, {connection: 'close'});

@@ -5,6 +5,7 @@ import {isValidKey, presentedKey} from './auth.js';
 import {handleGraphqlRoute} from './graphql-route.js';
 import {handleJobRoute} from './job-routes.js';
 import {sendError} from './respond.js';
+import {serveOutput} from './output-route.js';
 import {handleSimRoute} from './sim-routes.js';
 
 /** Longer than any sensible poll interval, so clients keep their connections. */
@@ -31,6 +32,13 @@ async function route(
 	}
 
 	const [root, ...parts] = segments;
+	// An image model's result is a public link, as on the service: no key.
+	if (root === '__sim' && parts[0] === 'outputs' && parts.length === 2 && (request.method === 'GET' || request.method === 'HEAD')) {
+		serveOutput(sim, parts[1]!, request.method === 'HEAD', response);
+		request.resume();
+		return;
+	}
+
 	// GraphQL also takes the key as ?api_key= (runpod-python does); the job API never does.
 	const key = presentedKey(request, url, root === 'graphql');
 	if (!isValidKey(key, sim.config.apiKey)) {

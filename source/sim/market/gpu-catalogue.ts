@@ -74,3 +74,29 @@ export const dataCenters: ReadonlyArray<{readonly id: string; readonly countryCo
 export function findGpu(id: string): GpuModel | undefined {
 	return gpuCatalogue.find(model => model.id === id);
 }
+
+/** Standards secure-cloud data centers are certified for; community hosts have none. */
+export const secureCompliance = ['GDPR', 'ISO_IEC_27001', 'SOC_2_TYPE_2'] as const;
+
+/** The oldest CUDA a GPU type runs: Blackwell needs 12.8, Hopper and Ada 11.8, the rest 11.0. */
+export function minimumCuda(model: GpuModel): string {
+	if (model.manufacturer !== 'Nvidia') {
+		return '0';
+	}
+
+	return /B200|RTX 50/.test(model.displayName) ? '12.8' : /H100|H200|Ada|L4|L40|RTX 4090/.test(model.displayName) ? '11.8' : '11.0';
+}
+
+const versionNumber = (version: string) => {
+	const [major = 0, minor = 0] = version.split('.').map(Number);
+	return major * 100 + minor;
+};
+
+/** Whether any of `allowed` (CUDA versions like "12.4") runs on the GPU type; no list allows all. */
+export function cudaAllows(model: GpuModel, allowed: ReadonlyArray<string | null> | null | undefined): boolean {
+	const versions = (allowed ?? []).flatMap(version => (version ? [version] : []));
+	return versions.length === 0 || model.manufacturer !== 'Nvidia' || versions.some(version => versionNumber(version) >= versionNumber(minimumCuda(model)));
+}
+
+/** What a CPU-only (0-GPU) pod pays per hour: vCPU, memory, and disks (about $0.10 per GB-month). */
+export const cpuPodPrices = {perVcpu: 0.02, perGbMemory: 0.005, perGbDisk: 0.1 / 730} as const;

@@ -1,19 +1,29 @@
 import type {SimClock, SimTimer} from '../clock.js';
 import {createEndpointId} from '../ids.js';
-import {dataCenters, findGpu} from '../market/gpu-catalogue.js';
+import {cpuPodPrices, cudaAllows, dataCenters, findGpu} from '../market/gpu-catalogue.js';
 import type {CloudChoice, Market} from '../market/market.js';
 import type {Random} from '../random.js';
 import {messages, ServiceError} from '../service-error.js';
 import {demoPods} from './demo-pods.js';
 import {patternForImage, type LoadPattern} from './load-patterns.js';
 import type {PodCloud, SimPod} from './pod.js';
-import {validateDeploy, type DeployInput} from './pod-request.js';
+import {checkGpuCount, validateDeploy, type DeployInput} from './pod-request.js';
 
 /** How often the spot market checks bids against the price (simulated ms). */
 const spotCheckMs = 15_000;
 
 const stamp = (reason: string, now: number) => `${reason}: ${new Date(now).toString()}`;
 const round = (value: number) => Math.round(value * 1000) / 1000;
+
+/** A pod's $/hr: its GPUs at the per-GPU price; a CPU-only pod pays for vCPU, memory and disks instead. */
+function costPerHour(pod: SimPod, perGpu: number): number {
+	if (pod.gpuCount > 0) {
+		return round(perGpu * pod.gpuCount);
+	}
+
+	const disks = (pod.containerDiskInGb + pod.volumeInGb) * cpuPodPrices.perGbDisk;
+	return round(pod.vcpuCount * cpuPodPrices.perVcpu + pod.memoryInGb * cpuPodPrices.perGbMemory + disks);
+}
 
 /** The account's pods: deploy, stop, resume, bid-resume, terminate, and spot interruptions. */
 export class PodFleet {
@@ -44,6 +54,10 @@ export class PodFleet {
 
 	deploy(input: DeployInput, spot: boolean): SimPod {
 		const {model, gpuCount, dataCenterId} = validateDeploy(input);
+		if (!cudaAllows(model, input.allowedCudaVersions)) {
+			throw new ServiceError(messages.noCapacity, 'NO_CAPACITY');
+		}
+
 		const cloud: CloudChoice = input.cloudType ?? 'ALL';
 		const podCloud: PodCloud = cloud === 'ALL' ? (model.communityPrice === undefined ? 'SECURE' : 'COMMUNITY') : cloud;
 		const price = this.#market.onDemandPrice(model, podCloud);
@@ -71,7 +85,7 @@ export class PodFleet {
 			cloudType: podCloud,
 			interruptible: spot,
 			bidPerGpu: spot ? (input.bidPerGpu ?? undefined) : undefined,
-			costPerHr: round((spot ? input.bidPerGpu! : price) * gpuCount),
+			costPerHr: 0,
 			desiredStatus: 'RUNNING',
 			startedAt: now,
 			lastStatusChange: stamp('Rented by User', now),
@@ -79,8 +93,8 @@ export class PodFleet {
 			ports: input.ports ? input.ports.replaceAll(' ', '') : null,
 			volumeInGb: input.volumeInGb ?? 0,
 			containerDiskInGb: input.containerDiskInGb ?? 20,
-			vcpuCount: Math.max(input.minVcpuCount ?? 0, 8 * gpuCount),
-			memoryInGb: Math.max(input.minMemoryInGb ?? 0, 31 * gpuCount),
+			vcpuCount: Math.max(input.minVcpuCount ?? 0, gpuCount === 0 ? 2 : 8 * gpuCount),
+			memoryInGb: Math.max(input.minMemoryInGb ?? 0, gpuCount === 0 ? 8 : 31 * gpuCount),
 			volumeMountPath: input.volumeMountPath ?? '/workspace',
 			dockerArgs: input.dockerArgs ?? '',
 			templateId: input.templateId ?? null,
@@ -92,6 +106,7 @@ export class PodFleet {
 			seed: this.#random.int(1, 2 ** 30),
 			version: 0,
 		};
+		pod.costPerHr = costPerHour(pod, spot ? input.bidPerGpu! : price);
 		this.#pods.set(pod.id, pod);
 		return pod;
 	}
@@ -106,8 +121,12 @@ export class PodFleet {
 		return pod;
 	}
 
-	resume(id: string, gpuCount?: number | null): SimPod {
+	resume(id: string, gpuCount?: number | null, allowedCudaVersions?: ReadonlyArray<string | null> | null): SimPod {
 		const pod = this.#require(id);
+		if (!cudaAllows(findGpu(pod.gpuTypeId)!, allowedCudaVersions)) {
+			throw new ServiceError(messages.noFreeGpus, 'NO_CAPACITY');
+		}
+
 		if (pod.interruptible) {
 			throw new ServiceError(`Pod ${id} is a spot pod; resume it with podBidResume`);
 		}
@@ -155,9 +174,7 @@ export class PodFleet {
 		}
 
 		const model = findGpu(pod.gpuTypeId)!;
-		if (!Number.isInteger(gpuCount) || gpuCount < 1 || gpuCount > model.maxGpuCount) {
-			throw new ServiceError(`gpuCount must be between 1 and ${model.maxGpuCount} for ${model.id}`);
-		}
+		checkGpuCount(model, gpuCount);
 
 		if (!this.#market.hold(pod.gpuTypeId, gpuCount)) {
 			throw new ServiceError(messages.noFreeGpus, 'NO_CAPACITY');
@@ -166,7 +183,7 @@ export class PodFleet {
 		const perGpu = pod.interruptible ? pod.bidPerGpu! : this.#market.onDemandPrice(model, pod.cloudType)!;
 		const now = this.#clock.now();
 		pod.gpuCount = gpuCount;
-		pod.costPerHr = round(perGpu * gpuCount);
+		pod.costPerHr = costPerHour(pod, perGpu);
 		pod.desiredStatus = 'RUNNING';
 		pod.startedAt = now;
 		pod.lastStatusChange = stamp('Resumed by user', now);

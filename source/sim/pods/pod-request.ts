@@ -21,6 +21,7 @@ export type DeployInput = {
 	readonly countryCode?: string | null;
 	readonly networkVolumeId?: string | null;
 	readonly bidPerGpu?: number | null;
+	readonly allowedCudaVersions?: ReadonlyArray<string | null> | null;
 };
 
 export type ValidDeploy = {
@@ -28,6 +29,13 @@ export type ValidDeploy = {
 	readonly gpuCount: number;
 	readonly dataCenterId: string | undefined;
 };
+
+/** A pod has zero or more GPUs: 0 is a CPU-only pod on the type's host, up to the type's maximum. */
+export function checkGpuCount(model: GpuModel, gpuCount: number): void {
+	if (!Number.isInteger(gpuCount) || gpuCount < 0 || gpuCount > model.maxGpuCount) {
+		throw new ServiceError(`gpuCount must be between 0 and ${model.maxGpuCount} for ${model.id}`);
+	}
+}
 
 /** Checks what a real operator gets wrong: the GPU type, the count, the image, the place. */
 export function validateDeploy(input: DeployInput): ValidDeploy {
@@ -41,9 +49,7 @@ export function validateDeploy(input: DeployInput): ValidDeploy {
 	}
 
 	const gpuCount = input.gpuCount ?? 1;
-	if (!Number.isInteger(gpuCount) || gpuCount < 1 || gpuCount > model.maxGpuCount) {
-		throw new ServiceError(`gpuCount must be between 1 and ${model.maxGpuCount} for ${model.id}`);
-	}
+	checkGpuCount(model, gpuCount);
 
 	if (!input.imageName && !input.templateId) {
 		throw new ServiceError('imageName or templateId is required');

@@ -177,7 +177,7 @@ describe('pods', () => {
 	test.each([
 		['an unknown gpuTypeId', 'gpuTypeId: "NVIDIA Voodoo 5", imageName: "x"', /Unknown gpuTypeId/],
 		['no image or template', 'gpuTypeId: "NVIDIA L4"', /imageName or templateId is required/],
-		['too many GPUs', 'gpuTypeId: "NVIDIA L4", gpuCount: 64, imageName: "x"', /gpuCount must be between 1 and 8/],
+		['too many GPUs', 'gpuTypeId: "NVIDIA L4", gpuCount: 64, imageName: "x"', /gpuCount must be between 0 and 8/],
 		['an unknown data center', 'gpuTypeId: "NVIDIA L4", imageName: "x", dataCenterId: "MOON-1"', /Unknown dataCenterId/],
 		['an unknown country', 'gpuTypeId: "NVIDIA L4", imageName: "x", countryCode: "ZZ"', /Unknown countryCode/],
 	])('deploy rejects %s', async (_, input, message) => {
