@@ -1,7 +1,7 @@
 /** The documents podtop sends. Variables throughout, named operations, and only the fields the UI uses. */
 
 const endpointFields =
-	'id name templateId gpuIds gpuCount idleTimeout locations networkVolumeId scalerType scalerValue workersMin workersMax workersStandby flashBootType';
+	'id name templateId gpuIds gpuCount idleTimeout locations networkVolumeId scalerType scalerValue workersMin workersMax workersStandby flashBootType pods { id desiredStatus }';
 /** The list's fields: what the Pods pane shows (10,000 pods are polled whole, so nothing more). */
 const podListFields =
 	'id name imageName desiredStatus costPerHr gpuCount vcpuCount memoryInGb uptimeSeconds lastStatusChange podType machine { gpuDisplayName location } runtime { uptimeInSeconds gpus { id gpuUtilPercent memoryUtilPercent } container { cpuPercent memoryPercent } }';
@@ -13,7 +13,7 @@ export const documents = {
 	pods: `query PodtopPods { myself { pods { ${podListFields} } } }`,
 	pod: `query PodtopPod($podId: String!) { pod(input: {podId: $podId}) { ${podFields} } }`,
 	gpuTypes:
-		'query PodtopGpuTypes($gpuCount: Int) { gpuTypes { id displayName manufacturer memoryInGb maxGpuCount securePrice communityPrice secureSpotPrice communitySpotPrice lowestPrice(input: {gpuCount: $gpuCount}) { stockStatus maxUnreservedGpuCount availableGpuCounts minimumBidPrice uninterruptablePrice } } }',
+		'query PodtopGpuTypes($gpuCount: Int) { gpuTypes { id displayName manufacturer memoryInGb maxGpuCount securePrice communityPrice secureSpotPrice communitySpotPrice lowestPrice(input: {gpuCount: $gpuCount}) { stockStatus maxUnreservedGpuCount availableGpuCounts minimumBidPrice uninterruptablePrice compliance } } }',
 	saveEndpoint: `mutation PodtopSaveEndpoint($input: EndpointInput!) { saveEndpoint(input: $input) { ${endpointFields} } }`,
 	deleteEndpoint: 'mutation PodtopDeleteEndpoint($id: String!) { deleteEndpoint(id: $id) }',
 	deployOnDemand: `mutation PodtopDeploy($input: PodFindAndDeployOnDemandInput!) { podFindAndDeployOnDemand(input: $input) { ${podFields} } }`,

@@ -13,6 +13,8 @@ export type EndpointRecord = {
 	readonly workersMax?: number | null;
 	readonly workersStandby?: number | null;
 	readonly flashBootType?: string | null;
+	/** The endpoint's workers, as pods. */
+	readonly pods?: ReadonlyArray<{readonly id?: string | null; readonly desiredStatus?: string | null} | null> | null;
 };
 
 export type PodRuntime = {
@@ -50,6 +52,8 @@ export type LowestPrice = {
 	readonly availableGpuCounts?: readonly number[] | null;
 	readonly minimumBidPrice?: number | null;
 	readonly uninterruptablePrice?: number | null;
+	/** Standards the offer is certified for (secure cloud); null where none. */
+	readonly compliance?: ReadonlyArray<string | null> | null;
 };
 
 export type GpuTypeRecord = {

@@ -7,7 +7,23 @@ import {formatDuration} from '../format/duration.js';
 import {sparkline} from '../format/glyphs.js';
 import {formatCount, formatPercent, formatRate} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
+import type {EndpointRecord} from '../api/graphql-types.js';
 import {jobColumns} from '../rows/job-rows.js';
+
+/** The endpoint's workers as pods, counted by desired status: ` · pods 3 RUNNING, 1 EXITED`. */
+function workerPods(pods: EndpointRecord['pods']): string {
+	if (!pods) {
+		return '';
+	}
+
+	const counts = new Map<string, number>();
+	for (const pod of pods) {
+		const status = sanitizeLine(pod?.desiredStatus ?? '?');
+		counts.set(status, (counts.get(status) ?? 0) + 1);
+	}
+
+	return pods.length === 0 ? ' · no worker pods' : ` · pods ${[...counts].map(([status, count]) => `${count} ${status}`).join(', ')}`;
+}
 
 type Props = {
 	readonly endpointId: string;
@@ -44,9 +60,11 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 	]
 		.filter(Boolean)
 		.join(' · ');
-	const workers = health
-		? `workers: running ${health.workers.running} · idle ${health.workers.idle} · initializing ${health.workers.initializing} · throttled ${health.workers.throttled} · unhealthy ${health.workers.unhealthy}`
-		: 'workers: –';
+	const workers = `${
+		health
+			? `workers: running ${health.workers.running} · idle ${health.workers.idle} · initializing ${health.workers.initializing} · throttled ${health.workers.throttled} · unhealthy ${health.workers.unhealthy}`
+			: 'workers: –'
+	}${workerPods(record.pods)}`;
 	const jobsLine = health
 		? `jobs: queue ${health.jobs.inQueue} · in progress ${health.jobs.inProgress} · completed ${formatCount(health.jobs.completed)} · failed ${formatCount(health.jobs.failed)} · retried ${formatCount(health.jobs.retried)}`
 		: 'jobs: –';

@@ -3,6 +3,7 @@ import {formatPrice} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {stockOf} from '../store/gpu-stock.js';
 import type {GpuState, StockStatus} from '../store/types.js';
+import type {LowestPrice} from '../api/graphql-types.js';
 import type {Column, SortableRow} from './row.js';
 
 export const gpuColumns = {
@@ -15,6 +16,7 @@ export const gpuColumns = {
 		{title: 'STOCK', width: 10},
 		{title: 'FREE', width: 4, align: 'right'},
 		{title: 'STOCK TREND', width: 12},
+		{title: 'COMPLIANCE', width: 18},
 	],
 	compact: [
 		{title: 'GPU TYPE', width: 12, flex: true},
@@ -30,6 +32,13 @@ export const gpuColumns = {
 export const stockRank: Record<StockStatus, number> = {High: 3, Medium: 2, Low: 1, None: 0, Unknown: -1};
 export const stockTone = {High: 'good', Medium: 'accent', Low: 'warn', None: 'bad', Unknown: 'muted'} as const;
 
+const complianceNames: Readonly<Record<string, string>> = {ISO_IEC_27001: 'ISO27001', SOC_2_TYPE_2: 'SOC2'};
+
+/** The standards an offer is certified for, short: `GDPR ISO27001 SOC2`; empty where none. */
+function complianceText(compliance: LowestPrice['compliance']): string {
+	return (compliance ?? []).flatMap(standard => (standard ? [complianceNames[standard] ?? sanitizeLine(standard)] : [])).join(' ');
+}
+
 /** Rows for the GPUs pane: prices, stock as symbol and word (never colour alone), free GPUs. */
 export function gpuRows(gpus: readonly GpuState[], wide: boolean, glyphs: Glyphs): SortableRow[] {
 	return gpus.map(({record, stockHistory}) => {
@@ -40,6 +49,7 @@ export function gpuRows(gpus: readonly GpuState[], wide: boolean, glyphs: Glyphs
 			.slice(-12)
 			.map(status => (status === 'Unknown' ? ' ' : glyphs.spark[stockRank[status] * 2 + (stockRank[status] > 0 ? 1 : 0)]!))
 			.join('');
+		const compliance = complianceText(lowest?.compliance);
 		const cells = [
 			sanitizeLine(record.displayName ?? record.id),
 			record.memoryInGb ? `${record.memoryInGb}G` : '–',
@@ -48,7 +58,7 @@ export function gpuRows(gpus: readonly GpuState[], wide: boolean, glyphs: Glyphs
 			formatPrice(lowest?.minimumBidPrice),
 			`${glyphs.stock[stock]} ${stock === 'Unknown' ? '?' : stock}`,
 			String(lowest?.maxUnreservedGpuCount ?? '–'),
-			...(wide ? [trend] : []),
+			...(wide ? [trend, compliance || '–'] : []),
 		];
 		const sortValues = [
 			record.displayName ?? record.id,
@@ -59,12 +69,13 @@ export function gpuRows(gpus: readonly GpuState[], wide: boolean, glyphs: Glyphs
 			stockRank[stock],
 			lowest?.maxUnreservedGpuCount ?? undefined,
 			stockRank[stock],
+			compliance,
 		];
 		return {
 			key: record.id,
 			cells,
 			sortValues: wide ? sortValues : sortValues.slice(0, 7),
-			searchText: sanitizeLine(`${record.id} ${record.displayName ?? ''} ${stock}`),
+			searchText: sanitizeLine(`${record.id} ${record.displayName ?? ''} ${stock} ${compliance}`),
 			tone: stockTone[stock],
 			dim: stock === 'None',
 		};

@@ -66,19 +66,22 @@ const percent = (value: number | null | undefined) => (value === null || value =
 export function podRows(pods: readonly PodState[], wide: boolean, glyphs: Glyphs): SortableRow[] {
 	return pods.map(({record, utilHistory}) => {
 		const name = sanitizeLine(record.name || record.id);
-		const gpu = `${record.gpuCount ?? 0}× ${sanitizeLine(record.machine?.gpuDisplayName ?? '?')}`;
+		// A pod may have no GPU at all: it is a CPU pod, with no GPU bars or history.
+		const cpuOnly = record.gpuCount === 0;
+		const gpu = cpuOnly ? 'CPU only' : `${record.gpuCount ?? 0}× ${sanitizeLine(record.machine?.gpuDisplayName ?? '?')}`;
 		const status = podStatus(record);
 		const runtime = record.runtime ?? undefined;
 		const gpus = runtime?.gpus ?? [];
 		const util = meanGpuUtil(record);
 		const vram = gpus.length > 0 ? gpus.reduce((sum, item) => sum + (item.memoryUtilPercent ?? 0), 0) / gpus.length : undefined;
-		const perGpu = runtime
-			? levels(
-					gpus.map(item => item.gpuUtilPercent ?? 0),
-					glyphs,
-				)
-			: '';
-		const history = runtime ? sparkline(utilHistory, 12, glyphs, 100) : '';
+		const perGpu =
+			runtime && !cpuOnly
+				? levels(
+						gpus.map(item => item.gpuUtilPercent ?? 0),
+						glyphs,
+					)
+				: '';
+		const history = runtime && !cpuOnly ? sparkline(utilHistory, 12, glyphs, 100) : '';
 		const cpu = runtime?.container?.cpuPercent;
 		const memory = runtime?.container?.memoryPercent;
 		const uptime = runtime ? formatDuration(runtime.uptimeInSeconds) : '–';

@@ -76,6 +76,11 @@ describe('Endpoint details', () => {
 					idleTimeout: 30,
 					locations: 'US',
 					flashBootType: 'FLASHBOOT',
+					pods: [
+						{id: 'w1', desiredStatus: 'RUNNING'},
+						{id: 'w2', desiredStatus: 'RUNNING'},
+						{id: 'w3', desiredStatus: 'EXITED'},
+					],
 				},
 			],
 			0,
@@ -89,7 +94,7 @@ describe('Endpoint details', () => {
 		const frame = lastFrame()!;
 		expect(frame).toMatch(/llama-vllm \(ep1\) {2}Esc back/);
 		expect(frame).toMatch(/pools ADA_24 ×1 · scaler QUEUE_DELAY 4 · idle timeout 30s · workers 1–5 · locations US · FlashBoot/);
-		expect(frame).toMatch(/workers: running 2 · idle 1 · initializing 1 · throttled 0 · unhealthy 0/);
+		expect(frame).toMatch(/workers: running 2 · idle 1 · initializing 1 · throttled 0 · unhealthy 0 · pods 2 RUNNING, 1 EXITED/);
 		expect(frame).toMatch(/jobs: queue 3 · in progress 2 · completed 120 · failed 3 · retried 1/);
 		expect(frame).toMatch(/Tracked jobs \(2\)/);
 		expect(names(frame, /^job-\w+/)).toEqual(['job-new', 'job-old']);

@@ -99,12 +99,23 @@ describe('Pods pane', () => {
 					},
 				},
 				{id: 'p2', name: 'parked', desiredStatus: 'EXITED', gpuCount: 1, costPerHr: 0.35, machine: {gpuDisplayName: 'A40'}, runtime: null},
+				{
+					id: 'p3',
+					name: 'cpu-box',
+					desiredStatus: 'RUNNING',
+					gpuCount: 0,
+					costPerHr: 0.081,
+					machine: {gpuDisplayName: 'L4'},
+					runtime: {uptimeInSeconds: 60, gpus: [], container: {cpuPercent: 12, memoryPercent: 30}},
+				},
 			],
 			0,
 		);
 		const {lastFrame} = renderWith(store, <PodsPane {...paneProps()} />);
 		await tick();
 		const frame = lastFrame()!;
+		// A 0-GPU pod: no GPU bars, no utilisation history, its CPU and memory still shown.
+		expect(frame).toMatch(/cpu-box +CPU only +RUNNING +– +– +12% +30% +1m00s +\$0\.081\/h/);
 		expect(frame).toMatch(/trainer +2× A100 SXM +RUNNING █▁ +50%.* 50% +40% +50% +2h00m +\$3\.78\/h/);
 		expect(frame).toMatch(/parked +1× A40 +EXITED(?: +–){5} +\$0\.35\/h/);
 	});
@@ -144,7 +155,7 @@ describe('GPUs pane', () => {
 					memoryInGb: 24,
 					securePrice: 0.43,
 					communityPrice: 0.28,
-					lowestPrice: {stockStatus: 'High', maxUnreservedGpuCount: 8, minimumBidPrice: 0.15},
+					lowestPrice: {stockStatus: 'High', maxUnreservedGpuCount: 8, minimumBidPrice: 0.15, compliance: ['GDPR', 'ISO_IEC_27001', 'SOC_2_TYPE_2']},
 				},
 				{
 					id: 'NVIDIA H100',
@@ -162,6 +173,9 @@ describe('GPUs pane', () => {
 		expect(unicode.lastFrame()).toMatch(/stock ●●● High 1 +●●○ Medium 0 +●○○ Low 0 +○○○ None 1/);
 		expect(unicode.lastFrame()).toMatch(/L4 +24G +\$0\.43 +\$0\.28 +\$0\.15 ●●● High +8/);
 		expect(unicode.lastFrame()).toMatch(/H100 SXM +80G +\$2\.99 +– +\$1\.50 ○○○ None +0/);
+		// The standards the offer is certified for (secure cloud), short; none shows a dash.
+		expect(unicode.lastFrame()).toMatch(/L4 .* GDPR ISO27001 SOC2/);
+		expect(unicode.lastFrame()).toMatch(/H100 SXM .* –\s*$/m);
 		const ascii = renderWith(store, <GpusPane {...paneProps()} />, {glyphs: asciiGlyphs});
 		await tick();
 		expect(ascii.lastFrame()).toMatch(/\+{3} High/);
