@@ -25,7 +25,9 @@ export function Footer({width, readOnly}: Props) {
 
 	if (overlay.type === 'confirm') {
 		return overlay.typeToConfirm === undefined ? (
-			<Text bold wrap='truncate' color={colors.warn}>{`${sanitizeLine(overlay.prompt)} y/N`}</Text>
+			<Text bold wrap='truncate' color={colors.warn}>
+				{`${sanitizeLine(overlay.prompt)} y/N${overlay.alternative ? ` · ${overlay.alternative.key}: ${overlay.alternative.label}` : ''}`}
+			</Text>
 		) : (
 			<InputLine
 				prompt={`${sanitizeLine(overlay.prompt)} Type "${sanitizeLine(overlay.typeToConfirm)}" to confirm: `}

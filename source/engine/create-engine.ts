@@ -1,4 +1,5 @@
 import {createGraphqlApi} from '../api/graphql-api.js';
+import {createCompatApi} from '../api/compat-api.js';
 import {createJobApi} from '../api/job-api.js';
 import type {Health} from '../api/job-types.js';
 import {Pools} from '../api/pools.js';
@@ -89,6 +90,7 @@ export async function createEngine({
 	const scheduler = new Scheduler({settings: {...defaultBudgetSettings, ...budget}});
 	const api = createScheduledApi({
 		jobApi: createJobApi({baseUrl: apiUrl, apiKey, pools}),
+		compatApi: createCompatApi({baseUrl: apiUrl, apiKey, pools}),
 		graphqlApi: createGraphqlApi({url: graphqlUrl, apiKey, pools}),
 		scheduler,
 	});

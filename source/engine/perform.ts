@@ -59,7 +59,7 @@ export async function perform<Id extends WriteId>(
 		result = {outcome: 'read-only', message: `read-only mode: did not ${what}`, durationMs: 0};
 	} else {
 		try {
-			const value = await spec.send(context.api, target, input);
+			const value = await spec.send(context.api, target, input, context.writes);
 			result = {outcome: 'ok', value, message: `done: ${what}`, durationMs: performance.now() - started};
 			spec.after({writes: context.writes, pollers: context.pollers}, target, value);
 		} catch (error) {

@@ -1,8 +1,10 @@
+import type {ChatResult} from '../api/compat-api.js';
 import type {JobRequest, JobStatusBody} from '../api/job-types.js';
 import type {Pollers} from '../poll/pollers.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';
 import type {StoreWrites} from '../store/create-store.js';
 import {jobKey} from '../store/job-key.js';
+import {sendChat, type ChatInput} from './chat.js';
 
 /** How much harm a mistake does: `write` asks y/N, `destructive` asks for the name typed out. */
 export type Danger = 'read' | 'write' | 'destructive';
@@ -16,6 +18,7 @@ export type WriteTypes = {
 	'job.cancel': {target: JobTarget; input: undefined; result: JobStatusBody};
 	'job.retry': {target: JobTarget; input: undefined; result: JobStatusBody};
 	'endpoint.purge-queue': {target: EndpointTarget; input: undefined; result: {readonly removed: number; readonly status: string}};
+	'endpoint.chat': {target: EndpointTarget; input: ChatInput; result: ChatResult};
 };
 
 export type WriteId = keyof WriteTypes;
@@ -26,7 +29,13 @@ export type WriteSpec<Id extends WriteId> = {
 	readonly danger: Exclude<Danger, 'read'>;
 	/** For messages and the audit log: `cancel job abc on ep`. */
 	readonly describe: (target: WriteTypes[Id]['target']) => string;
-	readonly send: (api: ScheduledApi, target: WriteTypes[Id]['target'], input: WriteTypes[Id]['input']) => Promise<WriteTypes[Id]['result']>;
+	/** Sends it; `writes` lets a write whose answer streams (a chat) show it as it arrives. */
+	readonly send: (
+		api: ScheduledApi,
+		target: WriteTypes[Id]['target'],
+		input: WriteTypes[Id]['input'],
+		writes: StoreWrites,
+	) => Promise<WriteTypes[Id]['result']>;
 	/** After a success: track what it made and re-poll exactly what it changed. */
 	readonly after: (context: AfterContext, target: WriteTypes[Id]['target'], result: WriteTypes[Id]['result']) => void;
 	/** After an ambiguous failure: how the user finds out whether it happened. */
@@ -72,5 +81,14 @@ export const writeSpecs: {readonly [Id in WriteId]: WriteSpec<Id>} = {
 			pollers.repoll({endpointId});
 		},
 		howToCheck: ({endpointId}) => `the queue may be empty now: see its health (podtop snapshot --endpoints ${endpointId})`,
+	},
+	'endpoint.chat': {
+		danger: 'write',
+		describe: ({endpointId}) => `send a chat message to ${endpointId} over /compat`,
+		send: sendChat,
+		after({pollers}, {endpointId}) {
+			pollers.repoll({endpointId});
+		},
+		howToCheck: ({endpointId}) => `the request may have run as a job: watch the health counters of ${endpointId}`,
 	},
 };

@@ -125,8 +125,12 @@ export function handleKey(context: OperationContext, key: string): void {
 
 		case 'confirm': {
 			if (overlay.typeToConfirm === undefined) {
+				const alternative = overlay.alternative?.key === key ? operationById(overlay.alternative.operationId) : undefined;
 				if (key === 'y' || key === 'Y') {
 					submit(context);
+				} else if (alternative) {
+					view.dispatch({type: 'close-overlay'});
+					run(context, alternative, overlay.target);
 				} else {
 					view.dispatch({type: 'close-overlay'});
 					say(context, 'cancelled: nothing was sent', 'info');

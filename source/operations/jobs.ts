@@ -26,6 +26,9 @@ const endpointName = (context: OperationContext, endpointId: string) =>
 /** The input of the `t` test job: short, and understood by text-generation and echo workers alike. */
 export const testJobInput = {prompt: 'Hello from podtop: a short test job.', max_tokens: 64};
 
+/** The chat message of `c` at the test job's question, and of `:chat`. */
+export const testChatMessage = 'Hello from podtop: in a sentence, what are you?';
+
 const openJob = ({view}: OperationContext, {endpointId, jobId}: JobTarget) => {
 	view.dispatch({type: 'open', view: {type: 'job', endpointId, jobId}});
 };
@@ -102,13 +105,39 @@ export const jobOperations: readonly Operation[] = [
 		},
 	}),
 	defineOperation<string>({
+		id: 'job.chat',
+		title: 'send a chat message over /compat (OpenAI-compatible) and watch it stream, with tokens/s',
+		keys: [],
+		scope: ['endpoints', 'endpoint'],
+		danger: 'write',
+		palette: {name: 'chat', args: ['endpoint']},
+		target: (context, [endpointId]) => writeTarget(context, () => endpointId ?? endpointInView(context), 'no endpoint selected'),
+		confirm: (endpointId, context) => ({prompt: `Send a chat message to ${endpointName(context, endpointId)} over /compat?`}),
+		async run(context, endpointId) {
+			const chatId = `chat-${Date.now().toString(36)}`;
+			const sent = performFromUi(
+				context,
+				'endpoint.chat',
+				{endpointId},
+				{message: testChatMessage, chatId, maxTokens: 128},
+				`chatting with ${endpointName(context, endpointId)} over /compat`,
+			);
+			// The answer streams into the job view as it arrives.
+			openJob(context, {endpointId, jobId: chatId});
+			await sent;
+		},
+	}),
+	defineOperation<string>({
 		id: 'job.test',
 		title: 'send a test job to the endpoint and follow it',
 		keys: ['t'],
 		scope: ['endpoints', 'endpoint'],
 		danger: 'write',
 		target: context => writeTarget(context, () => endpointInView(context), 'no endpoint selected'),
-		confirm: (endpointId, context) => ({prompt: `Send a test job to ${endpointName(context, endpointId)}?`}),
+		confirm: (endpointId, context) => ({
+			prompt: `Send a test job to ${endpointName(context, endpointId)}?`,
+			alternative: {key: 'c', label: 'a chat over /compat instead (language models)', operationId: 'job.chat'},
+		}),
 		async run(context, endpointId) {
 			const result = await performFromUi(
 				context,

@@ -34,6 +34,8 @@ export type Confirm = {
 	readonly prompt: string;
 	/** Text the user must type (a name) for destructive operations; absent asks y/N. */
 	readonly typeToConfirm?: string;
+	/** Another answer to a y/N question: this key runs that operation (on the same target) instead. */
+	readonly alternative?: {readonly key: string; readonly label: string; readonly operationId: string};
 };
 
 /**

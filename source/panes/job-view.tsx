@@ -52,7 +52,11 @@ export function JobView({endpointId, jobId, width, height}: Props) {
 		<Box flexDirection='column' width={width} height={height}>
 			<Box>
 				<Box flexGrow={1}>
-					<Text bold color={colors.accent} wrap='truncate'>{`Job ${sanitizeLine(job.id)} on ${sanitizeLine(job.endpointId)}  Esc back`}</Text>
+					<Text
+						bold
+						color={colors.accent}
+						wrap='truncate'
+					>{`${job.via === 'compat' ? 'Chat over /compat' : 'Job'} ${sanitizeLine(job.id)} on ${sanitizeLine(job.endpointId)}  Esc back`}</Text>
 				</Box>
 				<Text color={back === 0 ? colors.muted : colors.warn}>{follow}</Text>
 			</Box>

@@ -198,7 +198,7 @@ export function createPollers({
 			}
 
 			const due = [...byKey.values()].filter(job => {
-				if (isTerminalStatus(job.status)) {
+				if (isTerminalStatus(job.status) || job.via === 'compat') {
 					return false;
 				}
 

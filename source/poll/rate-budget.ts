@@ -12,6 +12,9 @@ const backoffCapMs = 60_000;
 One (endpoint, operation) budget, or GraphQL's: a sliding window and a concurrency cap, plus the
 backoff in force after a 429. Every podtop loop that touches the same resource shares it.
 */
+/** How much later than it was sent a request may arrive and still not crowd the next window. */
+export const arrivalMarginMs = 250;
+
 export class RateBudget {
 	readonly key: string;
 	readonly limit: BudgetLimit;
@@ -25,7 +28,9 @@ export class RateBudget {
 	constructor(key: string, limit: BudgetLimit, random: () => number = Math.random) {
 		this.key = key;
 		this.limit = limit;
-		this.#window = new SlidingWindow(limit.windowMs);
+		// A request counts a little longer than the window: the service counts arrivals, and a request
+		// that took longer on the way than the one a window later would otherwise share its window.
+		this.#window = new SlidingWindow(limit.windowMs + arrivalMarginMs);
 		this.#random = random;
 	}
 

@@ -1,3 +1,4 @@
+import type {CompatApi} from '../api/compat-api.js';
 import type {GraphqlApi} from '../api/graphql-api.js';
 import type {EndpointInput, PodDeployInput} from '../api/graphql-types.js';
 import type {JobApi} from '../api/job-api.js';
@@ -9,7 +10,17 @@ Every API call podtop makes, routed through the scheduler with its budget, prior
 idempotency: reads are coalesced and may be retried; `/run`, `/runsync`, `/cancel`, `/retry`,
 `/purge-queue` and every mutation go out once, at a user's priority.
 */
-export function createScheduledApi({jobApi, graphqlApi, scheduler}: {readonly jobApi: JobApi; readonly graphqlApi: GraphqlApi; readonly scheduler: Scheduler}) {
+export function createScheduledApi({
+	jobApi,
+	graphqlApi,
+	compatApi,
+	scheduler,
+}: {
+	readonly jobApi: JobApi;
+	readonly graphqlApi: GraphqlApi;
+	readonly compatApi: CompatApi;
+	readonly scheduler: Scheduler;
+}) {
 	const read = async <T>(budget: string, coalesce: string, priority: Priority, run: (signal: AbortSignal) => Promise<T>) =>
 		scheduler.submit({budget, coalesce, priority, idempotent: true, run});
 	const write = async <T>(budget: string, run: (signal: AbortSignal) => Promise<T>, refuseWhenFull = false) =>
@@ -30,6 +41,11 @@ export function createScheduledApi({jobApi, graphqlApi, scheduler}: {readonly jo
 		runSync: async (endpointId: string, request: JobRequest, waitMs?: number) =>
 			write(budgetKey(endpointId, 'runsync'), async signal => jobApi.runSync(endpointId, request, {signal, waitMs})),
 		cancel: async (endpointId: string, jobId: string) => write(budgetKey(endpointId, 'cancel'), async signal => jobApi.cancel(endpointId, jobId, {signal})),
+		/** `/compat/*`: the model list is a read; a chat runs a job on the endpoint, so it goes out once. */
+		compatModels: async (endpointId: string) =>
+			read(budgetKey(endpointId, 'compat'), `models:${endpointId}`, 'action', async signal => compatApi.models(endpointId, {signal})),
+		chat: async (endpointId: string, request: Parameters<CompatApi['chat']>[1], onText: (text: string) => void) =>
+			write(budgetKey(endpointId, 'compat'), async signal => compatApi.chat(endpointId, request, {signal, onText})),
 		retry: async (endpointId: string, jobId: string) => write(budgetKey(endpointId, 'retry'), async signal => jobApi.retry(endpointId, jobId, {signal})),
 		// The service allows 2 purges per 10 s: a third is refused here, with the wait, and never queued.
 		purgeQueue: async (endpointId: string) => write(budgetKey(endpointId, 'purge-queue'), async signal => jobApi.purgeQueue(endpointId, {signal}), true),

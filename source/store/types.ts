@@ -77,6 +77,8 @@ export type TrackedJob = {
 	/** The latest poll of this job failed: what happened, and of which kind (a 404 ends a `job` tail with 4). */
 	readonly lastError?: string;
 	readonly lastErrorKind?: ApiErrorKind;
+	/** A chat over the OpenAI-compatible routes: its text comes with the answer, so it is never polled. */
+	readonly via?: 'compat';
 };
 
 export type BudgetState = {

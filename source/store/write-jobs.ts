@@ -18,7 +18,7 @@ string is cheap, cutting it copies it, so cutting on every chunk would churn mem
 const tail = (text: string, limit: number) => (text.length > limit * 1.25 ? text.slice(text.length - limit) : text);
 
 export type JobWrites = {
-	readonly trackJob: (endpointId: string, jobId: string, options?: {follow?: boolean; at?: number}) => string;
+	readonly trackJob: (endpointId: string, jobId: string, options?: {follow?: boolean; at?: number; via?: 'compat'}) => string;
 	readonly untrackJob: (key: string) => void;
 	readonly setFollow: (key: string, follow: boolean) => void;
 	readonly updateJob: (key: string, body: JobStatusBody, at: number) => void;
@@ -73,7 +73,7 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 	};
 
 	return {
-		trackJob(endpointId, jobId, {follow = false, at = Date.now()} = {}) {
+		trackJob(endpointId, jobId, {follow = false, at = Date.now(), via} = {}) {
 			const key = jobKey(endpointId, jobId);
 			if (byKey.has(key)) {
 				if (follow) {
@@ -83,7 +83,7 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 				return key;
 			}
 
-			byKey.set(key, {key, endpointId, id: jobId, status: 'UNKNOWN', trackedAt: at, updatedAt: at, follow, chunkCount: 0, text: ''});
+			byKey.set(key, {key, endpointId, id: jobId, status: 'UNKNOWN', trackedAt: at, updatedAt: at, follow, chunkCount: 0, text: '', ...(via ? {via} : {})});
 			publish([key, ...evict(byKey)]);
 			return key;
 		},

@@ -18,6 +18,8 @@ export type Confirmation = {
 	readonly prompt: string;
 	/** The text to type (an endpoint's or pod's name); undefined asks y/N. */
 	readonly typeToConfirm?: string;
+	/** A second answer to a y/N question: its key runs another operation on the same target (the test job's `c`: a chat instead). */
+	readonly alternative?: {readonly key: string; readonly label: string; readonly operationId: string};
 };
 
 /** A form being filled in: the values by field name, which field has focus, and the cursor in it. */

@@ -1,5 +1,6 @@
 import {afterEach, describe, expect, test} from 'vitest';
 import {createGraphqlApi} from '../../source/api/graphql-api.js';
+import {createCompatApi} from '../../source/api/compat-api.js';
 import {createJobApi} from '../../source/api/job-api.js';
 import {Pools} from '../../source/api/pools.js';
 import type {Engine} from '../../source/engine/create-engine.js';
@@ -27,6 +28,7 @@ describe('the engine against a misbehaving service', () => {
 		const api = createScheduledApi({
 			jobApi: createJobApi({baseUrl: `${sim.url}/v2`, apiKey: sim.apiKey, pools}),
 			graphqlApi: createGraphqlApi({url: `${sim.url}/graphql`, apiKey: sim.apiKey, pools}),
+			compatApi: createCompatApi({baseUrl: `${sim.url}/v2`, apiKey: sim.apiKey, pools}),
 			scheduler,
 		});
 		await sim.call('POST', '/__sim/faults', {body: {operation: 'health', status: 429, retryAfter: 2}});
@@ -69,6 +71,7 @@ describe('the engine against a misbehaving service', () => {
 		const api = createScheduledApi({
 			jobApi: createJobApi({baseUrl: `${sim.url}/v2`, apiKey: sim.apiKey, pools}),
 			graphqlApi: createGraphqlApi({url: `${sim.url}/graphql`, apiKey: sim.apiKey, pools}),
+			compatApi: createCompatApi({baseUrl: `${sim.url}/v2`, apiKey: sim.apiKey, pools}),
 			scheduler,
 		});
 		await sim.call('POST', '/__sim/faults', {body: {operation: 'run', status: 200, delayMs: 1000}});
