@@ -16,7 +16,9 @@ export const simHelp = `
 	Options
 	  --host               Interface to listen on                      [default: 127.0.0.1]
 	  --port               Port to listen on; 0 picks a free one       [default: 8787]
-	  --api-key            Key clients must send (a random one when absent)
+	  --api-key            Key clients must send (a random one when absent).
+	                       A flag shows in ps to every user of the machine:
+	                       prefer PODTOP_SIM_API_KEY=KEY in the environment
 	  --seed               Seed for the fleet, ids and behaviour       [default: 1]
 	  --speed              Simulated time runs X times faster (job run
 	                       times, retention, webhook spacing, idle
@@ -34,7 +36,7 @@ export const simHelp = `
 	Keys are accepted as "Authorization: Bearer KEY" or "Authorization: KEY".
 
 	Examples
-	  $ podtop sim --port 8787 --api-key test-key
+	  $ PODTOP_SIM_API_KEY=test-key podtop sim --port 8787
 	  $ curl -H 'Authorization: Bearer test-key' http://127.0.0.1:8787/v2/black-forest-labs-flux-1-schnell/health
 `;
 
@@ -76,10 +78,14 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 		}
 	}
 
+	if (flags.apiKey !== undefined) {
+		process.stderr.write('podtop: --api-key is visible to every user of this machine (ps); PODTOP_SIM_API_KEY=KEY keeps it out of sight\n');
+	}
+
 	const sim = await startSimulator({
 		host: flags.host,
 		port: flags.port,
-		apiKey: flags.apiKey,
+		apiKey: flags.apiKey ?? (process.env.PODTOP_SIM_API_KEY?.trim() || undefined),
 		seed: flags.seed,
 		speed: positive('speed', flags.speed),
 		rateLimitScale: positive('rate-limit-scale', flags.rateLimitScale),

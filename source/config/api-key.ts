@@ -1,13 +1,15 @@
 import {readFileSync, statSync} from 'node:fs';
 import {homedir} from 'node:os';
 import path from 'node:path';
-import {parseSimpleToml} from './toml.js';
+import {parseConfigToml} from './toml.js';
 
 export type KeySource = {
 	readonly apiKey: string | undefined;
 	/** Where it came from, for messages (never the key itself). */
 	readonly origin: string;
 	readonly warnings: readonly string[];
+	/** The config file exists but does not parse: where, and how to get past it. */
+	readonly configError?: string;
 };
 
 export function defaultConfigPath(home = homedir()): string {
@@ -40,7 +42,18 @@ export function findApiKey({
 		return {apiKey: undefined, origin: 'none', warnings};
 	}
 
-	const config = parseSimpleToml(text);
+	const parsed = parseConfigToml(text);
+	if ('problem' in parsed) {
+		const {line, column, reason} = parsed.problem;
+		return {
+			apiKey: undefined,
+			origin: 'none',
+			warnings,
+			configError: `${configPath} does not parse at line ${line}, column ${column}: ${reason}. Fix it, or set RUNPOD_API_KEY (it overrides the file).`,
+		};
+	}
+
+	const config = parsed.sections;
 	const fromProfile = config[profile]?.api_key ?? config[profile]?.apikey;
 	if (fromProfile) {
 		return {apiKey: fromProfile, origin: `${configPath} [${profile}]`, warnings};

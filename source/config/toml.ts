@@ -1,29 +1,37 @@
+import {parse, TomlError} from 'smol-toml';
+
+export type ConfigSections = Record<string, Record<string, string>>;
+
+/** Where a config file stops parsing, and why (the reason only: the file's text may hold a key). */
+export type TomlProblem = {readonly line: number; readonly column: number; readonly reason: string};
+
 /**
-Reads the small TOML subset the official tools write to `~/.runpod/config.toml`: top-level and
-`[section]` string keys (`api_key = "..."`, `apikey = '...'`). Anything else is ignored.
+Reads `~/.runpod/config.toml` with a real TOML parser: top-level string keys under `''` (runpodctl's
+`apikey`) and each table's string keys (runpod-python's `[default] api_key`). Other values are
+ignored; a file that does not parse says where.
 */
-export function parseSimpleToml(text: string): Record<string, Record<string, string>> {
-	const result: Record<string, Record<string, string>> = {'': {}};
-	let section = '';
-	for (const rawLine of text.split(/\r?\n/)) {
-		const line = rawLine.trim();
-		if (!line || line.startsWith('#')) {
-			continue;
+export function parseConfigToml(text: string): {readonly sections: ConfigSections} | {readonly problem: TomlProblem} {
+	let document: Record<string, unknown>;
+	try {
+		document = parse(text);
+	} catch (error) {
+		if (error instanceof TomlError) {
+			// The first line only: the rest of smol-toml's message quotes the file, key and all.
+			const reason = (error.message.split('\n')[0] ?? 'invalid TOML').replace(/^Invalid TOML document: /, '');
+			return {problem: {line: error.line, column: error.column, reason}};
 		}
 
-		const header = /^\[\s*([^\]]+?)\s*]$/.exec(line);
-		if (header) {
-			section = header[1]!.replaceAll(/^["']|["']$/g, '');
-			result[section] ??= {};
-			continue;
-		}
+		throw error;
+	}
 
-		const pair = /^([\w.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')\s*(?:#.*)?$/.exec(line);
-		if (pair) {
-			const value = pair[2] === undefined ? pair[3]! : pair[2].replaceAll(/\\(["\\])/g, '$1');
-			result[section]![pair[1]!] = value;
+	const strings = (table: Record<string, unknown>) =>
+		Object.fromEntries(Object.entries(table).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : [])));
+	const sections: ConfigSections = {'': strings(document)};
+	for (const [name, value] of Object.entries(document)) {
+		if (typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)) {
+			sections[name] = strings(value as Record<string, unknown>);
 		}
 	}
 
-	return result;
+	return {sections};
 }

@@ -45,6 +45,11 @@ export function resolveTarget(options: TargetOptions): Target {
 	}
 
 	const key = findApiKey({env: options.env, configPath: options.configPath, profile: options.profile});
+	if (key.configError) {
+		// A broken file must not quietly turn a live session into the demo.
+		throw new UsageError(key.configError);
+	}
+
 	if (!key.apiKey) {
 		if (options.profile) {
 			throw new UsageError(`no API key for profile "${options.profile}" in ~/.runpod/config.toml`);

@@ -58,6 +58,28 @@ describe('podtop sim (the built CLI)', () => {
 		await new Promise(resolve => child.once('exit', resolve));
 	});
 
+	test('the key can come from PODTOP_SIM_API_KEY, out of sight of ps; the flag says so', async () => {
+		const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--no-load'], {
+			stdio: ['ignore', 'pipe', 'pipe'],
+			env: {...process.env, PODTOP_SIM_API_KEY: 'env-sim-key'},
+		});
+		let output = '';
+		child.stdout.setEncoding('utf8');
+		await new Promise<void>(resolve => {
+			child.stdout.on('data', (text: string) => {
+				output += text;
+				if (output.includes('Ctrl-C')) {
+					resolve();
+				}
+			});
+		});
+		child.kill('SIGINT');
+		expect(output).toMatch(/api key\s+env-sim-key/);
+		await new Promise(resolve => child.once('exit', resolve));
+		const help = spawnSync(process.execPath, [cli, 'sim', '--help'], {encoding: 'utf8'});
+		expect(help.stdout).toMatch(/shows in ps to every user of the machine:\s+prefer PODTOP_SIM_API_KEY=KEY/);
+	});
+
 	test('--help documents every flag; bad flags fail with a clear message', () => {
 		const help = spawnSync(process.execPath, [cli, 'sim', '--help'], {encoding: 'utf8'});
 		expect(help.status).toBe(0);

@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {findApiKey} from '../../source/config/api-key.js';
-import {parseSimpleToml} from '../../source/config/toml.js';
+import {parseConfigToml} from '../../source/config/toml.js';
 import {resolveTarget} from '../../source/engine/resolve-target.js';
 
 function configFile(text: string, mode = 0o600): string {
@@ -15,10 +15,12 @@ function configFile(text: string, mode = 0o600): string {
 
 describe('~/.runpod/config.toml', () => {
 	test("reads runpod-python profiles and runpodctl's top-level apikey", () => {
-		expect(parseSimpleToml('apikey = "top"\n# comment\n[default]\napi_key = "python-default"\n\n[work]\napi_key = \'python-work\' # trailing\n')).toEqual({
-			'': {apikey: 'top'},
-			default: {api_key: 'python-default'},
-			work: {api_key: 'python-work'},
+		expect(parseConfigToml('apikey = "top"\n# comment\n[default]\napi_key = "python-default"\n\n[work]\napi_key = \'python-work\' # trailing\n')).toEqual({
+			sections: {
+				'': {apikey: 'top'},
+				default: {api_key: 'python-default'},
+				work: {api_key: 'python-work'},
+			},
 		});
 	});
 
@@ -29,6 +31,15 @@ describe('~/.runpod/config.toml', () => {
 		expect(findApiKey({env: {}, configPath: both, profile: 'work'}).apiKey).toBe('py-work');
 		expect(findApiKey({env: {}, configPath: configFile('apikey = "ctl-key"\n')}).apiKey).toBe('ctl-key');
 		expect(findApiKey({env: {}, configPath: '/nonexistent/config.toml'}).apiKey).toBeUndefined();
+	});
+
+	test('a file that does not parse says where and that RUNPOD_API_KEY overrides it, never quoting the file', () => {
+		const broken = configFile('[default]\napi_key = "rpa_SECRETSECRET\nmore = 1\n');
+		const found = findApiKey({env: {}, configPath: broken});
+		expect(found.apiKey).toBeUndefined();
+		expect(found.configError).toMatch(/config\.toml does not parse at line 2, column \d+: .+\. Fix it, or set RUNPOD_API_KEY \(it overrides the file\)\./);
+		expect(found.configError).not.toContain('SECRET');
+		expect(findApiKey({env: {RUNPOD_API_KEY: 'env-key'}, configPath: broken}).apiKey).toBe('env-key');
 	});
 
 	test('a config file others can read gets a warning', () => {
