@@ -17,6 +17,8 @@ const help = `
 	  cancel <endpoint> <id>  Cancel a queued or running job
 	  retry <endpoint> <id>   Queue a FAILED or TIMED_OUT job again
 	  purge <endpoint> --yes  Remove every queued job of an endpoint (running ones stay)
+	  pod stop|resume|terminate <id>     Stop, resume (--bid for spot) or terminate (--yes) a pod
+	  endpoint scale|delete <id>         Set workers (--min, --max) or delete (--yes) an endpoint
 	  snapshot              Print endpoints, pods and GPU stock once (tables or --json)
 	  watch                 Print one JSON line per change (--jsonl) until interrupted
 	  sim                   Run the local simulator of the service (job and GraphQL APIs)
@@ -43,6 +45,8 @@ const commands: Record<string, (argv: readonly string[]) => Promise<void>> = {
 	cancel: async argv => (await import('./commands/job-writes.js')).runJobWrite('cancel', argv),
 	retry: async argv => (await import('./commands/job-writes.js')).runJobWrite('retry', argv),
 	purge: async argv => (await import('./commands/job-writes.js')).runPurge(argv),
+	pod: async argv => (await import('./commands/pod.js')).runPod(argv),
+	endpoint: async argv => (await import('./commands/endpoint.js')).runEndpoint(argv),
 	sim: async argv => (await import('./commands/sim.js')).runSim(argv),
 	snapshot: async argv => (await import('./commands/snapshot.js')).runSnapshot(argv),
 	watch: async argv => (await import('./commands/watch.js')).runWatch(argv),

@@ -2,13 +2,15 @@ import {ClientError, GraphQLClient} from 'graphql-request';
 import {fetch as undiciFetch} from 'undici';
 import {ApiError, fromTransportError, kindForStatus, parseRetryAfter} from './errors.js';
 import {documents} from './graphql-documents.js';
-import type {EndpointInput, EndpointRecord, GpuTypeRecord, PodDeployInput, PodRecord} from './graphql-types.js';
+import type {EndpointInput, EndpointRecord, GpuTypeRecord, PodDeployInput, PodRecord, SavedEndpoint} from './graphql-types.js';
 import type {Pools} from './pools.js';
 
 type CallOptions = {readonly signal?: AbortSignal};
 
 export type GraphqlApi = {
 	readonly endpoints: (options?: CallOptions) => Promise<EndpointRecord[]>;
+	/** One endpoint with every writable field, or undefined when the account has no such endpoint. */
+	readonly endpointForEdit: (id: string, options?: CallOptions) => Promise<SavedEndpoint | undefined>;
 	readonly pods: (options?: CallOptions) => Promise<PodRecord[]>;
 	readonly pod: (podId: string, options?: CallOptions) => Promise<PodRecord | null>;
 	readonly gpuTypes: (options?: CallOptions & {readonly gpuCount?: number}) => Promise<GpuTypeRecord[]>;
@@ -27,7 +29,9 @@ function toApiError(error: unknown, label: string): ApiError {
 	if (error instanceof ClientError) {
 		const {status, errors, headers} = error.response;
 		if (status >= 200 && status < 300 && errors?.length) {
-			return new ApiError('graphql', `${label}: ${errors[0]!.message}`, {status});
+			// A resolver's NOT_FOUND is a missing pod or endpoint (exit 4), not a refusal.
+			const code = (errors[0]!.extensions as {code?: unknown} | undefined)?.code;
+			return new ApiError(code === 'NOT_FOUND' ? 'not-found' : 'graphql', `${label}: ${errors[0]!.message}`, {status});
 		}
 
 		const detail = status === 401 || status === 429 ? `HTTP ${status}` : (errors?.[0]?.message ?? `HTTP ${status}`);
@@ -68,6 +72,10 @@ export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; re
 	return {
 		endpoints: async (options = {}) =>
 			(await call<{myself: {endpoints: EndpointRecord[]} | null}>('endpoints', documents.endpoints, {}, options.signal)).myself?.endpoints ?? [],
+		endpointForEdit: async (id, options = {}) =>
+			(await call<{myself: {endpoints: SavedEndpoint[]} | null}>(`endpoint ${id}`, documents.endpointsFull, {}, options.signal)).myself?.endpoints.find(
+				endpoint => endpoint.id === id,
+			),
 		pods: async (options = {}) => (await call<{myself: {pods: PodRecord[]} | null}>('pods', documents.pods, {}, options.signal)).myself?.pods ?? [],
 		pod: async (podId, options = {}) => (await call<{pod: PodRecord | null}>(`pod ${podId}`, documents.pod, {podId}, options.signal)).pod,
 		gpuTypes: async (options = {}) =>

@@ -2,6 +2,9 @@
 
 const endpointFields =
 	'id name templateId gpuIds gpuCount idleTimeout locations networkVolumeId scalerType scalerValue workersMin workersMax workersStandby flashBootType pods { id desiredStatus }';
+/** An endpoint's writable fields: what a save must send back whole. */
+const savedEndpointFields =
+	'id name templateId gpuIds gpuCount idleTimeout locations networkVolumeId scalerType scalerValue workersMin workersMax workersStandby flashBootType executionTimeoutMs allowedCudaVersions env { key value }';
 /** The list's fields: what the Pods pane shows (10,000 pods are polled whole, so nothing more). */
 const podListFields =
 	'id name imageName desiredStatus costPerHr gpuCount vcpuCount memoryInGb uptimeSeconds lastStatusChange podType machine { gpuDisplayName location } runtime { uptimeInSeconds gpus { id gpuUtilPercent memoryUtilPercent } container { cpuPercent memoryPercent } }';
@@ -10,11 +13,13 @@ const podFields = podListFields.replace(/ }$/, ' ports { ip isIpPublic privatePo
 
 export const documents = {
 	endpoints: `query PodtopEndpoints { myself { endpoints { ${endpointFields} } } }`,
+	/** Every field an edit must send back: the service replaces the whole record on save. */
+	endpointsFull: `query PodtopEndpointsFull { myself { endpoints { ${savedEndpointFields} } } }`,
 	pods: `query PodtopPods { myself { pods { ${podListFields} } } }`,
 	pod: `query PodtopPod($podId: String!) { pod(input: {podId: $podId}) { ${podFields} } }`,
 	gpuTypes:
 		'query PodtopGpuTypes($gpuCount: Int) { gpuTypes { id displayName manufacturer memoryInGb maxGpuCount securePrice communityPrice secureSpotPrice communitySpotPrice lowestPrice(input: {gpuCount: $gpuCount}) { stockStatus maxUnreservedGpuCount availableGpuCounts minimumBidPrice uninterruptablePrice compliance } } }',
-	saveEndpoint: `mutation PodtopSaveEndpoint($input: EndpointInput!) { saveEndpoint(input: $input) { ${endpointFields} } }`,
+	saveEndpoint: `mutation PodtopSaveEndpoint($input: EndpointInput!) { saveEndpoint(input: $input) { ${savedEndpointFields} } }`,
 	deleteEndpoint: 'mutation PodtopDeleteEndpoint($id: String!) { deleteEndpoint(id: $id) }',
 	deployOnDemand: `mutation PodtopDeploy($input: PodFindAndDeployOnDemandInput!) { podFindAndDeployOnDemand(input: $input) { ${podFields} } }`,
 	rentInterruptable: `mutation PodtopRentSpot($input: PodRentInterruptableInput!) { podRentInterruptable(input: $input) { ${podFields} } }`,

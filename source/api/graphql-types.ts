@@ -71,11 +71,15 @@ export type GpuTypeRecord = {
 
 export type EnvironmentVariable = {readonly key: string; readonly value: string};
 
-export type EndpointInput = Omit<EndpointRecord, 'id'> & {
+export type EndpointInput = Omit<EndpointRecord, 'id' | 'pods'> & {
 	readonly id?: string;
-	readonly env?: readonly EnvironmentVariable[];
-	readonly executionTimeoutMs?: number;
+	readonly env?: readonly EnvironmentVariable[] | null;
+	readonly executionTimeoutMs?: number | null;
+	readonly allowedCudaVersions?: string | null;
 };
+
+/** An endpoint with every field a save sends back. */
+export type SavedEndpoint = EndpointInput & {readonly id: string};
 
 export type PodDeployInput = {
 	readonly name?: string;

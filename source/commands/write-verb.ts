@@ -13,12 +13,14 @@ export function reportWrite<Id extends WriteId>(
 	done: (value: NonNullable<PerformResult<Id>['value']>) => string,
 ): void {
 	if (json) {
-		process.stdout.write(`${JSON.stringify(result.outcome === 'ok' ? result.value : {outcome: result.outcome, error: result.message})}\n`);
+		const ok = result.outcome === 'ok' ? (result.value ?? {outcome: 'ok', message: result.message}) : undefined;
+		process.stdout.write(`${JSON.stringify(ok ?? {outcome: result.outcome, error: result.message})}\n`);
 	}
 
-	if (result.outcome === 'ok' && result.value !== undefined) {
+	if (result.outcome === 'ok') {
 		if (!json) {
-			process.stdout.write(`${sanitizeLine(done(result.value))}\n`);
+			// Writes that answer nothing (terminate, delete) get no value; their sentence needs none.
+			process.stdout.write(`${sanitizeLine(done(result.value as NonNullable<PerformResult<Id>['value']>))}\n`);
 		}
 	} else {
 		process.stderr.write(`podtop: ${sanitizeLine(result.message)}\n`);

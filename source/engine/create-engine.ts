@@ -1,5 +1,6 @@
 import {createGraphqlApi} from '../api/graphql-api.js';
 import {createCompatApi} from '../api/compat-api.js';
+import type {PodRecord, SavedEndpoint} from '../api/graphql-types.js';
 import {createJobApi} from '../api/job-api.js';
 import type {Health} from '../api/job-types.js';
 import {Pools} from '../api/pools.js';
@@ -38,6 +39,10 @@ export type Engine = {
 	readonly refresh: () => void;
 	/** One endpoint's health now, at a user's priority. */
 	readonly health: (endpointId: string) => Promise<Health>;
+	/** One pod, read now (to say what a terminate would delete). */
+	readonly pod: (podId: string) => Promise<PodRecord | null>;
+	/** One endpoint with every writable field, read now; undefined when the account has none such. */
+	readonly endpointRecord: (endpointId: string) => Promise<SavedEndpoint | undefined>;
 	/** One consistent picture now, within the same budgets (`podtop snapshot`). */
 	readonly snapshot: () => Promise<Snapshot>;
 	readonly perform: <Id extends WriteId>(id: Id, target: WriteTypes[Id]['target'], input: WriteTypes[Id]['input']) => Promise<PerformResult<Id>>;
@@ -118,6 +123,8 @@ export async function createEngine({
 		},
 		refresh: pollers.refresh,
 		health: async endpointId => api.health(endpointId, 'action'),
+		pod: async podId => api.pod(podId),
+		endpointRecord: async endpointId => api.endpointForEdit(endpointId),
 		snapshot: async () => takeSnapshot(api, {mode: target.mode, apiHost: store.getState().apiHost, endpointFilter}),
 		perform: async (id, writeTarget, input) => perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey}, id, writeTarget, input),
 		async close() {

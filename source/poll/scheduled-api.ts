@@ -55,6 +55,11 @@ export function createScheduledApi({
 		stopPod: async (podId: string) => write('graphql', async signal => graphqlApi.stop(podId, {signal})),
 		resumePod: async (podId: string, gpuCount?: number) => write('graphql', async signal => graphqlApi.resume(podId, gpuCount, {signal})),
 		terminatePod: async (podId: string) => write('graphql', async signal => graphqlApi.terminate(podId, {signal})),
+		bidResumePod: async (podId: string, bidPerGpu: number, gpuCount?: number) =>
+			write('graphql', async signal => graphqlApi.bidResume(podId, bidPerGpu, gpuCount, {signal})),
+		/** Read just before an edit: the whole record, which the save sends back. */
+		endpointForEdit: async (id: string) => read('graphql', `endpoint-edit:${id}`, 'action', async signal => graphqlApi.endpointForEdit(id, {signal})),
+		pod: async (podId: string) => read('graphql', `pod:${podId}`, 'action', async signal => graphqlApi.pod(podId, {signal})),
 	};
 }
 

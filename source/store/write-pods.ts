@@ -9,10 +9,33 @@ export const utilHistoryLimit = 60;
 
 export type PodWrites = {
 	readonly setPods: (records: readonly PodRecord[], at: number) => void;
+	/** One pod as a write answered it (stopped, resumed, deployed): shown at once, before the next poll. */
+	readonly updatePod: (record: PodRecord, at: number) => void;
+	/** A terminated pod leaves the list at once. */
+	readonly removePod: (podId: string, at: number) => void;
 };
 
 export function podWrites(set: SetState, get: GetState): PodWrites {
-	return {
+	const current = () => {
+		const {pods} = get();
+		return pods.order.flatMap(id => {
+			const pod = pods.byId[id];
+			return pod ? [pod.record] : [];
+		});
+	};
+
+	const writes: PodWrites = {
+		updatePod(record, at) {
+			const records = current();
+			const index = records.findIndex(each => each.id === record.id);
+			writes.setPods(index === -1 ? [...records, record] : records.with(index, record), at);
+		},
+		removePod(podId, at) {
+			writes.setPods(
+				current().filter(record => record.id !== podId),
+				at,
+			);
+		},
 		setPods(records, at) {
 			const pods = mergeRecords<PodRecord, PodState>(get().pods, records, at, (record, previous) => {
 				const util = meanGpuUtil(record);
@@ -23,4 +46,5 @@ export function podWrites(set: SetState, get: GetState): PodWrites {
 			}
 		},
 	};
+	return writes;
 }

@@ -1,0 +1,103 @@
+import {formatDollarsPerHour} from '../format/numbers.js';
+import {sanitizeLine} from '../format/sanitize.js';
+import {UsageError} from '../lib/usage-error.js';
+import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {withHeadlessEngine} from './headless-engine.js';
+import {parseCommandLine} from './parse-command-line.js';
+import {reportWrite} from './write-verb.js';
+
+export const podHelp = `
+	Usage
+	  $ podtop pod stop <pod_id> [--json]
+	  $ podtop pod resume <pod_id> [--gpu-count N] [--bid PRICE] [--json]
+	  $ podtop pod terminate <pod_id> --yes [--json]
+
+	stop        Stops a running pod: its container disk is wiped, its volume is kept, GPUs are freed.
+	resume      Starts a stopped pod again (on-demand). A spot pod needs --bid: dollars per GPU per
+	            hour, at least the GPU type's current minimum bid.
+	terminate   Deletes the pod for good: its volume is lost. Without --yes it says what it would
+	            delete and sends nothing (exit 2).
+
+	Every write is sent once and recorded in the audit log.
+${connectionHelp}
+
+	Exit status: 0 done, 1 the service refused (say, no free GPUs), 2 usage, 3 authentication,
+	4 no such pod, 5 network or timeout (a write that may have happened is not sent again), 6 read-only.
+
+	Examples
+	  $ podtop pod stop abc123xyz
+	  $ podtop pod resume abc123xyz --bid 0.25
+`;
+
+const actions = ['stop', 'resume', 'terminate'] as const;
+
+/** `podtop pod stop|resume|terminate`: one pod, one write. */
+export async function runPod(argv: readonly string[]): Promise<void> {
+	const cli = parseCommandLine(
+		podHelp,
+		argv,
+		{
+			...connectionFlags,
+			json: {type: 'boolean', default: false},
+			yes: {type: 'boolean', default: false},
+			bid: {type: 'number'},
+			gpuCount: {type: 'number'},
+		},
+		'podtop pod',
+	);
+	const [action, podId, ...rest] = cli.input;
+	if (!action || !(actions as readonly string[]).includes(action) || !podId || rest.length > 0) {
+		throw new UsageError('usage: podtop pod stop|resume|terminate <pod_id>');
+	}
+
+	const {flags} = cli;
+	if (flags.gpuCount !== undefined && !(Number.isInteger(flags.gpuCount) && flags.gpuCount >= 0 && flags.gpuCount <= 8)) {
+		throw new UsageError(`--gpu-count is a whole number from 0 to 8; got ${flags.gpuCount}`);
+	}
+
+	if (flags.bid !== undefined && !(Number.isFinite(flags.bid) && flags.bid > 0)) {
+		throw new UsageError(`--bid is dollars per GPU per hour, more than 0; got ${flags.bid}`);
+	}
+
+	if (action !== 'resume' && (flags.bid !== undefined || flags.gpuCount !== undefined)) {
+		throw new UsageError('--bid and --gpu-count go with resume');
+	}
+
+	const {target, budget, readOnly, auditPath} = readConnectionFlags(flags);
+	await withHeadlessEngine(target, {budget, readOnly, auditPath, poll: []}, async engine => {
+		const done =
+			(verb: string) =>
+			(pod: {readonly id: string; readonly name?: string | null; readonly desiredStatus?: string | null; readonly costPerHr?: number | null}) =>
+				`${verb}: pod ${pod.id} (${sanitizeLine(pod.name ?? '')}) is ${sanitizeLine(pod.desiredStatus ?? '?')}, ${formatDollarsPerHour(pod.costPerHr)}`;
+		switch (action) {
+			case 'stop': {
+				reportWrite(await engine.perform('pod.stop', {podId}, undefined), flags.json, done('stopped (container disk wiped, volume kept)'));
+				return;
+			}
+
+			case 'resume': {
+				const result =
+					flags.bid === undefined
+						? await engine.perform('pod.resume', {podId}, {gpuCount: flags.gpuCount})
+						: await engine.perform('pod.bid-resume', {podId}, {bidPerGpu: flags.bid, gpuCount: flags.gpuCount});
+				reportWrite(result, flags.json, done('resumed'));
+				return;
+			}
+
+			default: {
+				if (!flags.yes && !readOnly) {
+					const pod = await engine.pod(podId);
+					if (!pod) {
+						throw new UsageError(`no pod ${podId} in this account`);
+					}
+
+					throw new UsageError(
+						`would terminate pod ${pod.id} (${sanitizeLine(pod.name ?? '')}, ${sanitizeLine(pod.desiredStatus ?? '?')}); its volume is lost for good. Add --yes to terminate`,
+					);
+				}
+
+				reportWrite(await engine.perform('pod.terminate', {podId}, undefined), flags.json, () => `terminated: pod ${podId} is gone, with its volume`);
+			}
+		}
+	});
+}

@@ -1,0 +1,82 @@
+import {ApiError} from '../api/errors.js';
+import type {WriteSpec} from './write-spec.js';
+
+type FleetWriteId = 'endpoint.scale' | 'endpoint.delete' | 'pod.stop' | 'pod.resume' | 'pod.bid-resume' | 'pod.terminate';
+
+const checkPod = (podId: string) => `check with: podtop snapshot --json (pods), or the Pods pane; pod ${podId}`;
+
+/** The management API's writes: scale and delete endpoints, stop, resume and terminate pods. */
+export const fleetWriteSpecs: {readonly [Id in FleetWriteId]: WriteSpec<Id>} = {
+	'endpoint.scale': {
+		danger: 'write',
+		describe: ({endpointId}) => `scale endpoint ${endpointId}`,
+		async send(api, {endpointId}, {workersMin, workersMax}) {
+			// The service replaces the whole record on save: read it whole, change two fields, send it all back.
+			const record = await api.endpointForEdit(endpointId);
+			if (!record) {
+				throw new ApiError('not-found', `endpoint ${endpointId} is not in this account`);
+			}
+
+			return api.saveEndpoint({...record, workersMin, workersMax});
+		},
+		after({pollers}, {endpointId}) {
+			pollers.repoll({endpointId, endpoints: true});
+		},
+		howToCheck: ({endpointId}) => `check its workers with: podtop snapshot --endpoints ${endpointId}`,
+	},
+	'endpoint.delete': {
+		danger: 'destructive',
+		describe: ({endpointId}) => `delete endpoint ${endpointId}`,
+		async send(api, {endpointId}) {
+			await api.deleteEndpoint(endpointId);
+			return undefined;
+		},
+		after({pollers}) {
+			pollers.repoll({endpoints: true});
+		},
+		howToCheck: ({endpointId}) => `the endpoint may be gone: podtop snapshot --endpoints ${endpointId}`,
+	},
+	'pod.stop': {
+		danger: 'write',
+		describe: ({podId}) => `stop pod ${podId}`,
+		send: async (api, {podId}) => api.stopPod(podId),
+		after({writes, pollers}, _target, pod) {
+			writes.updatePod(pod, Date.now());
+			pollers.repoll({pods: true});
+		},
+		howToCheck: ({podId}) => checkPod(podId),
+	},
+	'pod.resume': {
+		danger: 'write',
+		describe: ({podId}) => `resume pod ${podId}`,
+		send: async (api, {podId}, {gpuCount}) => api.resumePod(podId, gpuCount),
+		after({writes, pollers}, _target, pod) {
+			writes.updatePod(pod, Date.now());
+			pollers.repoll({pods: true});
+		},
+		howToCheck: ({podId}) => checkPod(podId),
+	},
+	'pod.bid-resume': {
+		danger: 'write',
+		describe: ({podId}) => `resume spot pod ${podId}`,
+		send: async (api, {podId}, {bidPerGpu, gpuCount}) => api.bidResumePod(podId, bidPerGpu, gpuCount),
+		after({writes, pollers}, _target, pod) {
+			writes.updatePod(pod, Date.now());
+			pollers.repoll({pods: true});
+		},
+		howToCheck: ({podId}) => checkPod(podId),
+	},
+	'pod.terminate': {
+		danger: 'destructive',
+		describe: ({podId}) => `terminate pod ${podId}`,
+		async send(api, {podId}) {
+			await api.terminatePod(podId);
+			return undefined;
+		},
+		after({writes, pollers}, {podId}) {
+			writes.removePod(podId, Date.now());
+			pollers.repoll({pods: true});
+		},
+		howToCheck: ({podId}) => checkPod(podId),
+	},
+};

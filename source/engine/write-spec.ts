@@ -1,0 +1,50 @@
+import type {ChatResult} from '../api/compat-api.js';
+import type {EndpointRecord, PodRecord} from '../api/graphql-types.js';
+import type {JobRequest, JobStatusBody} from '../api/job-types.js';
+import type {Pollers} from '../poll/pollers.js';
+import type {ScheduledApi} from '../poll/scheduled-api.js';
+import type {StoreWrites} from '../store/create-store.js';
+import type {ChatInput} from './chat.js';
+
+/** How much harm a mistake does: `write` asks y/N, `destructive` asks for the name typed out. */
+export type Danger = 'read' | 'write' | 'destructive';
+
+export type JobTarget = {readonly endpointId: string; readonly jobId: string};
+export type EndpointTarget = {readonly endpointId: string};
+export type PodTarget = {readonly podId: string};
+
+/** What each write takes and gives back. */
+export type WriteTypes = {
+	'job.submit': {target: EndpointTarget; input: {readonly request: JobRequest; readonly sync?: {readonly waitMs?: number}}; result: JobStatusBody};
+	'job.cancel': {target: JobTarget; input: undefined; result: JobStatusBody};
+	'job.retry': {target: JobTarget; input: undefined; result: JobStatusBody};
+	'endpoint.purge-queue': {target: EndpointTarget; input: undefined; result: {readonly removed: number; readonly status: string}};
+	'endpoint.chat': {target: EndpointTarget; input: ChatInput; result: ChatResult};
+	'endpoint.scale': {target: EndpointTarget; input: {readonly workersMin: number; readonly workersMax: number}; result: EndpointRecord};
+	'endpoint.delete': {target: EndpointTarget; input: undefined; result: undefined};
+	'pod.stop': {target: PodTarget; input: undefined; result: PodRecord};
+	'pod.resume': {target: PodTarget; input: {readonly gpuCount?: number}; result: PodRecord};
+	'pod.bid-resume': {target: PodTarget; input: {readonly bidPerGpu: number; readonly gpuCount?: number}; result: PodRecord};
+	'pod.terminate': {target: PodTarget; input: undefined; result: undefined};
+};
+
+export type WriteId = keyof WriteTypes;
+
+export type AfterContext = {readonly writes: StoreWrites; readonly pollers: Pollers};
+
+export type WriteSpec<Id extends WriteId> = {
+	readonly danger: Exclude<Danger, 'read'>;
+	/** For messages and the audit log: `cancel job abc on ep`. */
+	readonly describe: (target: WriteTypes[Id]['target']) => string;
+	/** Sends it; `writes` lets a write whose answer streams (a chat) show it as it arrives. */
+	readonly send: (
+		api: ScheduledApi,
+		target: WriteTypes[Id]['target'],
+		input: WriteTypes[Id]['input'],
+		writes: StoreWrites,
+	) => Promise<WriteTypes[Id]['result']>;
+	/** After a success: track what it made and re-poll exactly what it changed. */
+	readonly after: (context: AfterContext, target: WriteTypes[Id]['target'], result: WriteTypes[Id]['result']) => void;
+	/** After an ambiguous failure: how the user finds out whether it happened. */
+	readonly howToCheck: (target: WriteTypes[Id]['target']) => string;
+};
