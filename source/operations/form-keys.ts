@@ -6,7 +6,7 @@ import {operationById} from './registry.js';
 
 /** The spec of the open form, from the operation that opened it. */
 export function formSpecOf(context: OperationContext, overlay: FormOverlay): FormSpec<unknown> | undefined {
-	return operationById(overlay.operationId)?.form?.(overlay.target, context).spec;
+	return operationById(overlay.operationId)?.form?.(overlay.target, context)?.spec;
 }
 
 /** Whether the focused field is the JSON editor, where a paste keeps its new lines. */

@@ -25,8 +25,9 @@ export function invoke(context: OperationContext, operation: Operation, args: re
 		return;
 	}
 
-	if (operation.form) {
-		const {spec, draftKey} = operation.form(target, context);
+	const form = operation.form?.(target, context);
+	if (form) {
+		const {spec, draftKey} = form;
 		const values = context.view.getState().drafts[draftKey] ?? spec.initial;
 		const first = shownFields(spec, values)[0];
 		context.view.dispatch({

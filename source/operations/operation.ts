@@ -61,7 +61,7 @@ export type Operation<Target = unknown> = {
 	A form filled in before the confirmation (submit a job). When it is sent, what it made joins the
 	target as `form`, and the confirmation and `run` see that.
 	*/
-	readonly form?: (target: Target, context: OperationContext) => OpenForm;
+	readonly form?: (target: Target, context: OperationContext) => OpenForm | undefined;
 	/** The question asked before a write; required for every `write` and `destructive` operation. */
 	readonly confirm?: (target: Target, context: OperationContext) => Confirm;
 	readonly run: (context: OperationContext, target: Target) => void | Promise<void>;

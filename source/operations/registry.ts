@@ -1,4 +1,5 @@
 import {listPanes, type ListPane, type Place} from '../view-state/view-state.js';
+import {fleetWriteOperations} from './fleet-writes.js';
 import {jobViewOperations} from './job-view.js';
 import {jobWriteOperations} from './job-writes.js';
 import {jobOperations} from './jobs.js';
@@ -6,7 +7,13 @@ import {navigationOperations} from './navigation.js';
 import type {Operation} from './operation.js';
 
 /** Every operation of the dashboard. */
-export const operations: readonly Operation[] = [...navigationOperations, ...jobViewOperations, ...jobOperations, ...jobWriteOperations];
+export const operations: readonly Operation[] = [
+	...navigationOperations,
+	...jobViewOperations,
+	...jobOperations,
+	...jobWriteOperations,
+	...fleetWriteOperations,
+];
 
 export const places: readonly Place[] = [...listPanes, 'endpoint', 'job'];
 

@@ -5,7 +5,7 @@ import {renderWith, testStore, tick} from '../helpers/ui-fixture.js';
 
 describe('overlays and the footer', () => {
 	test('help lists the keys of the view under it, built from the operations, writes marked', async () => {
-		const {lastFrame} = renderWith(testStore(), <HelpOverlay width={120} height={30} />);
+		const {lastFrame} = renderWith(testStore(), <HelpOverlay width={120} height={40} />);
 		await tick();
 		const frame = lastFrame()!;
 		expect(frame).toMatch(/Keys: Endpoints \(Esc or \? to close\)/);

@@ -1,0 +1,109 @@
+import {afterEach, expect, test} from 'vitest';
+import {App} from '../../source/dashboard/app.js';
+import type {Engine} from '../../source/engine/create-engine.js';
+import {engineFor} from '../helpers/engine.js';
+import {gql} from '../helpers/graphql-client.js';
+import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
+import {frameMatching, renderWith, tick} from '../helpers/ui-fixture.js';
+
+let sim: TestSim | undefined;
+let engine: Engine | undefined;
+afterEach(async () => {
+	await engine?.close();
+	await sim?.close();
+});
+
+const keys = {enter: '\r', escape: '\u001B', ctrlD: '\u0004', ctrlS: '\u0013'};
+
+async function deploy(name: string, spot: boolean): Promise<string> {
+	const types = (await gql(sim!, '{ gpuTypes { id lowestPrice(input: {gpuCount: 1, secureCloud: false}) { stockStatus minimumBidPrice } } }')).body.data
+		.gpuTypes as Array<{
+		id: string;
+		lowestPrice: {stockStatus: string | null; minimumBidPrice: number | null};
+	}>;
+	const plenty = types.find(type => type.lowestPrice.stockStatus === 'High' && type.lowestPrice.minimumBidPrice !== null)!;
+	const mutation = spot ? 'podRentInterruptable(input: $input)' : 'podFindAndDeployOnDemand(input: $input)';
+	const input = {name, gpuTypeId: plenty.id, gpuCount: 1, imageName: 'x', cloudType: 'COMMUNITY', ...(spot ? {bidPerGpu: 5} : {})};
+	const reply = await gql(
+		sim!,
+		`mutation Deploy($input: ${spot ? 'PodRentInterruptableInput!' : 'PodFindAndDeployOnDemandInput!'}) { pod: ${mutation} { id } }`,
+		{
+			variables: {input},
+		},
+	);
+	return reply.body.data.pod.id as string;
+}
+
+const statusOf = async (podId: string) =>
+	((await gql(sim!, `{ pod(input: {podId: "${podId}"}) { desiredStatus } }`)).body.data.pod as {desiredStatus: string} | null)?.desiredStatus;
+
+test('pods: x stops after y, u resumes (a spot pod asks its bid in a form), Ctrl-D terminates after the typed name', async () => {
+	sim = await startTestSim({seed: 3, graphqlRate: 1000, podCount: 0});
+	const onDemand = await deploy('ui-ondemand', false);
+	const spot = await deploy('ui-spot', true);
+	engine = await engineFor(sim, {poll: ['pods', 'gpus'], budget: {graphqlPerWindow: 100}});
+	engine.start();
+	const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine});
+	stdin.write('2');
+	await frameMatching(lastFrame, /ui-ondemand/);
+	stdin.write('/ui-ondemand\r');
+	await frameMatching(lastFrame, /Pods \(1\//);
+	stdin.write('x');
+	await frameMatching(lastFrame, /Stop pod ui-ondemand\? Its container disk is wiped; its volume is kept\. y\/N/);
+	stdin.write('y');
+	await frameMatching(lastFrame, /done: stop pod/);
+	expect(await statusOf(onDemand)).toBe('EXITED');
+	await frameMatching(lastFrame, /ui-ondemand .*EXITED/);
+	stdin.write('u');
+	await frameMatching(lastFrame, /Resume pod ui-ondemand \(\$[\d.]+\/h when it runs\)\? y\/N/);
+	stdin.write('y');
+	await frameMatching(lastFrame, /done: resume pod/);
+	expect(await statusOf(onDemand)).toBe('RUNNING');
+
+	// The spot pod: stopped, then resumed through its bid form.
+	stdin.write(keys.escape);
+	await tick();
+	stdin.write('/ui-spot\r');
+	await frameMatching(lastFrame, /Pods \(1\/.*ui-spot/s);
+	stdin.write('x');
+	await tick();
+	stdin.write('y');
+	await waitFor(async () => (await statusOf(spot)) === 'EXITED', 5000);
+	await frameMatching(lastFrame, /ui-spot .*EXITED/);
+	stdin.write('u');
+	await frameMatching(lastFrame, /Resume spot pod ui-spot/);
+	expect(lastFrame()).toMatch(/bid per GPU \(\$\/h\) +[\d.]+ .*the minimum now is \$[\d.]+/);
+	stdin.write(keys.ctrlS);
+	await frameMatching(lastFrame, /Resume spot pod ui-spot at bid \$[\d.]+\/GPU × 1 = \$[\d.]+\/h\? y\/N/);
+	stdin.write('y');
+	await waitFor(async () => (await statusOf(spot)) === 'RUNNING', 5000);
+
+	// Terminate: the wrong name sends nothing; the right one deletes the pod.
+	stdin.write(keys.ctrlD);
+	await frameMatching(lastFrame, /Terminate pod ui-spot\? Its volume is lost for good\. Type "ui-spot" to confirm:/);
+	stdin.write('ui\r');
+	await frameMatching(lastFrame, /not confirmed/);
+	expect(await statusOf(spot)).toBe('RUNNING');
+	stdin.write(keys.ctrlD);
+	await tick();
+	stdin.write('ui-spot\r');
+	await frameMatching(lastFrame, /done: terminate pod/);
+	expect(await statusOf(spot)).toBeUndefined();
+}, 30_000);
+
+test('endpoints: Ctrl-D on one with workers offers to scale to zero first (a write of its own), then asks for the typed name', async () => {
+	sim = await startTestSim({graphqlRate: 1000, endpoints: [{id: 'ep-gone', name: 'doomed', workersMin: 1, workersMax: 2}]});
+	engine = await engineFor(sim, {poll: ['endpoints'], budget: {graphqlPerWindow: 100}});
+	engine.start();
+	const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine});
+	await frameMatching(lastFrame, /doomed/);
+	stdin.write(keys.ctrlD);
+	await frameMatching(lastFrame, /doomed has workers \(min 1, max 2\); the service deletes only at 0 and 0\. Scale it to zero first\? y\/N/);
+	stdin.write('y');
+	await frameMatching(lastFrame, /Scaled to zero\. Delete endpoint doomed\? Its jobs and workers go with it\. Type "doomed" to confirm:/);
+	const scaled = (await gql(sim, '{ myself { endpoints { id workersMin workersMax } } }')).body.data.myself.endpoints;
+	expect(scaled).toEqual([{id: 'ep-gone', workersMin: 0, workersMax: 0}]);
+	stdin.write('doomed\r');
+	await frameMatching(lastFrame, /done: delete endpoint ep-gone/);
+	expect((await gql(sim, '{ myself { endpoints { id } } }')).body.data.myself.endpoints).toEqual([]);
+}, 30_000);
