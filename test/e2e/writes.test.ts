@@ -2,6 +2,7 @@ import {mkdtempSync, readFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, test} from 'vitest';
+import {gql} from '../helpers/graphql-client.js';
 import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
 import {hasTmux, TmuxSession} from '../helpers/tmux.js';
 
@@ -96,5 +97,68 @@ describe.runIf(hasTmux)('writes from the dashboard in a real terminal', () => {
 			.map(line => JSON.parse(line) as {operation: string; outcome: string});
 		expect(audit.map(entry => `${entry.operation} ${entry.outcome}`)).toEqual(['job.submit ok', 'job.submit ok', 'job.cancel ok', 'endpoint.purge-queue ok']);
 		expect(readFileSync(path.join(state, 'podtop', 'audit.jsonl'), 'utf8')).not.toContain(sim.apiKey);
+	}, 60_000);
+});
+
+describe.runIf(hasTmux)('fleet writes in a real terminal', () => {
+	test('a pod stopped and resumed; an endpoint scaled with :scale, then deleted by its typed name', async () => {
+		sim = await startTestSim({
+			graphqlRate: 1000,
+			podCount: 0,
+			endpoints: [{id: 'ep-doomed', name: 'doomed', workersMin: 1, workersMax: 2}],
+		});
+		const types = (await gql(sim, '{ gpuTypes { id lowestPrice(input: {gpuCount: 1}) { stockStatus } } }')).body.data.gpuTypes as Array<{
+			id: string;
+			lowestPrice: {stockStatus: string | null};
+		}>;
+		const plenty = types.find(type => type.lowestPrice.stockStatus === 'High')!;
+		const deployed = await gql(sim, 'mutation Deploy($input: PodFindAndDeployOnDemandInput!) { podFindAndDeployOnDemand(input: $input) { id } }', {
+			variables: {input: {name: 'tmux-pod', gpuTypeId: plenty.id, gpuCount: 1, imageName: 'x'}},
+		});
+		const podId = deployed.body.data.podFindAndDeployOnDemand.id as string;
+		const statusOf = async () => ((await gql(sim!, `{ pod(input: {podId: "${podId}"}) { desiredStatus } }`)).body.data.pod as {desiredStatus: string}).desiredStatus;
+		const state = mkdtempSync(path.join(tmpdir(), 'podtop-tmux-fleet-'));
+		session = new TmuxSession(120, 36, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {
+			RUNPOD_API_KEY: sim.apiKey,
+			XDG_STATE_HOME: state,
+		});
+		await session.waitFor(/Endpoints \(1\)[\s\S]*doomed/);
+
+		session.send('2');
+		await session.waitFor(/Pods \(1\)[\s\S]*tmux-pod +1× .* RUNNING/);
+		session.send('x');
+		await session.waitFor(/Stop pod tmux-pod\? Its container disk is wiped; its volume is kept\. y\/N/);
+		session.send('y');
+		await session.waitFor(/tmux-pod +1× .* EXITED/);
+		expect(await statusOf()).toBe('EXITED');
+		session.send('u');
+		await session.waitFor(/Resume pod tmux-pod .*\? y\/N/);
+		session.send('y');
+		await session.waitFor(/tmux-pod +1× .* (RUNNING|STARTING)/);
+		expect(await statusOf()).toBe('RUNNING');
+
+		session.send('1');
+		await session.waitFor(/Endpoints \(1\)/);
+		session.send(':');
+		session.type('scale 0 0');
+		session.send('Enter');
+		await session.waitFor(/Scale doomed to 0–0 workers\? y\/N/);
+		session.send('y');
+		await session.waitFor(/doomed +\d+ +\d+ +\d+ +\d+ +\d+ +0-0/);
+		session.send('C-d');
+		await session.waitFor(/Delete endpoint doomed\? Its jobs and workers go with it\. Type "doomed" to confirm:/);
+		session.type('doomed');
+		session.send('Enter');
+		await session.waitFor(/done: delete endpoint ep-doomed/);
+		await session.waitFor(/Endpoints \(0\)/);
+		session.send('q');
+		await session.waitFor(/PODTOP-EXIT 0/);
+		const audit = readFileSync(path.join(state, 'podtop', 'audit.jsonl'), 'utf8');
+		expect(
+			audit
+				.trim()
+				.split('\n')
+				.map(line => (JSON.parse(line) as {operation: string}).operation),
+		).toEqual(['pod.stop', 'pod.resume', 'endpoint.scale', 'endpoint.delete']);
 	}, 60_000);
 });
