@@ -66,6 +66,11 @@ export type GpuTypeRecord = {
 	readonly communityPrice?: number | null;
 	readonly secureSpotPrice?: number | null;
 	readonly communitySpotPrice?: number | null;
+	/** Committed prices per GPU-hour, for a week to six months. */
+	readonly oneWeekPrice?: number | null;
+	readonly oneMonthPrice?: number | null;
+	readonly threeMonthPrice?: number | null;
+	readonly sixMonthPrice?: number | null;
 	readonly lowestPrice?: LowestPrice | null;
 };
 

@@ -12,6 +12,7 @@ import type {OperationContext} from '../operations/operation.js';
 import {EndpointDetail} from '../panes/endpoint-detail.js';
 import {EndpointsPane} from '../panes/endpoints-pane.js';
 import {FormPane} from '../panes/form-pane.js';
+import {GpuDetail} from '../panes/gpu-detail.js';
 import {GpusPane} from '../panes/gpus-pane.js';
 import {JobView} from '../panes/job-view.js';
 import {PodsPane} from '../panes/pods-pane.js';
@@ -80,7 +81,7 @@ export function App({freshnessBound, readOnly}: Props) {
 	const {width, height, bodyHeight} = frameLayout({columns, rows: lines}, degraded);
 
 	// What is on screen polls at its visible cadence; a job on screen has its stream followed.
-	const focus = current.type === 'job' ? 'job' : current.type === 'endpoint' ? 'endpoints' : pane;
+	const focus = current.type === 'job' ? 'job' : current.type === 'endpoint' ? 'endpoints' : current.type === 'gpu' ? 'gpus' : pane;
 	useEffect(() => {
 		engine?.focus(focus);
 	}, [engine, focus]);
@@ -96,17 +97,36 @@ export function App({freshnessBound, readOnly}: Props) {
 		body = <HelpOverlay width={width} height={bodyHeight} />;
 	} else if (form) {
 		body = <FormPane overlay={form} context={context} width={width} height={bodyHeight} />;
-	} else if (current.type === 'job') {
-		body = <JobView endpointId={current.endpointId} jobId={current.jobId} width={width} height={bodyHeight} />;
-	} else if (current.type === 'endpoint') {
-		body = <EndpointDetail endpointId={current.endpointId} width={width} height={bodyHeight} />;
-	} else if (pane === 'endpoints') {
-		body = <EndpointsPane width={width} height={bodyHeight} />;
-	} else if (pane === 'pods') {
-		body = <PodsPane width={width} height={bodyHeight} />;
-	} else {
-		body = <GpusPane width={width} height={bodyHeight} />;
-	}
+	} else
+		switch (current.type) {
+			case 'job': {
+				body = <JobView endpointId={current.endpointId} jobId={current.jobId} width={width} height={bodyHeight} />;
+
+				break;
+			}
+
+			case 'gpu': {
+				body = <GpuDetail gpuId={current.gpuId} width={width} height={bodyHeight} />;
+
+				break;
+			}
+
+			case 'endpoint': {
+				body = <EndpointDetail endpointId={current.endpointId} width={width} height={bodyHeight} />;
+
+				break;
+			}
+
+			default: {
+				if (pane === 'endpoints') {
+					body = <EndpointsPane width={width} height={bodyHeight} />;
+				} else if (pane === 'pods') {
+					body = <PodsPane width={width} height={bodyHeight} />;
+				} else {
+					body = <GpusPane width={width} height={bodyHeight} />;
+				}
+			}
+		}
 
 	return (
 		<Box flexDirection='column' width={width} height={height}>

@@ -167,7 +167,7 @@ export const navigationOperations: readonly Operation[] = [
 		id: 'back',
 		title: 'back to the previous view',
 		keys: ['esc'],
-		scope: ['endpoint', 'job'],
+		scope: ['endpoint', 'gpu', 'job'],
 		danger: 'read',
 		footer: 'back',
 		target: noTarget,
@@ -185,6 +185,18 @@ export const navigationOperations: readonly Operation[] = [
 		target: context => selectedIn(context, 'endpoints') ?? unavailable('no endpoint to open'),
 		run({view}, endpointId) {
 			view.dispatch({type: 'open', view: {type: 'endpoint', endpointId}});
+		},
+	}),
+	defineOperation<string>({
+		id: 'gpu.open',
+		title: 'open the GPU type: every price, stock, counts and stock history',
+		keys: ['enter'],
+		scope: ['gpus'],
+		danger: 'read',
+		footer: 'open',
+		target: context => selectedIn(context, 'gpus') ?? unavailable('no GPU type to open'),
+		run({view}, gpuId) {
+			view.dispatch({type: 'open', view: {type: 'gpu', gpuId}});
 		},
 	}),
 ];

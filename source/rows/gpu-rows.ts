@@ -35,7 +35,7 @@ export const stockTone = {High: 'good', Medium: 'accent', Low: 'warn', None: 'ba
 const complianceNames: Readonly<Record<string, string>> = {ISO_IEC_27001: 'ISO27001', SOC_2_TYPE_2: 'SOC2'};
 
 /** The standards an offer is certified for, short: `GDPR ISO27001 SOC2`; empty where none. */
-function complianceText(compliance: LowestPrice['compliance']): string {
+export function complianceText(compliance: LowestPrice['compliance']): string {
 	return (compliance ?? []).flatMap(standard => (standard ? [complianceNames[standard] ?? sanitizeLine(standard)] : [])).join(' ');
 }
 

@@ -63,10 +63,13 @@ describe('GraphQL client: every operation against the simulator', () => {
 });
 
 describe('GraphQL client: errors', () => {
-	test('a resolver error → graphql with errors[0].message', async () => {
-		const error = await caught(api.stop('nope'));
-		expect(error.kind).toBe('graphql');
-		expect(error.message).toMatch(/Pod nope not found/);
+	test('a resolver error → graphql with errors[0].message; its NOT_FOUND code → not-found', async () => {
+		const missing = await caught(api.stop('nope'));
+		expect(missing.kind).toBe('not-found');
+		expect(missing.message).toMatch(/Pod nope not found/);
+		const refused = await caught(api.deleteEndpoint((await api.endpoints()).find(endpoint => (endpoint.workersMax ?? 0) > 0)!.id));
+		expect(refused.kind).toBe('graphql');
+		expect(refused.message).toMatch(/still has workers/);
 	});
 
 	test('a bad key → auth; 429 → rate-limited with Retry-After; 5xx → server', async () => {
