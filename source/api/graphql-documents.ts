@@ -8,8 +8,8 @@ const savedEndpointFields =
 /** The list's fields: what the Pods pane shows (10,000 pods are polled whole, so nothing more). */
 const podListFields =
 	'id name imageName desiredStatus costPerHr gpuCount vcpuCount memoryInGb uptimeSeconds lastStatusChange podType machine { gpuDisplayName location } runtime { uptimeInSeconds gpus { id gpuUtilPercent memoryUtilPercent } container { cpuPercent memoryPercent } }';
-/** One pod's fields: the list's and its ports. */
-const podFields = podListFields.replace(/ }$/, ' ports { ip isIpPublic privatePort publicPort type } }');
+/** One pod's fields: the list's, its ports, disks, machine and env (names shown; values only when asked). */
+const podFields = `${podListFields.replace(/ }$/, ' ports { ip isIpPublic privatePort publicPort type } }')} env containerDiskInGb volumeInGb volumeMountPath machineId`;
 
 export const documents = {
 	endpoints: `query PodtopEndpoints { myself { endpoints { ${endpointFields} } } }`,

@@ -44,6 +44,12 @@ export type PodRecord = {
 	readonly podType?: string | null;
 	readonly machine?: {readonly gpuDisplayName?: string | null; readonly location?: string | null} | null;
 	readonly runtime?: PodRuntime | null;
+	/** Details (`pod(input)` only): `KEY=value` strings, which often hold secrets. */
+	readonly env?: ReadonlyArray<string | null> | null;
+	readonly containerDiskInGb?: number | null;
+	readonly volumeInGb?: number | null;
+	readonly volumeMountPath?: string | null;
+	readonly machineId?: string | null;
 };
 
 export type LowestPrice = {

@@ -5,7 +5,15 @@ import {useServices, useView} from './services.js';
 
 type Props = {readonly width: number; readonly height: number};
 
-const placeTitles = {endpoints: 'Endpoints', pods: 'Pods', gpus: 'GPUs', endpoint: 'Endpoint details', gpu: 'GPU type', job: 'Job'} as const;
+const placeTitles = {
+	endpoints: 'Endpoints',
+	pods: 'Pods',
+	gpus: 'GPUs',
+	endpoint: 'Endpoint details',
+	gpu: 'GPU type',
+	pod: 'Pod details',
+	job: 'Job',
+} as const;
 
 /** The `?` overlay: every key of the view under it, built from the operations themselves (k9s-style). */
 export function HelpOverlay({width, height}: Props) {

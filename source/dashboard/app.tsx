@@ -13,17 +13,49 @@ import {EndpointDetail} from '../panes/endpoint-detail.js';
 import {EndpointsPane} from '../panes/endpoints-pane.js';
 import {FormPane} from '../panes/form-pane.js';
 import {GpuDetail} from '../panes/gpu-detail.js';
+import {PodDetail} from '../panes/pod-detail.js';
 import {GpusPane} from '../panes/gpus-pane.js';
 import {JobView} from '../panes/job-view.js';
 import {PodsPane} from '../panes/pods-pane.js';
 import {frameLayout} from '../view-state/layout.js';
-import {currentView} from '../view-state/view-state.js';
+import {currentView, type ListPane, type View} from '../view-state/view-state.js';
 
 type Props = {
 	/** How fresh data is when all polls succeed, e.g. `≤5s…60s`. */
 	readonly freshnessBound: string;
 	readonly readOnly: boolean;
 };
+
+/** What the body shows for the view on top: a drill-down, or the list pane. */
+function ViewBody({view, pane, width, height}: {readonly view: View; readonly pane: ListPane; readonly width: number; readonly height: number}) {
+	switch (view.type) {
+		case 'job': {
+			return <JobView endpointId={view.endpointId} jobId={view.jobId} width={width} height={height} />;
+		}
+
+		case 'pod': {
+			return <PodDetail podId={view.podId} showEnv={view.showEnv} width={width} height={height} />;
+		}
+
+		case 'gpu': {
+			return <GpuDetail gpuId={view.gpuId} width={width} height={height} />;
+		}
+
+		case 'endpoint': {
+			return <EndpointDetail endpointId={view.endpointId} width={width} height={height} />;
+		}
+
+		case 'list': {
+			return pane === 'endpoints' ? (
+				<EndpointsPane width={width} height={height} />
+			) : pane === 'pods' ? (
+				<PodsPane width={width} height={height} />
+			) : (
+				<GpusPane width={width} height={height} />
+			);
+		}
+	}
+}
 
 const isText = (input: string, key: Key) => input.length > 1 && !key.ctrl && !key.meta && !key.escape;
 
@@ -81,10 +113,13 @@ export function App({freshnessBound, readOnly}: Props) {
 	const {width, height, bodyHeight} = frameLayout({columns, rows: lines}, degraded);
 
 	// What is on screen polls at its visible cadence; a job on screen has its stream followed.
-	const focus = current.type === 'job' ? 'job' : current.type === 'endpoint' ? 'endpoints' : current.type === 'gpu' ? 'gpus' : pane;
+	const focus =
+		current.type === 'job' ? 'job' : current.type === 'endpoint' ? 'endpoints' : current.type === 'gpu' ? 'gpus' : current.type === 'pod' ? 'pods' : pane;
 	useEffect(() => {
 		engine?.focus(focus);
 	}, [engine, focus]);
+	const watchedPod = current.type === 'pod' ? current.podId : undefined;
+	useEffect(() => (engine && watchedPod ? engine.watchPod(watchedPod) : undefined), [engine, watchedPod]);
 	const followedEndpoint = current.type === 'job' ? current.endpointId : undefined;
 	const followedJob = current.type === 'job' ? current.jobId : undefined;
 	useEffect(
@@ -92,41 +127,13 @@ export function App({freshnessBound, readOnly}: Props) {
 		[engine, followedEndpoint, followedJob],
 	);
 
-	let body;
-	if (help) {
-		body = <HelpOverlay width={width} height={bodyHeight} />;
-	} else if (form) {
-		body = <FormPane overlay={form} context={context} width={width} height={bodyHeight} />;
-	} else
-		switch (current.type) {
-			case 'job': {
-				body = <JobView endpointId={current.endpointId} jobId={current.jobId} width={width} height={bodyHeight} />;
-
-				break;
-			}
-
-			case 'gpu': {
-				body = <GpuDetail gpuId={current.gpuId} width={width} height={bodyHeight} />;
-
-				break;
-			}
-
-			case 'endpoint': {
-				body = <EndpointDetail endpointId={current.endpointId} width={width} height={bodyHeight} />;
-
-				break;
-			}
-
-			default: {
-				if (pane === 'endpoints') {
-					body = <EndpointsPane width={width} height={bodyHeight} />;
-				} else if (pane === 'pods') {
-					body = <PodsPane width={width} height={bodyHeight} />;
-				} else {
-					body = <GpusPane width={width} height={bodyHeight} />;
-				}
-			}
-		}
+	const body = help ? (
+		<HelpOverlay width={width} height={bodyHeight} />
+	) : form ? (
+		<FormPane overlay={form} context={context} width={width} height={bodyHeight} />
+	) : (
+		<ViewBody view={current} pane={pane} width={width} height={bodyHeight} />
+	);
 
 	return (
 		<Box flexDirection='column' width={width} height={height}>

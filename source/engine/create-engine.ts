@@ -39,6 +39,8 @@ export type Engine = {
 	readonly refresh: () => void;
 	/** One endpoint's health now, at a user's priority. */
 	readonly health: (endpointId: string) => Promise<Health>;
+	/** Polls one pod's details (ports, env, per-GPU history) while they are open; returns the stop. */
+	readonly watchPod: (podId: string) => () => void;
 	/** One pod, read now (to say what a terminate would delete). */
 	readonly pod: (podId: string) => Promise<PodRecord | null>;
 	/** One endpoint with every writable field, read now; undefined when the account has none such. */
@@ -111,6 +113,7 @@ export async function createEngine({
 		start: pollers.start,
 		focus: writes.setFocus,
 		showing: pollers.showing,
+		watchPod: pollers.watchPod,
 		track: (endpointId, jobId) => writes.trackJob(endpointId, jobId),
 		follow(endpointId, jobId, onChunks) {
 			const key = writes.trackJob(endpointId, jobId, {follow: true});

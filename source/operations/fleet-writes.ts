@@ -15,7 +15,8 @@ function podTarget(context: OperationContext, refuse: (pod: PodRecord) => string
 	return writeTarget(
 		context,
 		() => {
-			const podId = selectedIn(context, 'pods');
+			const view = currentView(context.view.getState());
+			const podId = view.type === 'pod' ? view.podId : selectedIn(context, 'pods');
 			const pod = podId ? context.store.getState().pods.byId[podId]?.record : undefined;
 			if (!pod) {
 				return undefined;
@@ -58,7 +59,7 @@ export const fleetWriteOperations: readonly Operation[] = [
 		id: 'pod.stop',
 		title: 'stop the pod (container disk wiped, volume kept)',
 		keys: ['x'],
-		scope: ['pods'],
+		scope: ['pods', 'pod'],
 		danger: 'write',
 		target: context =>
 			podTarget(context, pod => (pod.desiredStatus === 'RUNNING' ? undefined : `${sanitizeLine(pod.name ?? pod.id)} is not running: nothing to stop`)),
@@ -71,7 +72,7 @@ export const fleetWriteOperations: readonly Operation[] = [
 		id: 'pod.resume',
 		title: 'resume the pod (a spot pod asks for its bid)',
 		keys: ['u'],
-		scope: ['pods'],
+		scope: ['pods', 'pod'],
 		danger: 'write',
 		target: context => podTarget(context, pod => (pod.desiredStatus === 'RUNNING' ? `${sanitizeLine(pod.name ?? pod.id)} is running already` : undefined)),
 		// Only spot pods have a form: the bid.
@@ -102,7 +103,7 @@ export const fleetWriteOperations: readonly Operation[] = [
 		id: 'pod.terminate',
 		title: 'terminate the pod for good (its volume is lost)',
 		keys: ['ctrl-d'],
-		scope: ['pods'],
+		scope: ['pods', 'pod'],
 		danger: 'destructive',
 		target: context => podTarget(context, () => undefined),
 		confirm: ({name}) => ({prompt: `Terminate pod ${name}? Its volume is lost for good.`, typeToConfirm: name}),

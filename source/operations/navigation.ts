@@ -167,7 +167,7 @@ export const navigationOperations: readonly Operation[] = [
 		id: 'back',
 		title: 'back to the previous view',
 		keys: ['esc'],
-		scope: ['endpoint', 'gpu', 'job'],
+		scope: ['endpoint', 'gpu', 'pod', 'job'],
 		danger: 'read',
 		footer: 'back',
 		target: noTarget,
@@ -185,6 +185,29 @@ export const navigationOperations: readonly Operation[] = [
 		target: context => selectedIn(context, 'endpoints') ?? unavailable('no endpoint to open'),
 		run({view}, endpointId) {
 			view.dispatch({type: 'open', view: {type: 'endpoint', endpointId}});
+		},
+	}),
+	defineOperation<string>({
+		id: 'pod.open',
+		title: 'open the pod: ports, image, env names, disks, machine, per-GPU history',
+		keys: ['enter'],
+		scope: ['pods'],
+		danger: 'read',
+		footer: 'open',
+		target: context => selectedIn(context, 'pods') ?? unavailable('no pod to open'),
+		run({view}, podId) {
+			view.dispatch({type: 'open', view: {type: 'pod', podId, showEnv: false}});
+		},
+	}),
+	defineOperation({
+		id: 'pod.env',
+		title: "show or hide the environment's values (they often hold secrets)",
+		keys: ['v'],
+		scope: ['pod'],
+		danger: 'read',
+		target: noTarget,
+		run({view}) {
+			view.dispatch({type: 'toggle-env'});
 		},
 	}),
 	defineOperation<string>({

@@ -15,7 +15,7 @@ export const operations: readonly Operation[] = [
 	...fleetWriteOperations,
 ];
 
-export const places: readonly Place[] = [...listPanes, 'endpoint', 'gpu', 'job'];
+export const places: readonly Place[] = [...listPanes, 'endpoint', 'gpu', 'pod', 'job'];
 
 const isListPane = (place: Place): place is ListPane => (listPanes as readonly string[]).includes(place);
 

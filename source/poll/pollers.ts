@@ -26,6 +26,8 @@ export type Pollers = {
 	readonly listen: (jobKey: string, listener: ChunkListener) => () => void;
 	/** The endpoints whose rows are on screen: their health is polled first and most often. */
 	readonly showing: (endpointIds: readonly string[]) => void;
+	/** Polls one pod's details while they are open; the function returned stops it. */
+	readonly watchPod: (podId: string) => () => void;
 	readonly stop: () => void;
 };
 
@@ -216,6 +218,29 @@ export function createPollers({
 		() => cadence.jobsTickMs,
 	);
 
+	// The pod whose details are open: polled at the visible pods cadence while it is.
+	let watchedPod: string | undefined;
+	const podDetailLoop = createLoop(
+		async () => {
+			const podId = watchedPod;
+			if (!podId) {
+				return;
+			}
+
+			try {
+				const record = await api.pod(podId);
+				if (watchedPod === podId) {
+					writes.setPodDetail(podId, record, now());
+				}
+
+				writes.reportSource('graphql', now());
+			} catch (error) {
+				writes.reportSource('graphql', now(), describeError(error));
+			}
+		},
+		() => (watchedPod ? cadence.podsMs : cadence.healthStalestMs),
+	);
+
 	let publishedBudgets: ReturnType<Scheduler['snapshot']> = {};
 	const budgetLoop = createLoop(
 		async () => {
@@ -230,7 +255,7 @@ export function createPollers({
 
 	const loops: Loop[] = [
 		...(poll.includes('endpoints') ? [endpointsLoop, healthLoop] : []),
-		...(poll.includes('pods') ? [podsLoop] : []),
+		...(poll.includes('pods') ? [podsLoop, podDetailLoop] : []),
 		...(poll.includes('gpus') ? [gpusLoop] : []),
 		...(poll.includes('jobs') ? [jobsLoop] : []),
 		budgetLoop,
@@ -266,6 +291,16 @@ export function createPollers({
 			if (endpoints && poll.includes('endpoints')) {
 				endpointsLoop.trigger();
 			}
+		},
+		watchPod(podId) {
+			watchedPod = podId;
+			podDetailLoop.trigger();
+			return () => {
+				if (watchedPod === podId) {
+					watchedPod = undefined;
+					writes.setPodDetail(undefined, null, now());
+				}
+			};
 		},
 		showing(endpointIds) {
 			const wasKnown = endpointsOnScreen !== undefined;

@@ -28,6 +28,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint}: StoreOptions)
 		keyFingerprint,
 		endpoints: {byId: {}, order: []},
 		pods: {byId: {}, order: []},
+		podDetail: undefined,
 		gpus: {byId: {}, order: []},
 		jobs: {byKey: jobs, revision: 0, changed: []},
 		connection: {jobApi: {}, graphql: {}},

@@ -1,4 +1,4 @@
-import type {BudgetState, ConnectionState, EndpointState, GpuState, PaneName, PodState, SourceName, TrackedJob} from './types.js';
+import type {BudgetState, ConnectionState, EndpointState, GpuState, PaneName, PodDetail, PodState, SourceName, TrackedJob} from './types.js';
 
 export type Collection<T> = {
 	readonly byId: Readonly<Record<string, T>>;
@@ -29,6 +29,8 @@ export type PodtopState = {
 	readonly keyFingerprint: string;
 	readonly endpoints: Collection<EndpointState>;
 	readonly pods: Collection<PodState>;
+	/** The pod whose details are open: its full record (ports, env) and per-GPU history. */
+	readonly podDetail: PodDetail | undefined;
 	readonly gpus: Collection<GpuState>;
 	readonly jobs: TrackedJobs;
 	readonly connection: Readonly<Record<SourceName, ConnectionState>>;

@@ -55,6 +55,15 @@ export type GpuState = {
 	readonly stockHistory: readonly StockStatus[];
 };
 
+/** One pod's details while they are open: the `pod(input)` answer, and each GPU's recent utilisation and memory. */
+export type PodDetail = {
+	readonly podId: string;
+	/** Null: the service says there is no such pod (terminated). */
+	readonly record: PodRecord | null;
+	readonly updatedAt: number;
+	readonly gpuHistory: ReadonlyArray<{readonly util: readonly number[]; readonly memory: readonly number[]}>;
+};
+
 export type TrackedJob = {
 	readonly key: string;
 	readonly endpointId: string;

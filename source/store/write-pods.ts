@@ -1,5 +1,6 @@
 import type {PodRecord} from '../api/graphql-types.js';
 import {appendBounded} from '../lib/bounded.js';
+import {deepEqual} from '../lib/deep-equal.js';
 import {mergeRecords} from './merge-records.js';
 import {meanGpuUtil} from './pod-figures.js';
 import type {GetState, SetState} from './state.js';
@@ -13,6 +14,8 @@ export type PodWrites = {
 	readonly updatePod: (record: PodRecord, at: number) => void;
 	/** A terminated pod leaves the list at once. */
 	readonly removePod: (podId: string, at: number) => void;
+	/** The open pod's details (undefined closes them); each GPU's history grows by one sample. */
+	readonly setPodDetail: (podId: string | undefined, record: PodRecord | null, at: number) => void;
 };
 
 export function podWrites(set: SetState, get: GetState): PodWrites {
@@ -25,6 +28,31 @@ export function podWrites(set: SetState, get: GetState): PodWrites {
 	};
 
 	const writes: PodWrites = {
+		setPodDetail(podId, record, at) {
+			const previous = get().podDetail;
+			if (podId === undefined) {
+				if (previous) {
+					set({podDetail: undefined});
+				}
+
+				return;
+			}
+
+			const same = previous?.podId === podId;
+			if (same && deepEqual(previous.record, record)) {
+				return;
+			}
+
+			const gpus = record?.runtime?.gpus ?? [];
+			const gpuHistory = gpus.map((gpu, index) => {
+				const before = same ? previous.gpuHistory[index] : undefined;
+				return {
+					util: appendBounded(before?.util ?? [], gpu?.gpuUtilPercent ?? 0, utilHistoryLimit),
+					memory: appendBounded(before?.memory ?? [], gpu?.memoryUtilPercent ?? 0, utilHistoryLimit),
+				};
+			});
+			set({podDetail: {podId, record, updatedAt: at, gpuHistory}});
+		},
 		updatePod(record, at) {
 			const records = current();
 			const index = records.findIndex(each => each.id === record.id);

@@ -24,6 +24,8 @@ export type ViewAction =
 	| ({readonly type: 'confirm'} & Confirmation)
 	| {readonly type: 'close-overlay'}
 	| {readonly type: 'next-job-status-filter'}
+	/** In a pod's details: show or hide its environment's values. */
+	| {readonly type: 'toggle-env'}
 	| ({readonly type: 'open-form'} & Omit<FormOverlay, 'type'>)
 	| {readonly type: 'edit-form'; readonly values: FormOverlay['values']; readonly focus: number; readonly cursor: number}
 	| {readonly type: 'input'; readonly input: string}
@@ -124,6 +126,11 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 			return state.overlay.type === 'form'
 				? {...state, overlay: {...state.overlay, values: action.values, focus: action.focus, cursor: action.cursor}, message: undefined}
 				: state;
+		}
+
+		case 'toggle-env': {
+			const view = currentView(state);
+			return view.type === 'pod' ? {...state, views: [...state.views.slice(0, -1), {...view, showEnv: !view.showEnv}]} : state;
 		}
 
 		case 'next-job-status-filter': {

@@ -6,10 +6,11 @@ export type View =
 	| {readonly type: 'list'}
 	| {readonly type: 'endpoint'; readonly endpointId: string}
 	| {readonly type: 'gpu'; readonly gpuId: string}
+	| {readonly type: 'pod'; readonly podId: string; readonly showEnv: boolean}
 	| {readonly type: 'job'; readonly endpointId: string; readonly jobId: string};
 
 /** Where the user is, for key dispatch and help: a list pane, or a drilled-down view. */
-export type Place = ListPane | 'endpoint' | 'gpu' | 'job';
+export type Place = ListPane | 'endpoint' | 'gpu' | 'pod' | 'job';
 
 /** A write waiting for the user's word: y/N, or the name typed out for destructive ones. */
 export type Confirmation = {

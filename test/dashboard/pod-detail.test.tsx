@@ -1,0 +1,69 @@
+import {afterEach, expect, test} from 'vitest';
+import {App} from '../../source/dashboard/app.js';
+import type {Engine} from '../../source/engine/create-engine.js';
+import {defaultCadence} from '../../source/poll/cadence.js';
+import {engineFor} from '../helpers/engine.js';
+import {gql} from '../helpers/graphql-client.js';
+import {startTestSim, type TestSim} from '../helpers/sim-client.js';
+import {frameMatching, renderWith, tick} from '../helpers/ui-fixture.js';
+
+let sim: TestSim | undefined;
+let engine: Engine | undefined;
+afterEach(async () => {
+	await engine?.close();
+	await sim?.close();
+});
+
+test('Enter on a pod: its details, env values hidden until v, ports as a table, per-GPU history; x works there too', async () => {
+	sim = await startTestSim({graphqlRate: 1000, podCount: 0});
+	const types = (await gql(sim, '{ gpuTypes { id lowestPrice(input: {gpuCount: 2}) { stockStatus } } }')).body.data.gpuTypes as Array<{
+		id: string;
+		lowestPrice: {stockStatus: string | null};
+	}>;
+	const plenty = types.find(type => type.lowestPrice.stockStatus === 'High')!;
+	await gql(sim, 'mutation Deploy($input: PodFindAndDeployOnDemandInput!) { podFindAndDeployOnDemand(input: $input) { id } }', {
+		variables: {
+			input: {
+				name: 'trainer',
+				gpuTypeId: plenty.id,
+				gpuCount: 2,
+				imageName: 'pytorch/pytorch:2.4',
+				containerDiskInGb: 40,
+				volumeInGb: 200,
+				ports: '8888/http,22/tcp',
+				env: [{key: 'HF_TOKEN', value: 'hf_SECRETVALUE'}],
+			},
+		},
+	});
+	engine = await engineFor(sim, {poll: ['pods'], cadence: {...defaultCadence, podsMs: 300}, budget: {graphqlPerWindow: 100}});
+	engine.start();
+	const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine, view: {columns: 130, rows: 30}});
+	stdin.write('2');
+	await frameMatching(lastFrame, /trainer/);
+	stdin.write('\r');
+	let frame = await frameMatching(lastFrame, /trainer \(\w+\) RUNNING {2}Esc back/);
+	frame = await frameMatching(lastFrame, /disks +container 40 GB/);
+	expect(frame).toMatch(/image +pytorch\/pytorch:2\.4/);
+	expect(frame).toMatch(/GPUs +2× .* · 16 vCPU · 62 GB memory/);
+	expect(frame).toMatch(/disks +container 40 GB \(wiped on stop\) · volume 200 GB at \/workspace \(kept\)/);
+	expect(frame).toMatch(/env +HF_TOKEN=•{4} +\(v shows the values\)/);
+	expect(frame).not.toContain('hf_SECRETVALUE');
+	expect(frame).toMatch(/│ ip +│ public │ port +│ type │/);
+	expect(frame).toMatch(/│ no +│ 8888 → 8888 │ http │/);
+	expect(frame).toMatch(/│ yes +│ 22 → \d+ +│ tcp +│/);
+	// Two GPUs, each with its history growing as the details are polled.
+	frame = await frameMatching(lastFrame, /GPU 1 +util +\d+% +\S{2,}/);
+	expect(frame).toMatch(/GPU 0 +util +\d+%/);
+	stdin.write('v');
+	await frameMatching(lastFrame, /env +HF_TOKEN=hf_SECRETVALUE/);
+	stdin.write('v');
+	await frameMatching(lastFrame, /env +HF_TOKEN=•{4}/);
+	stdin.write('x');
+	await frameMatching(lastFrame, /Stop pod trainer\? .* y\/N/);
+	stdin.write('y');
+	frame = await frameMatching(lastFrame, /trainer \(\w+\) EXITED/);
+	await frameMatching(lastFrame, /ports +none while the pod is not running/);
+	stdin.write('\u001B');
+	await tick();
+	await frameMatching(lastFrame, /Pods \(1\)/);
+}, 30_000);
