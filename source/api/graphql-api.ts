@@ -13,7 +13,8 @@ export type GraphqlApi = {
 	readonly endpointForEdit: (id: string, options?: CallOptions) => Promise<SavedEndpoint | undefined>;
 	readonly pods: (options?: CallOptions) => Promise<PodRecord[]>;
 	readonly pod: (podId: string, options?: CallOptions) => Promise<PodRecord | null>;
-	readonly gpuTypes: (options?: CallOptions & {readonly gpuCount?: number}) => Promise<GpuTypeRecord[]>;
+	/** Every GPU type, its `lowestPrice` for a count and cloud (secure, community, or both when undefined). */
+	readonly gpuTypes: (options?: CallOptions & {readonly gpuCount?: number; readonly secureCloud?: boolean}) => Promise<GpuTypeRecord[]>;
 	readonly saveEndpoint: (input: EndpointInput, options?: CallOptions) => Promise<EndpointRecord>;
 	readonly deleteEndpoint: (id: string, options?: CallOptions) => Promise<void>;
 	readonly deployOnDemand: (input: PodDeployInput, options?: CallOptions) => Promise<PodRecord>;
@@ -79,7 +80,14 @@ export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; re
 		pods: async (options = {}) => (await call<{myself: {pods: PodRecord[]} | null}>('pods', documents.pods, {}, options.signal)).myself?.pods ?? [],
 		pod: async (podId, options = {}) => (await call<{pod: PodRecord | null}>(`pod ${podId}`, documents.pod, {podId}, options.signal)).pod,
 		gpuTypes: async (options = {}) =>
-			(await call<{gpuTypes: GpuTypeRecord[]}>('gpuTypes', documents.gpuTypes, {gpuCount: options.gpuCount ?? 1}, options.signal)).gpuTypes,
+			(
+				await call<{gpuTypes: GpuTypeRecord[]}>(
+					'gpuTypes',
+					documents.gpuTypes,
+					{gpuCount: options.gpuCount ?? 1, secureCloud: options.secureCloud ?? null},
+					options.signal,
+				)
+			).gpuTypes,
 		saveEndpoint: async (input, options = {}) =>
 			required(
 				(await call<{saveEndpoint: EndpointRecord | null}>('saveEndpoint', documents.saveEndpoint, {input}, options.signal)).saveEndpoint,

@@ -18,7 +18,7 @@ export const documents = {
 	pods: `query PodtopPods { myself { pods { ${podListFields} } } }`,
 	pod: `query PodtopPod($podId: String!) { pod(input: {podId: $podId}) { ${podFields} } }`,
 	gpuTypes:
-		'query PodtopGpuTypes($gpuCount: Int) { gpuTypes { id displayName manufacturer memoryInGb maxGpuCount securePrice communityPrice secureSpotPrice communitySpotPrice oneWeekPrice oneMonthPrice threeMonthPrice sixMonthPrice lowestPrice(input: {gpuCount: $gpuCount}) { stockStatus maxUnreservedGpuCount availableGpuCounts minimumBidPrice uninterruptablePrice compliance } } }',
+		'query PodtopGpuTypes($gpuCount: Int, $secureCloud: Boolean) { gpuTypes { id displayName manufacturer memoryInGb maxGpuCount securePrice communityPrice secureSpotPrice communitySpotPrice oneWeekPrice oneMonthPrice threeMonthPrice sixMonthPrice lowestPrice(input: {gpuCount: $gpuCount, secureCloud: $secureCloud}) { stockStatus maxUnreservedGpuCount availableGpuCounts minimumBidPrice uninterruptablePrice compliance } } }',
 	saveEndpoint: `mutation PodtopSaveEndpoint($input: EndpointInput!) { saveEndpoint(input: $input) { ${savedEndpointFields} } }`,
 	deleteEndpoint: 'mutation PodtopDeleteEndpoint($id: String!) { deleteEndpoint(id: $id) }',
 	deployOnDemand: `mutation PodtopDeploy($input: PodFindAndDeployOnDemandInput!) { podFindAndDeployOnDemand(input: $input) { ${podFields} } }`,

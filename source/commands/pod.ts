@@ -11,6 +11,7 @@ export const podHelp = `
 	  $ podtop pod stop <pod_id> [--json]
 	  $ podtop pod resume <pod_id> [--gpu-count N] [--bid PRICE] [--json]
 	  $ podtop pod terminate <pod_id> --yes [--json]
+	  $ podtop pod deploy --gpu-type ID --image IMAGE [options]   (see podtop pod deploy --help)
 
 	stop        Stops a running pod: its container disk is wiped, its volume is kept, GPUs are freed.
 	resume      Starts a stopped pod again (on-demand). A spot pod needs --bid: dollars per GPU per
@@ -33,6 +34,12 @@ const actions = ['stop', 'resume', 'terminate'] as const;
 
 /** `podtop pod stop|resume|terminate`: one pod, one write. */
 export async function runPod(argv: readonly string[]): Promise<void> {
+	if (argv[0] === 'deploy') {
+		const {runPodDeploy} = await import('./pod-deploy.js');
+		await runPodDeploy(argv.slice(1));
+		return;
+	}
+
 	const cli = parseCommandLine(
 		podHelp,
 		argv,

@@ -1,6 +1,6 @@
 import {createGraphqlApi} from '../api/graphql-api.js';
 import {createCompatApi} from '../api/compat-api.js';
-import type {PodRecord, SavedEndpoint} from '../api/graphql-types.js';
+import type {GpuTypeRecord, PodRecord, SavedEndpoint} from '../api/graphql-types.js';
 import {createJobApi} from '../api/job-api.js';
 import type {Health} from '../api/job-types.js';
 import {Pools} from '../api/pools.js';
@@ -41,6 +41,8 @@ export type Engine = {
 	readonly health: (endpointId: string) => Promise<Health>;
 	/** Polls one pod's details (ports, env, per-GPU history) while they are open; returns the stop. */
 	readonly watchPod: (podId: string) => () => void;
+	/** A GPU type's offer for a count and cloud, read now: its minimum bid, price and stock for a deploy. */
+	readonly offer: (gpuTypeId: string, gpuCount: number, secureCloud?: boolean) => Promise<GpuTypeRecord | undefined>;
 	/** One pod, read now (to say what a terminate would delete). */
 	readonly pod: (podId: string) => Promise<PodRecord | null>;
 	/** One endpoint with every writable field, read now; undefined when the account has none such. */
@@ -127,6 +129,7 @@ export async function createEngine({
 		refresh: pollers.refresh,
 		health: async endpointId => api.health(endpointId, 'action'),
 		pod: async podId => api.pod(podId),
+		offer: async (gpuTypeId, gpuCount, secureCloud) => api.offer(gpuTypeId, gpuCount, secureCloud),
 		endpointRecord: async endpointId => api.endpointForEdit(endpointId),
 		snapshot: async () => takeSnapshot(api, {mode: target.mode, apiHost: store.getState().apiHost, endpointFilter}),
 		perform: async (id, writeTarget, input) => perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey}, id, writeTarget, input),

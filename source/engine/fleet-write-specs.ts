@@ -1,7 +1,7 @@
 import {ApiError} from '../api/errors.js';
 import type {WriteSpec} from './write-spec.js';
 
-type FleetWriteId = 'endpoint.scale' | 'endpoint.delete' | 'pod.stop' | 'pod.resume' | 'pod.bid-resume' | 'pod.terminate';
+type FleetWriteId = 'endpoint.scale' | 'endpoint.delete' | 'pod.stop' | 'pod.resume' | 'pod.bid-resume' | 'pod.terminate' | 'pod.deploy';
 
 const checkPod = (podId: string) => `check with: podtop snapshot --json (pods), or the Pods pane; pod ${podId}`;
 
@@ -65,6 +65,16 @@ export const fleetWriteSpecs: {readonly [Id in FleetWriteId]: WriteSpec<Id>} = {
 			pollers.repoll({pods: true});
 		},
 		howToCheck: ({podId}) => checkPod(podId),
+	},
+	'pod.deploy': {
+		danger: 'write',
+		describe: ({gpuTypeId}) => `deploy a pod on ${gpuTypeId}`,
+		send: async (api, _target, {deploy, bidPerGpu}) => (bidPerGpu === undefined ? api.deployOnDemand(deploy) : api.rentInterruptable({...deploy, bidPerGpu})),
+		after({writes, pollers}, _target, pod) {
+			writes.updatePod(pod, Date.now());
+			pollers.repoll({pods: true});
+		},
+		howToCheck: () => 'a pod may have been made (and bills): look for it in the Pods pane or podtop snapshot --json',
 	},
 	'pod.terminate': {
 		danger: 'destructive',

@@ -1,5 +1,5 @@
 import type {ChatResult} from '../api/compat-api.js';
-import type {EndpointRecord, PodRecord} from '../api/graphql-types.js';
+import type {EndpointRecord, PodDeployInput, PodRecord} from '../api/graphql-types.js';
 import type {JobRequest, JobStatusBody} from '../api/job-types.js';
 import type {Pollers} from '../poll/pollers.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';
@@ -26,6 +26,7 @@ export type WriteTypes = {
 	'pod.resume': {target: PodTarget; input: {readonly gpuCount?: number}; result: PodRecord};
 	'pod.bid-resume': {target: PodTarget; input: {readonly bidPerGpu: number; readonly gpuCount?: number}; result: PodRecord};
 	'pod.terminate': {target: PodTarget; input: undefined; result: undefined};
+	'pod.deploy': {target: {readonly gpuTypeId: string}; input: {readonly deploy: PodDeployInput; readonly bidPerGpu?: number}; result: PodRecord};
 };
 
 export type WriteId = keyof WriteTypes;

@@ -54,6 +54,13 @@ export function createScheduledApi({
 		deployOnDemand: async (input: PodDeployInput) => write('graphql', async signal => graphqlApi.deployOnDemand(input, {signal})),
 		stopPod: async (podId: string) => write('graphql', async signal => graphqlApi.stop(podId, {signal})),
 		resumePod: async (podId: string, gpuCount?: number) => write('graphql', async signal => graphqlApi.resume(podId, gpuCount, {signal})),
+		rentInterruptable: async (input: PodDeployInput & {readonly bidPerGpu: number}) =>
+			write('graphql', async signal => graphqlApi.rentInterruptable(input, {signal})),
+		/** A GPU type's offer for a count and cloud, read now (a deploy's minimum bid and stock). */
+		offer: async (gpuTypeId: string, gpuCount: number, secureCloud?: boolean) =>
+			read('graphql', `offer:${gpuTypeId}:${gpuCount}:${String(secureCloud)}`, 'action', async signal =>
+				(await graphqlApi.gpuTypes({signal, gpuCount, secureCloud})).find(type => type.id === gpuTypeId),
+			),
 		terminatePod: async (podId: string) => write('graphql', async signal => graphqlApi.terminate(podId, {signal})),
 		bidResumePod: async (podId: string, bidPerGpu: number, gpuCount?: number) =>
 			write('graphql', async signal => graphqlApi.bidResume(podId, bidPerGpu, gpuCount, {signal})),
