@@ -2,6 +2,7 @@ import type {PodRecord} from '../api/graphql-types.js';
 import {formatDollarsPerHour} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {bidForm, type BidResume} from '../forms/bid-form.js';
+import {deployForm, type DeployOrder} from '../forms/deploy-form.js';
 import {currentView} from '../view-state/view-state.js';
 import {defineOperation, unavailable, type Operation, type OperationContext, type Unavailable} from './operation.js';
 import {performFromUi, writeTarget} from './report.js';
@@ -53,8 +54,54 @@ function endpointTarget(context: OperationContext): EndpointTarget | Unavailable
 	);
 }
 
+type DeployTarget = {readonly gpuTypeId: string; readonly form?: DeployOrder};
+
+/** The GPU type the user is on: the selected row of the GPUs pane, or the type whose details are open. */
+function gpuTarget(context: OperationContext, [named]: readonly string[]): DeployTarget | Unavailable {
+	return writeTarget(
+		context,
+		() => {
+			const view = currentView(context.view.getState());
+			const gpuTypeId = named ?? (view.type === 'gpu' ? view.gpuId : selectedIn(context, 'gpus'));
+			return gpuTypeId && context.store.getState().gpus.byId[gpuTypeId] ? {gpuTypeId} : undefined;
+		},
+		'no GPU type selected: open the GPUs pane (3) and pick one',
+	);
+}
+
 /** Stop, resume and terminate pods; delete endpoints (scaling them to zero first when they need it). */
 export const fleetWriteOperations: readonly Operation[] = [
+	defineOperation<DeployTarget>({
+		id: 'pod.deploy',
+		title: 'deploy a pod on this GPU type: cloud, count, on demand or spot, image, disks, ports, env',
+		keys: ['d'],
+		scope: ['gpus', 'gpu'],
+		danger: 'write',
+		palette: {name: 'deploy'},
+		target: gpuTarget,
+		form({gpuTypeId}, context) {
+			const gpu = context.store.getState().gpus.byId[gpuTypeId]?.record;
+			return gpu ? {spec: deployForm(gpu), draftKey: `deploy:${gpuTypeId}`, title: `Deploy a pod on ${sanitizeLine(gpu.displayName ?? gpu.id)}`} : undefined;
+		},
+		confirm: ({form}) => ({prompt: `Deploy ${form?.summary ?? 'this pod'}? It bills from the moment it runs.`}),
+		async run(context, {gpuTypeId, form}) {
+			if (!form) {
+				return;
+			}
+
+			const result = await performFromUi(context, 'pod.deploy', {gpuTypeId}, {deploy: form.deploy, bidPerGpu: form.bidPerGpu}, `deploying ${form.summary}`);
+			if (result?.outcome === 'ok' && result.value) {
+				context.view.dispatch({type: 'select', pane: 'pods', key: result.value.id});
+			} else if (result?.outcome === 'refused' && /no longer any instances/i.test(result.message)) {
+				const stock = context.store.getState().gpus.byId[gpuTypeId]?.record.lowestPrice;
+				context.view.dispatch({
+					type: 'message',
+					text: `no instances available for ${form.summary}: stock ${sanitizeLine(stock?.stockStatus ?? 'unknown')}, ${stock?.maxUnreservedGpuCount ?? '?'} GPU(s) unreserved; try fewer GPUs, the other cloud, or another type`,
+					tone: 'bad',
+				});
+			}
+		},
+	}),
 	defineOperation<PodTarget>({
 		id: 'pod.stop',
 		title: 'stop the pod (container disk wiped, volume kept)',

@@ -26,6 +26,8 @@ export type ViewAction =
 	| {readonly type: 'next-job-status-filter'}
 	/** In a pod's details: show or hide its environment's values. */
 	| {readonly type: 'toggle-env'}
+	/** Shows a list pane with one row selected (a pod just deployed). */
+	| {readonly type: 'select'; readonly pane: ListPane; readonly key: string}
 	| ({readonly type: 'open-form'} & Omit<FormOverlay, 'type'>)
 	| {readonly type: 'edit-form'; readonly values: FormOverlay['values']; readonly focus: number; readonly cursor: number}
 	| {readonly type: 'input'; readonly input: string}
@@ -126,6 +128,16 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 			return state.overlay.type === 'form'
 				? {...state, overlay: {...state.overlay, values: action.values, focus: action.focus, cursor: action.cursor}, message: undefined}
 				: state;
+		}
+
+		case 'select': {
+			return {
+				...state,
+				pane: action.pane,
+				views: [{type: 'list'}],
+				filter: {...state.filter, [action.pane]: ''},
+				selected: {...state.selected, [action.pane]: {key: action.key, index: 0}},
+			};
 		}
 
 		case 'toggle-env': {

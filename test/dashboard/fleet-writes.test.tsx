@@ -107,3 +107,40 @@ test('endpoints: Ctrl-D on one with workers offers to scale to zero first (a wri
 	await frameMatching(lastFrame, /done: delete endpoint ep-gone/);
 	expect((await gql(sim, '{ myself { endpoints { id } } }')).body.data.myself.endpoints).toEqual([]);
 }, 30_000);
+
+test('d on a GPU type: the deploy wizard, checked as typed, reviewed with its $/h; the new pod shows selected in the Pods pane', async () => {
+	sim = await startTestSim({graphqlRate: 1000, podCount: 0});
+	engine = await engineFor(sim, {poll: ['pods', 'gpus'], budget: {graphqlPerWindow: 100}});
+	engine.start();
+	const {lastFrame, stdin, view} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine, view: {columns: 130, rows: 32}});
+	stdin.write('3');
+	await frameMatching(lastFrame, /GPUs \(20\)/);
+	stdin.write('/^NVIDIA L4 \r');
+	await frameMatching(lastFrame, /GPUs \(1\/20\)/);
+	stdin.write('d');
+	await frameMatching(lastFrame, /Deploy a pod on L4/);
+	expect(lastFrame()).toMatch(/image +.*is required: the container image/);
+	// Tab to the image (cloud, GPUs, pricing, image), type it, and a bad port.
+	stdin.write('\t\t\t');
+	await tick();
+	stdin.write('runpod/pytorch:2.4');
+	await tick();
+	stdin.write('\t\t\t\t\t');
+	await tick();
+	stdin.write('88/ftp');
+	await frameMatching(lastFrame, /"88\/ftp" is not PORT\/http/);
+	stdin.write(keys.ctrlS);
+	await frameMatching(lastFrame, /not sent: ports "88\/ftp"/);
+	stdin.write('\u007F'.repeat(6));
+	await tick();
+	stdin.write('8888/http');
+	await frameMatching(lastFrame, /\[ Send ] +1× L4 · all cloud · on demand · \$[\d.]+\/h/);
+	stdin.write(keys.ctrlS);
+	await frameMatching(lastFrame, /Deploy 1× L4 · all cloud · on demand · \$[\d.]+\/h\? It bills from the moment it runs\. y\/N/);
+	stdin.write('y');
+	await frameMatching(lastFrame, /done: deploy a pod on NVIDIA L4/);
+	const made = (await gql(sim, '{ myself { pods { id imageName ports } } }')).body.data.myself.pods as Array<{id: string; imageName: string; ports: string}>;
+	expect(made).toEqual([{id: expect.any(String), imageName: 'runpod/pytorch:2.4', ports: '8888/http'}]);
+	expect(view.getState()).toMatchObject({pane: 'pods', selected: {pods: {key: made[0]!.id}}});
+	await frameMatching(lastFrame, /Pods \(1\)/);
+}, 30_000);
