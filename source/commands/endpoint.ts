@@ -1,4 +1,7 @@
+import {ApiError} from '../api/errors.js';
+import type {EndpointInput} from '../api/graphql-types.js';
 import {sanitizeLine} from '../format/sanitize.js';
+import {describeChanges, planEndpoint, type EndpointFields, type EndpointProblems} from '../requests/endpoint-request.js';
 import {UsageError} from '../lib/usage-error.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
@@ -8,8 +11,17 @@ import {reportWrite} from './write-verb.js';
 export const endpointHelp = `
 	Usage
 	  $ podtop endpoint scale <endpoint_id> --min N --max N [--json]
+	  $ podtop endpoint update <endpoint_id> [fields] [--dry-run] [--json]
+	  $ podtop endpoint create --name NAME --template ID --gpu-ids POOLS [fields] [--dry-run] [--json]
 	  $ podtop endpoint delete <endpoint_id> --yes [--json]
 
+	Fields
+	  --name, --template, --gpu-ids (e.g. ADA_24,AMPERE_48), --min, --max (workers),
+	  --idle-timeout (s), --scaler-type QUEUE_DELAY|REQUEST_COUNT, --scaler-value,
+	  --locations (e.g. US,EU-RO-1; empty for any), --network-volume ID
+	A name ending in -fb turns FlashBoot on (the service's own rule).
+
+	update   Changes the fields given and prints what changed (old → new); --dry-run sends nothing.
 	scale    Sets workersMin and workersMax (0 to 100, min ≤ max). The service replaces the whole
 	         record on save, so podtop reads it whole and sends it back with the two changed.
 	delete   Deletes the endpoint. The service deletes only at workersMin = workersMax = 0: scale it
@@ -39,10 +51,35 @@ export async function runEndpoint(argv: readonly string[]): Promise<void> {
 	const cli = parseCommandLine(
 		endpointHelp,
 		argv,
-		{...connectionFlags, json: {type: 'boolean', default: false}, yes: {type: 'boolean', default: false}, min: {type: 'number'}, max: {type: 'number'}},
+		{
+			...connectionFlags,
+			json: {type: 'boolean', default: false},
+			yes: {type: 'boolean', default: false},
+			dryRun: {type: 'boolean', default: false},
+			min: {type: 'number'},
+			max: {type: 'number'},
+			name: {type: 'string'},
+			template: {type: 'string'},
+			gpuIds: {type: 'string'},
+			idleTimeout: {type: 'string'},
+			scalerType: {type: 'string'},
+			scalerValue: {type: 'string'},
+			locations: {type: 'string'},
+			networkVolume: {type: 'string'},
+		},
 		'podtop endpoint',
 	);
 	const [action, endpointId, ...rest] = cli.input;
+	if (action === 'create' || action === 'update') {
+		await saveEndpointVerb(
+			action,
+			action === 'create' ? undefined : endpointId,
+			action === 'create' ? [endpointId, ...rest].flatMap(argument => (argument ? [argument] : [])) : rest,
+			cli.flags,
+		);
+		return;
+	}
+
 	if ((action !== 'scale' && action !== 'delete') || !endpointId || rest.length > 0) {
 		throw new UsageError('usage: podtop endpoint scale <endpoint_id> --min N --max N, or podtop endpoint delete <endpoint_id> --yes');
 	}
@@ -83,5 +120,107 @@ export async function runEndpoint(argv: readonly string[]): Promise<void> {
 		}
 
 		reportWrite(await engine.perform('endpoint.delete', {endpointId}, undefined), flags.json, () => `deleted: endpoint ${endpointId}`);
+	});
+}
+
+type SaveFlags = Parameters<typeof readConnectionFlags>[0] & {
+	readonly json: boolean;
+	readonly dryRun: boolean;
+	readonly min?: number;
+	readonly max?: number;
+	readonly name?: string;
+	readonly template?: string;
+	readonly gpuIds?: string;
+	readonly idleTimeout?: string;
+	readonly scalerType?: string;
+	readonly scalerValue?: string;
+	readonly locations?: string;
+	readonly networkVolume?: string;
+};
+
+const fieldFlags: Readonly<Record<keyof EndpointFields, string>> = {
+	name: '--name',
+	templateId: '--template',
+	gpuIds: '--gpu-ids',
+	workersMin: '--min',
+	workersMax: '--max',
+	idleTimeout: '--idle-timeout',
+	scalerType: '--scaler-type',
+	scalerValue: '--scaler-value',
+	locations: '--locations',
+	networkVolumeId: '--network-volume',
+};
+
+/** `podtop endpoint create` and `update`: the fields checked, the changes said, then one save. */
+async function saveEndpointVerb(action: 'create' | 'update', endpointId: string | undefined, rest: readonly string[], flags: SaveFlags): Promise<void> {
+	if (rest.length > 0 || (action === 'update' && !endpointId)) {
+		throw new UsageError(
+			action === 'create' ? 'usage: podtop endpoint create --name NAME --template ID --gpu-ids POOLS' : 'usage: podtop endpoint update <endpoint_id> [fields]',
+		);
+	}
+
+	const fields: EndpointFields = {
+		name: flags.name,
+		templateId: flags.template,
+		gpuIds: flags.gpuIds,
+		workersMin: flags.min === undefined ? undefined : String(flags.min),
+		workersMax: flags.max === undefined ? undefined : String(flags.max),
+		idleTimeout: flags.idleTimeout,
+		scalerType: flags.scalerType,
+		scalerValue: flags.scalerValue,
+		locations: flags.locations,
+		networkVolumeId: flags.networkVolume,
+	};
+	const refuse = (problems: EndpointProblems) => {
+		const said = Object.entries(problems).map(([field, problem]) => `${fieldFlags[field as keyof EndpointFields]} ${problem}`);
+		if (said.length > 0) {
+			throw new UsageError(`${said.join('; ')} (nothing was sent)`);
+		}
+	};
+
+	const {target, budget, readOnly, auditPath} = readConnectionFlags(flags);
+	if (action === 'create') {
+		const {problems, changes} = planEndpoint(fields);
+		refuse(problems);
+		const record = changes as EndpointInput;
+		if (flags.dryRun) {
+			process.stdout.write(`${JSON.stringify({mutation: 'saveEndpoint', input: record})}\n`);
+			return;
+		}
+
+		await withHeadlessEngine(target, {budget, readOnly, auditPath, poll: []}, async engine => {
+			reportWrite(
+				await engine.perform('endpoint.create', {name: record.name ?? ''}, {record}),
+				flags.json,
+				made => `created: endpoint ${sanitizeLine(made.name)} (${made.id})`,
+			);
+		});
+		return;
+	}
+
+	const id = endpointId!;
+	await withHeadlessEngine(target, {budget, readOnly, auditPath, poll: []}, async engine => {
+		const base = await engine.endpointRecord(id);
+		if (!base) {
+			throw new ApiError('not-found', `no endpoint ${id} in this account`);
+		}
+
+		const {problems, changes} = planEndpoint(fields, base);
+		refuse(problems);
+		if (!changes || Object.keys(changes).length === 0) {
+			throw new UsageError(`nothing to change: ${sanitizeLine(base.name ?? id)} already has those values`);
+		}
+
+		process.stderr.write(`podtop: ${sanitizeLine(describeChanges(changes, base))}\n`);
+		if (flags.dryRun) {
+			process.stdout.write(`${JSON.stringify({mutation: 'saveEndpoint', input: {...base, ...changes}})}\n`);
+			return;
+		}
+
+		reportWrite(
+			await engine.perform('endpoint.update', {endpointId: id}, {changes}),
+			flags.json,
+			saved => `updated: endpoint ${sanitizeLine(saved.name)} (${saved.id})`,
+		);
 	});
 }

@@ -1,7 +1,8 @@
 import {ApiError} from '../api/errors.js';
 import type {WriteSpec} from './write-spec.js';
 
-type FleetWriteId = 'endpoint.scale' | 'endpoint.delete' | 'pod.stop' | 'pod.resume' | 'pod.bid-resume' | 'pod.terminate' | 'pod.deploy';
+type FleetWriteId =
+	'endpoint.scale' | 'endpoint.update' | 'endpoint.create' | 'endpoint.delete' | 'pod.stop' | 'pod.resume' | 'pod.bid-resume' | 'pod.terminate' | 'pod.deploy';
 
 const checkPod = (podId: string) => `check with: podtop snapshot --json (pods), or the Pods pane; pod ${podId}`;
 
@@ -23,6 +24,32 @@ export const fleetWriteSpecs: {readonly [Id in FleetWriteId]: WriteSpec<Id>} = {
 			pollers.repoll({endpointId, endpoints: true});
 		},
 		howToCheck: ({endpointId}) => `check its workers with: podtop snapshot --endpoints ${endpointId}`,
+	},
+	'endpoint.update': {
+		danger: 'write',
+		describe: ({endpointId}) => `update endpoint ${endpointId}`,
+		async send(api, {endpointId}, {changes}) {
+			// The service replaces the whole record on save: read it whole and send it all back, changed.
+			const record = await api.endpointForEdit(endpointId);
+			if (!record) {
+				throw new ApiError('not-found', `endpoint ${endpointId} is not in this account`);
+			}
+
+			return api.saveEndpoint({...record, ...changes});
+		},
+		after({pollers}, {endpointId}) {
+			pollers.repoll({endpointId, endpoints: true});
+		},
+		howToCheck: ({endpointId}) => `check its record with: podtop snapshot --endpoints ${endpointId} --json`,
+	},
+	'endpoint.create': {
+		danger: 'write',
+		describe: ({name}) => `create endpoint ${name}`,
+		send: async (api, _target, {record}) => api.saveEndpoint(record),
+		after({pollers}) {
+			pollers.repoll({endpoints: true});
+		},
+		howToCheck: ({name}) => `an endpoint named ${name} may exist now: podtop snapshot --json lists them`,
 	},
 	'endpoint.delete': {
 		danger: 'destructive',

@@ -1,5 +1,5 @@
 import type {ChatResult} from '../api/compat-api.js';
-import type {EndpointRecord, PodDeployInput, PodRecord} from '../api/graphql-types.js';
+import type {EndpointInput, EndpointRecord, PodDeployInput, PodRecord} from '../api/graphql-types.js';
 import type {JobRequest, JobStatusBody} from '../api/job-types.js';
 import type {Pollers} from '../poll/pollers.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';
@@ -22,6 +22,8 @@ export type WriteTypes = {
 	'endpoint.chat': {target: EndpointTarget; input: ChatInput; result: ChatResult};
 	'endpoint.scale': {target: EndpointTarget; input: {readonly workersMin: number; readonly workersMax: number}; result: EndpointRecord};
 	'endpoint.delete': {target: EndpointTarget; input: undefined; result: undefined};
+	'endpoint.update': {target: EndpointTarget; input: {readonly changes: Partial<EndpointInput>}; result: EndpointRecord};
+	'endpoint.create': {target: {readonly name: string}; input: {readonly record: EndpointInput}; result: EndpointRecord};
 	'pod.stop': {target: PodTarget; input: undefined; result: PodRecord};
 	'pod.resume': {target: PodTarget; input: {readonly gpuCount?: number}; result: PodRecord};
 	'pod.bid-resume': {target: PodTarget; input: {readonly bidPerGpu: number; readonly gpuCount?: number}; result: PodRecord};

@@ -1,9 +1,10 @@
 import {listPanes, type ListPane, type Place} from '../view-state/view-state.js';
-import {fleetWriteOperations} from './fleet-writes.js';
+import {endpointWriteOperations} from './endpoint-writes.js';
 import {jobViewOperations} from './job-view.js';
 import {jobWriteOperations} from './job-writes.js';
 import {jobOperations} from './jobs.js';
 import {navigationOperations} from './navigation.js';
+import {podWriteOperations} from './pod-writes.js';
 import type {Operation} from './operation.js';
 
 /** Every operation of the dashboard. */
@@ -12,7 +13,8 @@ export const operations: readonly Operation[] = [
 	...jobViewOperations,
 	...jobOperations,
 	...jobWriteOperations,
-	...fleetWriteOperations,
+	...podWriteOperations,
+	...endpointWriteOperations,
 ];
 
 export const places: readonly Place[] = [...listPanes, 'endpoint', 'gpu', 'pod', 'job'];

@@ -144,3 +144,52 @@ test('d on a GPU type: the deploy wizard, checked as typed, reviewed with its $/
 	expect(view.getState()).toMatchObject({pane: 'pods', selected: {pods: {key: made[0]!.id}}});
 	await frameMatching(lastFrame, /Pods \(1\)/);
 }, 30_000);
+
+test('e edits an endpoint: the review shows old → new, the whole record goes back; :endpoint new creates one, selected', async () => {
+	sim = await startTestSim({graphqlRate: 1000, endpoints: [{id: 'ep-edit', name: 'editable', workersMin: 0, workersMax: 1, idleTimeout: 45}]});
+	engine = await engineFor(sim, {poll: ['endpoints'], budget: {graphqlPerWindow: 100}});
+	engine.start();
+	const {lastFrame, stdin, view} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine, view: {columns: 130, rows: 32}});
+	await frameMatching(lastFrame, /editable/);
+	stdin.write('e');
+	await frameMatching(lastFrame, /Edit endpoint editable/);
+	expect(lastFrame()).toMatch(/idle timeout \(s\) +45/);
+	// To workers max (name, template, GPU pools, workers min, workers max): replace 1 with 4.
+	stdin.write('\t\t\t\t');
+	await tick();
+	stdin.write('\u007F');
+	await tick();
+	stdin.write('4');
+	await frameMatching(lastFrame, /\[ Send ] +workersMax 1 → 4/);
+	stdin.write(keys.ctrlS);
+	await frameMatching(lastFrame, /Save editable: workersMax 1 → 4\? y\/N/);
+	stdin.write('y');
+	await frameMatching(lastFrame, /done: update endpoint ep-edit/);
+	const saved = (await gql(sim, '{ myself { endpoints { id workersMax idleTimeout } } }')).body.data.myself.endpoints;
+	expect(saved).toEqual([{id: 'ep-edit', workersMax: 4, idleTimeout: 45}]);
+
+	stdin.write(':endpoint new\r');
+	await frameMatching(lastFrame, /New endpoint/);
+	stdin.write('fresh-fb');
+	await tick();
+	stdin.write('\t');
+	await tick();
+	stdin.write('tpl-123');
+	await tick();
+	stdin.write('\t');
+	await tick();
+	stdin.write('ADA_24');
+	await frameMatching(lastFrame, /\[ Send ] +name fresh-fb · templateId tpl-123 · gpuIds ADA_24/);
+	stdin.write(keys.ctrlS);
+	await frameMatching(lastFrame, /Create the endpoint: name fresh-fb/);
+	stdin.write('y');
+	await frameMatching(lastFrame, /done: create endpoint fresh-fb/);
+	const created = (await gql(sim, '{ myself { endpoints { id name flashBootType } } }')).body.data.myself.endpoints as Array<{
+		id: string;
+		name: string;
+		flashBootType: string;
+	}>;
+	const fresh = created.find(endpoint => endpoint.name === 'fresh-fb')!;
+	expect(fresh.flashBootType).toBe('FLASHBOOT');
+	expect(view.getState()).toMatchObject({pane: 'endpoints', selected: {endpoints: {key: fresh.id}}});
+}, 30_000);

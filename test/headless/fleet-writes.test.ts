@@ -116,13 +116,47 @@ describe('podtop endpoint over real HTTP', () => {
 		expect((await runCli(['endpoint', 'scale', 'nosuchendpoint', '--min', '0', '--max', '1', ...urls()], env())).code).toBe(4);
 	});
 
+	test('update says old → new and sends the whole record back; create needs name, template and pools; --dry-run sends nothing', async () => {
+		const endpoint = (await endpoints()).find(each => each.workersMax > 0)!;
+		const dry = await runCli(['endpoint', 'update', endpoint.id, '--max', String(endpoint.workersMax + 1), '--dry-run', ...urls()], env());
+		expect(dry.code).toBe(0);
+		expect(dry.stderr).toMatch(new RegExp(`workersMax ${endpoint.workersMax} → ${endpoint.workersMax + 1}`));
+		expect(JSON.parse(dry.stdout)).toMatchObject({
+			mutation: 'saveEndpoint',
+			input: {id: endpoint.id, workersMax: endpoint.workersMax + 1, idleTimeout: endpoint.idleTimeout},
+		});
+		expect((await endpoints()).find(each => each.id === endpoint.id)).toEqual(endpoint);
+		const updated = await runCli(
+			['endpoint', 'update', endpoint.id, '--max', String(endpoint.workersMax + 1), '--scaler-type', 'REQUEST_COUNT', ...urls()],
+			env(),
+		);
+		expect(updated.code, updated.stderr).toBe(0);
+		expect((await endpoints()).find(each => each.id === endpoint.id)).toEqual({...endpoint, workersMax: endpoint.workersMax + 1});
+		const same = await runCli(['endpoint', 'update', endpoint.id, '--max', String(endpoint.workersMax + 1), ...urls()], env());
+		expect(same.code).toBe(2);
+		expect(same.stderr).toMatch(/nothing to change/);
+		const missing = await runCli(['endpoint', 'create', '--name', 'x', ...urls()], env());
+		expect(missing.code).toBe(2);
+		expect(missing.stderr).toMatch(/--template is required.*; --gpu-ids is required/);
+		const badScaler = await runCli(['endpoint', 'update', endpoint.id, '--scaler-type', 'FAST', ...urls()], env());
+		expect(badScaler.code).toBe(2);
+		const created = await runCli(
+			['endpoint', 'create', '--name', 'cli-made-fb', '--template', 'tpl-9', '--gpu-ids', 'ADA_24,AMPERE_48', '--max', '2', '--json', ...urls()],
+			env(),
+		);
+		expect(created.code, created.stderr).toBe(0);
+		expect(JSON.parse(created.stdout)).toMatchObject({name: 'cli-made-fb', gpuIds: 'ADA_24,AMPERE_48', workersMax: 2, flashBootType: 'FLASHBOOT'});
+	});
+
 	test('every write was audited, and the key appears nowhere in the log', () => {
 		const log = readFileSync(path.join(state, 'podtop', 'audit.jsonl'), 'utf8');
 		const operations = log
 			.trim()
 			.split('\n')
 			.map(line => (JSON.parse(line) as {operation: string}).operation);
-		expect(new Set(operations)).toEqual(new Set(['pod.stop', 'pod.resume', 'pod.bid-resume', 'pod.terminate', 'endpoint.scale', 'endpoint.delete']));
+		expect(new Set(operations)).toEqual(
+			new Set(['pod.stop', 'pod.resume', 'pod.bid-resume', 'pod.terminate', 'endpoint.scale', 'endpoint.delete', 'endpoint.update', 'endpoint.create']),
+		);
 		expect(log).not.toContain(key);
 	});
 });

@@ -9,7 +9,7 @@ import {performFromUi, writeTarget} from './report.js';
 import {selectedIn} from './selection.js';
 
 type PodTarget = {readonly podId: string; readonly name: string};
-type EndpointTarget = {readonly endpointId: string; readonly name: string};
+type DeployTarget = {readonly gpuTypeId: string; readonly form?: DeployOrder};
 
 /** The selected pod of the Pods pane, as a write's target; `refuse` says why its state rules the write out. */
 function podTarget(context: OperationContext, refuse: (pod: PodRecord) => string | undefined): PodTarget | Unavailable {
@@ -40,22 +40,6 @@ function minimumBid(context: OperationContext, pod: PodRecord | undefined): numb
 	return type?.record.lowestPrice?.minimumBidPrice ?? undefined;
 }
 
-/** The endpoint the user is on, with its workers range. */
-function endpointTarget(context: OperationContext): EndpointTarget | Unavailable {
-	return writeTarget(
-		context,
-		() => {
-			const view = currentView(context.view.getState());
-			const endpointId = view.type === 'endpoint' ? view.endpointId : selectedIn(context, 'endpoints');
-			const record = endpointId ? context.store.getState().endpoints.byId[endpointId]?.record : undefined;
-			return record ? {endpointId: record.id, name: sanitizeLine(record.name)} : undefined;
-		},
-		'no endpoint selected',
-	);
-}
-
-type DeployTarget = {readonly gpuTypeId: string; readonly form?: DeployOrder};
-
 /** The GPU type the user is on: the selected row of the GPUs pane, or the type whose details are open. */
 function gpuTarget(context: OperationContext, [named]: readonly string[]): DeployTarget | Unavailable {
 	return writeTarget(
@@ -69,8 +53,8 @@ function gpuTarget(context: OperationContext, [named]: readonly string[]): Deplo
 	);
 }
 
-/** Stop, resume and terminate pods; delete endpoints (scaling them to zero first when they need it). */
-export const fleetWriteOperations: readonly Operation[] = [
+/** Deploy, stop, resume and terminate pods: each asks first and goes through `engine.perform`. */
+export const podWriteOperations: readonly Operation[] = [
 	defineOperation<DeployTarget>({
 		id: 'pod.deploy',
 		title: 'deploy a pod on this GPU type: cloud, count, on demand or spot, image, disks, ports, env',
@@ -156,85 +140,6 @@ export const fleetWriteOperations: readonly Operation[] = [
 		confirm: ({name}) => ({prompt: `Terminate pod ${name}? Its volume is lost for good.`, typeToConfirm: name}),
 		async run(context, {podId, name}) {
 			await performFromUi(context, 'pod.terminate', {podId}, undefined, `terminating ${name}`);
-		},
-	}),
-	defineOperation<EndpointTarget>({
-		id: 'endpoint.delete',
-		title: 'delete the endpoint (offers to scale it to zero first)',
-		keys: ['ctrl-d'],
-		scope: ['endpoints', 'endpoint'],
-		danger: 'destructive',
-		target: endpointTarget,
-		confirm({endpointId, name}, context) {
-			const record = context.store.getState().endpoints.byId[endpointId]?.record;
-			if (record && (record.workersMin !== 0 || record.workersMax !== 0)) {
-				return {
-					prompt: `${name} has workers (min ${record.workersMin ?? '?'}, max ${record.workersMax ?? '?'}); the service deletes only at 0 and 0. Scale it to zero first?`,
-				};
-			}
-
-			return {prompt: `Delete endpoint ${name}? Its jobs and workers go with it.`, typeToConfirm: name};
-		},
-		async run(context, target) {
-			const record = context.store.getState().endpoints.byId[target.endpointId]?.record;
-			if (record && (record.workersMin !== 0 || record.workersMax !== 0)) {
-				// The y above was for the scale, a write of its own; the delete asks again, by name.
-				const scaled = await performFromUi(
-					context,
-					'endpoint.scale',
-					{endpointId: target.endpointId},
-					{workersMin: 0, workersMax: 0},
-					`scaling ${target.name} to zero`,
-				);
-				if (scaled?.outcome === 'ok') {
-					context.view.dispatch({
-						type: 'confirm',
-						operationId: 'endpoint.delete.confirmed',
-						target,
-						prompt: `Scaled to zero. Delete endpoint ${target.name}? Its jobs and workers go with it.`,
-						typeToConfirm: target.name,
-					});
-				}
-
-				return;
-			}
-
-			await performFromUi(context, 'endpoint.delete', {endpointId: target.endpointId}, undefined, `deleting ${target.name}`);
-		},
-	}),
-	defineOperation<EndpointTarget>({
-		id: 'endpoint.delete.confirmed',
-		title: 'delete the endpoint, once scaled to zero',
-		keys: [],
-		scope: ['endpoints', 'endpoint'],
-		danger: 'destructive',
-		palette: {name: 'delete-endpoint', args: ['endpoint']},
-		target: endpointTarget,
-		confirm: ({name}) => ({prompt: `Delete endpoint ${name}? Its jobs and workers go with it.`, typeToConfirm: name}),
-		async run(context, {endpointId, name}) {
-			await performFromUi(context, 'endpoint.delete', {endpointId}, undefined, `deleting ${name}`);
-		},
-	}),
-	defineOperation<EndpointTarget & {readonly workersMin: number; readonly workersMax: number}>({
-		id: 'endpoint.scale',
-		title: 'scale the endpoint: :scale <min> <max> workers',
-		keys: [],
-		scope: ['endpoints', 'endpoint'],
-		danger: 'write',
-		palette: {name: 'scale'},
-		target(context, [min, max, ...rest]) {
-			const workersMin = Number(min);
-			const workersMax = Number(max);
-			if (rest.length > 0 || !Number.isInteger(workersMin) || !Number.isInteger(workersMax) || workersMin < 0 || workersMax > 100 || workersMin > workersMax) {
-				return unavailable('usage: :scale <min> <max>, whole numbers of workers, 0 ≤ min ≤ max ≤ 100');
-			}
-
-			const endpoint = endpointTarget(context);
-			return 'unavailable' in endpoint ? endpoint : {...endpoint, workersMin, workersMax};
-		},
-		confirm: ({name, workersMin, workersMax}) => ({prompt: `Scale ${name} to ${workersMin}–${workersMax} workers?`}),
-		async run(context, {endpointId, name, workersMin, workersMax}) {
-			await performFromUi(context, 'endpoint.scale', {endpointId}, {workersMin, workersMax}, `scaling ${name}`);
 		},
 	}),
 ];
