@@ -2,13 +2,15 @@ import {ClientError, GraphQLClient} from 'graphql-request';
 import {fetch as undiciFetch} from 'undici';
 import {ApiError, fromTransportError, kindForStatus, parseRetryAfter} from './errors.js';
 import {documents} from './graphql-documents.js';
-import type {EndpointInput, EndpointRecord, GpuTypeRecord, PodDeployInput, PodRecord, SavedEndpoint} from './graphql-types.js';
+import type {EndpointInput, EndpointRecord, GpuTypeRecord, PodDeployInput, PodRecord, SavedEndpoint, ServerlessDiscount} from './graphql-types.js';
 import type {Pools} from './pools.js';
 
 type CallOptions = {readonly signal?: AbortSignal};
 
 export type GraphqlApi = {
 	readonly endpoints: (options?: CallOptions) => Promise<EndpointRecord[]>;
+	/** The endpoints and, in the same answer, the account's serverless discount. */
+	readonly endpointsAndDiscount: (options?: CallOptions) => Promise<{endpoints: EndpointRecord[]; discount: ServerlessDiscount | undefined}>;
 	/** One endpoint with every writable field, or undefined when the account has no such endpoint. */
 	readonly endpointForEdit: (id: string, options?: CallOptions) => Promise<SavedEndpoint | undefined>;
 	readonly pods: (options?: CallOptions) => Promise<PodRecord[]>;
@@ -73,6 +75,15 @@ export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; re
 	return {
 		endpoints: async (options = {}) =>
 			(await call<{myself: {endpoints: EndpointRecord[]} | null}>('endpoints', documents.endpoints, {}, options.signal)).myself?.endpoints ?? [],
+		async endpointsAndDiscount(options = {}) {
+			const {myself} = await call<{myself: {endpoints: EndpointRecord[]; serverlessDiscount?: ServerlessDiscount | null} | null}>(
+				'endpoints',
+				documents.endpoints,
+				{},
+				options.signal,
+			);
+			return {endpoints: myself?.endpoints ?? [], discount: myself?.serverlessDiscount ?? undefined};
+		},
 		endpointForEdit: async (id, options = {}) =>
 			(await call<{myself: {endpoints: SavedEndpoint[]} | null}>(`endpoint ${id}`, documents.endpointsFull, {}, options.signal)).myself?.endpoints.find(
 				endpoint => endpoint.id === id,

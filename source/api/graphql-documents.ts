@@ -12,7 +12,7 @@ const podListFields =
 const podFields = `${podListFields.replace(/ }$/, ' ports { ip isIpPublic privatePort publicPort type } }')} env containerDiskInGb volumeInGb volumeMountPath machineId`;
 
 export const documents = {
-	endpoints: `query PodtopEndpoints { myself { endpoints { ${endpointFields} } } }`,
+	endpoints: `query PodtopEndpoints { myself { serverlessDiscount { discountFactor type expirationDate } endpoints { ${endpointFields} } } }`,
 	/** Every field an edit must send back: the service replaces the whole record on save. */
 	endpointsFull: `query PodtopEndpointsFull { myself { endpoints { ${savedEndpointFields} } } }`,
 	pods: `query PodtopPods { myself { pods { ${podListFields} } } }`,

@@ -52,6 +52,9 @@ export type PodRecord = {
 	readonly machineId?: string | null;
 };
 
+/** The account's serverless discount, where it has one. */
+export type ServerlessDiscount = {readonly discountFactor?: number | null; readonly type?: string | null; readonly expirationDate?: string | null};
+
 export type LowestPrice = {
 	readonly stockStatus?: string | null;
 	readonly maxUnreservedGpuCount?: number | null;

@@ -38,6 +38,7 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 		engine?.showing([endpointId]);
 	}, [engine, endpointId]);
 	const endpoint = usePodtop(state => state.endpoints.byId[endpointId]);
+	const discount = usePodtop(state => state.serverlessDiscount);
 	// Rebuilt on job changes only (`state.jobs` is replaced exactly then), not on every health or pod poll.
 	const statusFilter = useView(state => state.jobStatusFilter);
 	const jobs = usePodtop(state => selectors.endpointJobs(state, endpointId, statusFilter));
@@ -68,7 +69,11 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 	const jobsLine = health
 		? `jobs: queue ${health.jobs.inQueue} · in progress ${health.jobs.inProgress} · completed ${formatCount(health.jobs.completed)} · failed ${formatCount(health.jobs.failed)} · retried ${formatCount(health.jobs.retried)}`
 		: 'jobs: –';
-	const rates = `rate ${formatRate(figures.throughputPerMinute)} · failures ${formatPercent(figures.failureRate)} · retries ${formatPercent(figures.retryRate)} · drain ${figures.drainEtaSeconds === undefined ? '–' : formatDuration(figures.drainEtaSeconds)}`;
+	const rates = `rate ${formatRate(figures.throughputPerMinute)} · failures ${formatPercent(figures.failureRate)} · retries ${formatPercent(figures.retryRate)} · drain ${figures.drainEtaSeconds === undefined ? '–' : formatDuration(figures.drainEtaSeconds)}${
+		discount?.discountFactor
+			? ` · discount ×${discount.discountFactor} (${sanitizeLine(discount.type ?? '?')}${discount.expirationDate ? `, until ${sanitizeLine(discount.expirationDate.slice(0, 10))}` : ''})`
+			: ''
+	}`;
 	const fixedLines = 9;
 	const found = selection.key === undefined ? -1 : jobs.rows.findIndex(row => row.key === selection.key);
 	const selected = found === -1 ? Math.min(selection.index, Math.max(0, jobs.rows.length - 1)) : found;

@@ -71,7 +71,8 @@ export function createPollers({
 	const endpointsLoop = createLoop(
 		async () => {
 			try {
-				const records = await api.endpoints('background');
+				const {endpoints: records, discount} = await api.endpointsAndDiscount('background');
+				writes.setDiscount(discount);
 				let watched: EndpointRecord[] = records;
 				if (endpointFilter?.length) {
 					// Ids outside the account (public model endpoints) are watched by id alone.

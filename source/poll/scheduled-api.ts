@@ -34,6 +34,8 @@ export function createScheduledApi({
 		stream: async (endpointId: string, jobId: string, priority: Priority) =>
 			read(budgetKey(endpointId, 'stream'), `stream:${endpointId}/${jobId}`, priority, async signal => jobApi.stream(endpointId, jobId, {signal})),
 		endpoints: async (priority: Priority) => read('graphql', 'endpoints', priority, async signal => graphqlApi.endpoints({signal})),
+		endpointsAndDiscount: async (priority: Priority) =>
+			read('graphql', 'endpoints+discount', priority, async signal => graphqlApi.endpointsAndDiscount({signal})),
 		pods: async (priority: Priority) => read('graphql', 'pods', priority, async signal => graphqlApi.pods({signal})),
 		gpuTypes: async (priority: Priority) => read('graphql', 'gpuTypes', priority, async signal => graphqlApi.gpuTypes({signal})),
 

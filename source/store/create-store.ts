@@ -29,6 +29,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint}: StoreOptions)
 		endpoints: {byId: {}, order: []},
 		pods: {byId: {}, order: []},
 		podDetail: undefined,
+		serverlessDiscount: undefined,
 		gpus: {byId: {}, order: []},
 		jobs: {byKey: jobs, revision: 0, changed: []},
 		connection: {jobApi: {}, graphql: {}},

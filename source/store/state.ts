@@ -1,3 +1,4 @@
+import type {ServerlessDiscount} from '../api/graphql-types.js';
 import type {BudgetState, ConnectionState, EndpointState, GpuState, PaneName, PodDetail, PodState, SourceName, TrackedJob} from './types.js';
 
 export type Collection<T> = {
@@ -31,6 +32,8 @@ export type PodtopState = {
 	readonly pods: Collection<PodState>;
 	/** The pod whose details are open: its full record (ports, env) and per-GPU history. */
 	readonly podDetail: PodDetail | undefined;
+	/** The account's serverless discount (factor, type, expiry), when it has one. */
+	readonly serverlessDiscount: ServerlessDiscount | undefined;
 	readonly gpus: Collection<GpuState>;
 	readonly jobs: TrackedJobs;
 	readonly connection: Readonly<Record<SourceName, ConnectionState>>;

@@ -1,4 +1,4 @@
-import type {EndpointRecord} from '../api/graphql-types.js';
+import type {EndpointRecord, ServerlessDiscount} from '../api/graphql-types.js';
 import type {Health} from '../api/job-types.js';
 import {appendBounded} from '../lib/bounded.js';
 import {deepEqual} from '../lib/deep-equal.js';
@@ -15,6 +15,7 @@ export type HealthResult = {readonly endpointId: string; readonly health?: Healt
 
 export type EndpointWrites = {
 	readonly setEndpoints: (records: readonly EndpointRecord[], at: number) => void;
+	readonly setDiscount: (discount: ServerlessDiscount | undefined) => void;
 	/** One poll cycle's answers for many endpoints, in one write (500 endpoints must not mean 500 writes). */
 	readonly setHealthResults: (results: readonly HealthResult[], at: number) => void;
 	readonly setHealth: (endpointId: string, health: Health, at: number) => void;
@@ -73,6 +74,11 @@ export function endpointWrites(set: SetState, get: GetState): EndpointWrites {
 	};
 
 	return {
+		setDiscount(discount) {
+			if (!deepEqual(get().serverlessDiscount, discount)) {
+				set({serverlessDiscount: discount});
+			}
+		},
 		setEndpoints(records, at) {
 			const {byId, order} = get().endpoints;
 			const nextOrder = records.map(record => record.id);

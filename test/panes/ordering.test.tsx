@@ -86,6 +86,7 @@ describe('Endpoint details', () => {
 			0,
 		);
 		state.writes.setHealth('ep1', health({inQueue: 3}), 0);
+		state.writes.setDiscount({discountFactor: 0.85, type: 'ACTIVE_WORKER', expirationDate: '2027-01-01T00:00:00.000Z'});
 		state.writes.trackJob('ep1', 'job-old', {at: 1});
 		const failed = state.writes.trackJob('ep1', 'job-new', {at: 2});
 		state.writes.updateJob(failed, {id: 'job-new', status: 'FAILED', error: 'CUDA out of memory \u001B[31m'}, 3);
@@ -94,6 +95,7 @@ describe('Endpoint details', () => {
 		const frame = lastFrame()!;
 		expect(frame).toMatch(/llama-vllm \(ep1\) {2}Esc back/);
 		expect(frame).toMatch(/pools ADA_24 ×1 · scaler QUEUE_DELAY 4 · idle timeout 30s · workers 1–5 · locations US · FlashBoot/);
+		expect(frame).toMatch(/drain \S+ · discount ×0\.85 \(ACTIVE_WORKER, until 2027-01-01\)/);
 		expect(frame).toMatch(/workers: running 2 · idle 1 · initializing 1 · throttled 0 · unhealthy 0 · pods 2 RUNNING, 1 EXITED/);
 		expect(frame).toMatch(/jobs: queue 3 · in progress 2 · completed 120 · failed 3 · retried 1/);
 		expect(frame).toMatch(/Tracked jobs \(2\)/);
