@@ -162,4 +162,33 @@ describe.runIf(hasTmux)('fleet writes in a real terminal', () => {
 				.map(line => (JSON.parse(line) as {operation: string}).operation),
 		).toEqual(['pod.stop', 'pod.resume', 'endpoint.scale', 'endpoint.delete']);
 	}, 60_000);
+
+	test('the deploy wizard: d on a GPU type, the image typed, reviewed with its $/h, the new pod selected', async () => {
+		sim = await startTestSim({graphqlRate: 1000, podCount: 0, endpoints: []});
+		const state = mkdtempSync(path.join(tmpdir(), 'podtop-tmux-deploy-'));
+		session = new TmuxSession(120, 36, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {
+			RUNPOD_API_KEY: sim.apiKey,
+			XDG_STATE_HOME: state,
+		});
+		await session.waitFor(/Endpoints \(0\)/);
+		session.send('3');
+		await session.waitFor(/GPUs \(20\)[\s\S]*L4/);
+		session.send('/');
+		session.type('^NVIDIA L4 ');
+		session.send('Enter');
+		await session.waitFor(/GPUs \(1\/20\)/);
+		session.send('d');
+		await session.waitFor(/Deploy a pod on L4/);
+		session.send('Tab', 'Tab', 'Tab');
+		session.type('runpod/pytorch:2.4');
+		await session.waitFor(/\[ Send ] +1× L4 · all cloud · on demand · \$[\d.]+\/h/);
+		session.send('C-s');
+		await session.waitFor(/Deploy 1× L4 · all cloud · on demand · \$[\d.]+\/h\? It bills from the moment it runs\. y\/N/);
+		session.send('y');
+		await session.waitFor(/Pods \(1\)[\s\S]*1× L4 +(RUNNING|STARTING)/);
+		const {pods} = (await gql(sim, '{ myself { pods { imageName } } }')).body.data.myself;
+		expect(pods).toEqual([{imageName: 'runpod/pytorch:2.4'}]);
+		session.send('q');
+		await session.waitFor(/PODTOP-EXIT 0/);
+	}, 60_000);
 });
