@@ -13,9 +13,9 @@ const fraction = Number(values.fraction);
 const rates = {status: 200 * fraction, run: 100 * fraction};
 const apiKey = 'bench-key';
 
-const sim = spawn(process.execPath, [new URL('../dist/bundle/podtop.js', import.meta.url).pathname, 'sim', '--port', '0', '--api-key', apiKey, '--no-load'], {
+const sim = spawn(process.execPath, [new URL('../dist/bundle/podtop.js', import.meta.url).pathname, 'sim', '--port', '0', '--no-load'], {
 	stdio: ['ignore', 'pipe', 'inherit'],
-	env: {...process.env, NODE_ENV: 'production'},
+	env: {...process.env, NODE_ENV: 'production', PODTOP_SIM_API_KEY: apiKey},
 });
 let banner = '';
 const url = await new Promise((resolve, reject) => {

@@ -15,8 +15,6 @@ const sim = spawn(
 		'sim',
 		'--port',
 		'0',
-		'--api-key',
-		'bench',
 		'--no-load',
 		'--pods',
 		'2000',
@@ -25,7 +23,7 @@ const sim = spawn(
 		'--graphql-rate',
 		'1000',
 	],
-	{stdio: ['ignore', 'pipe', 'inherit']},
+	{stdio: ['ignore', 'pipe', 'inherit'], env: {...process.env, PODTOP_SIM_API_KEY: 'bench'}},
 );
 const url = await new Promise(resolve => {
 	let banner = '';

@@ -7,9 +7,9 @@ import path from 'node:path';
 export const cli = new URL('../../dist/bundle/podtop.js', import.meta.url).pathname;
 
 export async function startSim(args) {
-	const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--api-key', 'bench-key', '--graphql-rate', '100', ...args], {
+	const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--graphql-rate', '100', ...args], {
 		stdio: ['ignore', 'pipe', 'inherit'],
-		env: {...process.env, NODE_ENV: 'production'},
+		env: {...process.env, NODE_ENV: 'production', PODTOP_SIM_API_KEY: 'bench-key'},
 	});
 	let banner = '';
 	child.stdout.setEncoding('utf8');
