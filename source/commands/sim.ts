@@ -1,4 +1,6 @@
+import {readFileSync} from 'node:fs';
 import {startSimulator} from '../sim/start-simulator.js';
+import {parseFaults, type FaultSpec} from '../sim/faults.js';
 import {UsageError} from '../lib/usage-error.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {untilSignal} from './until-signal.js';
@@ -32,6 +34,11 @@ export const simHelp = `
 	  --graphql-rate       GraphQL requests per second per key; 429
 	                       above it                                    [default: 5]
 	  --no-load            Turn off the background load generator
+	  --faults             Faults to inject from the start: JSON (one object or a
+	                       list) or @file.json. Each: kind status|reset|malformed|
+	                       truncated|latency|slow-body, and optionally operation,
+	                       endpoint, status, retryAfter, delayMs, jitterMs, share
+	                       (0–1) or count. The same at run time: POST /__sim/faults
 
 	Keys are accepted as "Authorization: Bearer KEY" or "Authorization: KEY".
 
@@ -56,6 +63,7 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 			host: {type: 'string', default: '127.0.0.1'},
 			port: {type: 'number', default: 8787},
 			apiKey: {type: 'string'},
+			faults: {type: 'string'},
 			seed: {type: 'number', default: 1},
 			speed: {type: 'number', default: 1},
 			rateLimitScale: {type: 'number', default: 1},
@@ -82,7 +90,9 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 		process.stderr.write('podtop: --api-key is visible to every user of this machine (ps); PODTOP_SIM_API_KEY=KEY keeps it out of sight\n');
 	}
 
+	const faults = flags.faults === undefined ? undefined : readFaults(flags.faults);
 	const sim = await startSimulator({
+		faults,
 		host: flags.host,
 		port: flags.port,
 		apiKey: flags.apiKey ?? (process.env.PODTOP_SIM_API_KEY?.trim() || undefined),
@@ -108,4 +118,30 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 	await untilSignal();
 	await sim.close();
 	process.stdout.write('simulator stopped\n');
+}
+
+/** `--faults JSON` or `--faults @file.json`, checked before anything starts. */
+function readFaults(value: string): FaultSpec[] {
+	let text = value;
+	if (value.startsWith('@')) {
+		try {
+			text = readFileSync(value.slice(1), 'utf8');
+		} catch (error) {
+			throw new UsageError(`cannot read ${value.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+		}
+	}
+
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		throw new UsageError('--faults is JSON: one fault or a list, e.g. \'[{"kind": "status", "status": 503, "share": 0.1}]\', or @file.json');
+	}
+
+	const faults = parseFaults(parsed);
+	if (typeof faults === 'string') {
+		throw new UsageError(`--faults: ${faults}`);
+	}
+
+	return faults;
 }

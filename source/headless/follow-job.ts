@@ -16,8 +16,11 @@ export class FollowError extends Error {
 	}
 }
 
-/** Poll failures that end a follow: the scheduler already retried the transient ones. */
-const fatalKinds = new Set(['auth', 'not-found', 'network', 'timeout', 'invalid']);
+/** Poll failures that end a follow at once: the service said no. */
+const fatalKinds = new Set(['auth', 'not-found', 'invalid']);
+/** Failures of the connection end a follow only before the job was ever read, or once they last this long. */
+const transientKinds = new Set(['network', 'timeout']);
+export const followGiveUpMs = 20_000;
 
 /**
 Follows one job through the engine's pollers like `tail -f`: each new stream chunk's text goes to
@@ -33,6 +36,8 @@ export async function followJob(
 ): Promise<{job: TrackedJob; streamed: boolean}> {
 	const key = jobKey(endpointId, jobId);
 	let streamed = false;
+	/** When the current run of connection failures began (a dropped or cut answer mid-follow is survived). */
+	let failingSince: number | undefined;
 	const unfollow = engine.follow(endpointId, jobId, chunks => {
 		const text = chunks.map(chunk => chunkText(chunk.output)).join('');
 		if (text) {
@@ -53,8 +58,16 @@ export async function followJob(
 					return true;
 				}
 
-				if (job.lastErrorKind && fatalKinds.has(job.lastErrorKind)) {
-					reject(new FollowError(job.lastErrorKind, job.lastError ?? 'the job could not be read'));
+				const kind = job.lastErrorKind;
+				if (kind && transientKinds.has(kind)) {
+					failingSince ??= Date.now();
+				} else {
+					failingSince = undefined;
+				}
+
+				const givenUp = failingSince !== undefined && (job.status === 'UNKNOWN' || Date.now() - failingSince >= followGiveUpMs);
+				if (kind && (fatalKinds.has(kind) || givenUp)) {
+					reject(new FollowError(kind, job.lastError ?? 'the job could not be read'));
 					return true;
 				}
 
@@ -65,15 +78,26 @@ export async function followJob(
 				return;
 			}
 
-			const unsubscribe = engine.store.subscribe(state => {
+			// A failure that repeats word for word changes nothing in the store: look again each second too.
+			const timer = setInterval(() => {
+				if (check()) {
+					stop();
+				}
+			}, 1000);
+			const unsubscribeStore = engine.store.subscribe(state => {
 				if (state.jobs.changed.includes(key) && check()) {
-					unsubscribe();
+					stop();
 				}
 			});
+			function stop() {
+				clearInterval(timer);
+				unsubscribeStore();
+			}
+
 			signal?.addEventListener(
 				'abort',
 				() => {
-					unsubscribe();
+					stop();
 					check();
 				},
 				{once: true},

@@ -1,64 +1,149 @@
-/** A failure injected through `POST /__sim/faults`, for tests of how clients cope. */
+/**
+What an injected fault does to a request:
+- `status`: answers with that HTTP status (and `Retry-After` when given) instead of serving it;
+- `reset`: reads the request, then drops the connection (the client cannot know if it happened);
+- `malformed`: answers 200 with a body that is not JSON;
+- `truncated`: answers 200 promising more bytes than it sends, then drops the connection;
+- `latency`: holds the request `delayMs` (+ up to `jitterMs`), then serves it normally;
+- `slow-body`: serves it normally, but trickles the body out over `delayMs`.
+*/
+export const faultKinds = ['status', 'reset', 'malformed', 'truncated', 'latency', 'slow-body'] as const;
+export type FaultKind = (typeof faultKinds)[number];
+
+/** A failure injected with `podtop sim --faults` or `POST /__sim/faults`, for tests of how clients cope. */
 export type Fault = {
-	/** Operation it applies to (`run`, `status`, `health`, …, or `graphql`); every operation when absent. */
+	readonly kind: FaultKind;
+	/** Operation it applies to (`run`, `status`, `stream`, `health`, `compat`, …, or `graphql`); every one when absent. */
 	readonly operation?: string;
-	/** HTTP status to answer with, e.g. 429 or 503. */
-	readonly status: number;
-	/** `Retry-After` seconds to send with it. */
+	/** Endpoint id it applies to (job API only); every endpoint when absent. */
+	readonly endpoint?: string;
+	/** For `status`: the HTTP status, e.g. 429 or 503. */
+	readonly status?: number;
+	/** `Retry-After` seconds to send with a `status` fault. */
 	readonly retryAfter?: number;
-	/** Real milliseconds to hold the request before answering (a slow service). */
+	/** Real milliseconds to hold the request first (every kind), or to trickle the body over (`slow-body`). */
 	readonly delayMs?: number;
-	/** How many requests it hits. */
+	/** Up to this many more milliseconds, at random. */
+	readonly jitterMs?: number;
+	/** The share of matching requests it hits (0–1); every one when absent. */
+	readonly share?: number;
+	/** How many more requests it hits; without a count, a fault with a share lasts until cleared, one without hits once. */
 	remaining: number;
 };
 
+export type FaultSpec = Omit<Fault, 'remaining'> & {readonly count?: number};
+
 export class FaultInjector {
 	#faults: Fault[] = [];
+	readonly #random: () => number;
 
-	add(fault: Omit<Fault, 'remaining'> & {readonly count?: number}): void {
-		const {count, ...rest} = fault;
-		this.#faults.push({...rest, remaining: count ?? 1});
+	constructor(random: () => number = Math.random) {
+		this.#random = random;
+	}
+
+	add(spec: FaultSpec): void {
+		const {count, ...rest} = spec;
+		this.#faults.push({...rest, remaining: count ?? (spec.share === undefined ? 1 : Number.POSITIVE_INFINITY)});
 	}
 
 	clear(): void {
 		this.#faults = [];
 	}
 
-	/** The fault to apply to this request, if any; each use counts down. */
-	take(operation: string): Fault | undefined {
-		const fault = this.#faults.find(candidate => candidate.remaining > 0 && (candidate.operation === undefined || candidate.operation === operation));
-		if (fault) {
-			fault.remaining--;
-			this.#faults = this.#faults.filter(candidate => candidate.remaining > 0);
+	list(): readonly Fault[] {
+		return this.#faults;
+	}
+
+	/** The fault to apply to this request, if any; each hit counts down. */
+	take(operation: string, endpoint?: string): Fault | undefined {
+		const fault = this.#faults.find(
+			candidate =>
+				candidate.remaining > 0 &&
+				(candidate.operation === undefined || candidate.operation === operation) &&
+				(candidate.endpoint === undefined || candidate.endpoint === endpoint),
+		);
+		if (!fault || (fault.share !== undefined && this.#random() >= fault.share)) {
+			return undefined;
 		}
 
+		fault.remaining--;
+		this.#faults = this.#faults.filter(candidate => candidate.remaining > 0);
 		return fault;
+	}
+
+	/** The hold before a fault acts: its delay plus its jitter. */
+	holdMs(fault: Fault): number {
+		return (fault.delayMs ?? 0) + (fault.jitterMs ? this.#random() * fault.jitterMs : 0);
 	}
 }
 
-export function parseFault(body: unknown): (Omit<Fault, 'remaining'> & {count?: number}) | string {
-	if (typeof body !== 'object' || body === null) {
-		return 'fault must be a JSON object';
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** One fault from JSON, or why it is refused. `{status}` alone is a `status` fault; `{delayMs}` alone a `latency` one. */
+export function parseFault(body: unknown): FaultSpec | string {
+	if (!isRecord(body)) {
+		return 'a fault is a JSON object such as {"kind": "status", "status": 503, "share": 0.1}';
 	}
 
-	const {operation, status, retryAfter, delayMs, count} = body as Record<string, unknown>;
-	if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) {
-		return 'status must be an HTTP status code';
+	const {kind, operation, endpoint, status, retryAfter, delayMs, jitterMs, share, count} = body;
+	const resolved = kind ?? (status === undefined ? (delayMs === undefined ? undefined : 'latency') : 'status');
+	if (typeof resolved !== 'string' || !(faultKinds as readonly string[]).includes(resolved)) {
+		return `kind must be one of ${faultKinds.join(', ')}`;
+	}
+
+	if (resolved === 'status' && (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)) {
+		return 'a status fault needs status: an HTTP status code';
 	}
 
 	for (const [name, value] of [
 		['retryAfter', retryAfter],
 		['delayMs', delayMs],
+		['jitterMs', jitterMs],
 		['count', count],
 	] as const) {
-		if (value !== undefined && (typeof value !== 'number' || value < 0)) {
+		if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
 			return `${name} must be a non-negative number`;
 		}
 	}
 
-	if (operation !== undefined && typeof operation !== 'string') {
-		return 'operation must be a string';
+	if (share !== undefined && (typeof share !== 'number' || share < 0 || share > 1)) {
+		return 'share must be a number from 0 to 1';
 	}
 
-	return {operation, status, retryAfter: retryAfter as number | undefined, delayMs: delayMs as number | undefined, count: count as number | undefined};
+	for (const [name, value] of [
+		['operation', operation],
+		['endpoint', endpoint],
+	] as const) {
+		if (value !== undefined && typeof value !== 'string') {
+			return `${name} must be a string`;
+		}
+	}
+
+	return {
+		kind: resolved as FaultKind,
+		...(operation === undefined ? {} : {operation: operation as string}),
+		...(endpoint === undefined ? {} : {endpoint: endpoint as string}),
+		...(status === undefined ? {} : {status: status as number}),
+		...(retryAfter === undefined ? {} : {retryAfter: retryAfter as number}),
+		...(delayMs === undefined ? {} : {delayMs: delayMs as number}),
+		...(jitterMs === undefined ? {} : {jitterMs: jitterMs as number}),
+		...(share === undefined ? {} : {share}),
+		...(count === undefined ? {} : {count: count as number}),
+	};
+}
+
+/** One fault or a list of them (the `--faults` flag and `POST /__sim/faults` take either). */
+export function parseFaults(body: unknown): FaultSpec[] | string {
+	const list = Array.isArray(body) ? body : [body];
+	const parsed: FaultSpec[] = [];
+	for (const [index, item] of list.entries()) {
+		const fault = parseFault(item);
+		if (typeof fault === 'string') {
+			return list.length > 1 ? `fault ${index + 1}: ${fault}` : fault;
+		}
+
+		parsed.push(fault);
+	}
+
+	return parsed;
 }

@@ -1,5 +1,6 @@
 import {randomBytes} from 'node:crypto';
 import type {AddressInfo} from 'node:net';
+import type {FaultSpec} from './faults.js';
 import type {EndpointSpec, EndpointSpecInput} from './endpoint-spec.js';
 import {createSimServer} from './http/server.js';
 import {Simulator} from './simulator.js';
@@ -27,6 +28,8 @@ export type StartSimulatorOptions = {
 	readonly podCount?: number;
 	/** GraphQL requests per second per key (default 5). */
 	readonly graphqlRate?: number;
+	/** Faults injected from the start (`podtop sim --faults`). */
+	readonly faults?: readonly FaultSpec[];
 };
 
 export type RunningSimulator = {
@@ -56,6 +59,10 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 		podCount: options.podCount ?? 12,
 		graphqlRate: options.graphqlRate ?? 5,
 	});
+	for (const fault of options.faults ?? []) {
+		sim.faults.add(fault);
+	}
+
 	const {server, closing} = createSimServer(sim);
 	const host = options.host ?? '127.0.0.1';
 	try {

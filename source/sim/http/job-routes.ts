@@ -160,7 +160,7 @@ export async function handleJobRoute(
 
 	const group = limitGroupOf(operation);
 	const endStats = sim.stats.begin(endpointId, operation, undefined, group);
-	if (await applyFault(sim, operation, request, response)) {
+	if (await applyFault(sim, operation, request, response, endpointId)) {
 		endStats();
 		return;
 	}

@@ -1,5 +1,5 @@
 import type {IncomingMessage, ServerResponse} from 'node:http';
-import {parseFault} from '../faults.js';
+import {parseFaults} from '../faults.js';
 import type {Simulator} from '../simulator.js';
 import {readBody} from './read-body.js';
 import {sendError, sendJson} from './respond.js';
@@ -28,14 +28,22 @@ export async function handleSimRoute(sim: Simulator, request: IncomingMessage, r
 				return;
 			}
 
-			const fault = parseFault(body);
-			if (typeof fault === 'string') {
-				sendError(response, 400, fault);
+			const faults = parseFaults(body);
+			if (typeof faults === 'string') {
+				sendError(response, 400, faults);
 				return;
 			}
 
-			sim.faults.add(fault);
-			sendJson(response, 200, {added: fault});
+			for (const fault of faults) {
+				sim.faults.add(fault);
+			}
+
+			sendJson(response, 200, {added: Array.isArray(body) ? faults : faults[0]});
+			return;
+		}
+
+		case 'GET faults': {
+			sendJson(response, 200, {faults: sim.faults.list()});
 			return;
 		}
 
