@@ -1,6 +1,6 @@
 import {ApiError} from '../api/errors.js';
 import type {EndpointInput} from '../api/graphql-types.js';
-import {sanitizeLine} from '../format/sanitize.js';
+import {inertJson, sanitizeLine} from '../format/sanitize.js';
 import {describeChanges, planEndpoint, type EndpointFields, type EndpointProblems} from '../requests/endpoint-request.js';
 import {UsageError} from '../lib/usage-error.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
@@ -184,7 +184,7 @@ async function saveEndpointVerb(action: 'create' | 'update', endpointId: string 
 		refuse(problems);
 		const record = changes as EndpointInput;
 		if (flags.dryRun) {
-			process.stdout.write(`${JSON.stringify({mutation: 'saveEndpoint', input: record})}\n`);
+			process.stdout.write(`${inertJson({mutation: 'saveEndpoint', input: record})}\n`);
 			return;
 		}
 
@@ -213,7 +213,7 @@ async function saveEndpointVerb(action: 'create' | 'update', endpointId: string 
 
 		process.stderr.write(`podtop: ${sanitizeLine(describeChanges(changes, base))}\n`);
 		if (flags.dryRun) {
-			process.stdout.write(`${JSON.stringify({mutation: 'saveEndpoint', input: {...base, ...changes}})}\n`);
+			process.stdout.write(`${inertJson({mutation: 'saveEndpoint', input: {...base, ...changes}})}\n`);
 			return;
 		}
 

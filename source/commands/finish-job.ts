@@ -1,4 +1,4 @@
-import {sanitizeText} from '../format/sanitize.js';
+import {inertJson, sanitizeText} from '../format/sanitize.js';
 import type {TrackedJob} from '../store/types.js';
 import {exitCodes} from './exit-code.js';
 
@@ -22,7 +22,7 @@ output when nothing was streamed, and the error on stderr. Exit 0 for COMPLETED,
 */
 export function finishJob(job: TrackedJob, streamed: boolean, json: boolean): void {
 	if (json) {
-		process.stdout.write(`${JSON.stringify(finalStatus(job))}\n`);
+		process.stdout.write(`${inertJson(finalStatus(job))}\n`);
 	} else if (!streamed && job.output !== undefined && job.output !== null) {
 		process.stdout.write(`${sanitizeText(outputText(job.output))}\n`);
 	}

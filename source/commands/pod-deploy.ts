@@ -1,5 +1,5 @@
 import {formatDollarsPerHour} from '../format/numbers.js';
-import {sanitizeLine} from '../format/sanitize.js';
+import {inertJson, sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
 import {marketOf, planDeploy, type DeployFields} from '../requests/deploy-request.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
@@ -132,7 +132,7 @@ export async function runPodDeploy(argv: readonly string[]): Promise<void> {
 		const price = plan?.pricePerGpu === undefined ? undefined : plan.pricePerGpu * count;
 		if (flags.dryRun || !plan) {
 			process.stdout.write(
-				`${JSON.stringify({mutation: plan?.bidPerGpu === undefined ? 'podFindAndDeployOnDemand' : 'podRentInterruptable', input: {...plan?.input, ...(plan?.bidPerGpu === undefined ? {} : {bidPerGpu: plan.bidPerGpu})}, dollarsPerHour: price})}\n`,
+				`${inertJson({mutation: plan?.bidPerGpu === undefined ? 'podFindAndDeployOnDemand' : 'podRentInterruptable', input: {...plan?.input, ...(plan?.bidPerGpu === undefined ? {} : {bidPerGpu: plan.bidPerGpu})}, dollarsPerHour: price})}\n`,
 			);
 			if (!flags.json) {
 				process.stderr.write(`podtop: dry run, nothing sent; this pod would cost ${formatDollarsPerHour(price)}\n`);

@@ -1,5 +1,5 @@
 import type {JobRequest} from '../api/job-types.js';
-import {sanitizeText} from '../format/sanitize.js';
+import {inertJson, sanitizeText} from '../format/sanitize.js';
 import {followJob} from '../headless/follow-job.js';
 import {UsageError} from '../lib/usage-error.js';
 import {formatCost} from '../format/numbers.js';
@@ -117,7 +117,7 @@ export async function runRun(argv: readonly string[]): Promise<void> {
 		const {id} = result.value;
 		process.stderr.write(`podtop: job ${sanitizeText(id)} ${sanitizeText(result.value.status)} on ${sanitizeText(endpointId)}\n`);
 		if (!flags.follow) {
-			process.stdout.write(flags.json ? `${JSON.stringify(result.value)}\n` : `${id}\n`);
+			process.stdout.write(flags.json ? `${inertJson(result.value)}\n` : `${id}\n`);
 			return;
 		}
 

@@ -1,3 +1,4 @@
+import {inertJson} from '../format/sanitize.js';
 import {snapshotText} from '../headless/snapshot-text.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
@@ -26,6 +27,6 @@ export async function runSnapshot(argv: readonly string[]): Promise<void> {
 	const {target, endpointFilter, budget} = readConnectionFlags(cli.flags);
 	await withHeadlessEngine(target, {budget, endpointFilter, allVisible: true, poll: []}, async engine => {
 		const snapshot = await engine.snapshot();
-		process.stdout.write(cli.flags.json ? `${JSON.stringify(snapshot, undefined, 2)}\n` : snapshotText(snapshot));
+		process.stdout.write(cli.flags.json ? `${inertJson(snapshot, 2)}\n` : snapshotText(snapshot));
 	});
 }

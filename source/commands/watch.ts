@@ -1,3 +1,4 @@
+import {inertJson} from '../format/sanitize.js';
 import {changeEvents} from '../headless/change-events.js';
 import {UsageError} from '../lib/usage-error.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
@@ -31,7 +32,7 @@ export async function runWatch(argv: readonly string[]): Promise<void> {
 		let closed = false;
 		const write = (event: Record<string, unknown>) => {
 			if (!closed) {
-				process.stdout.write(`${JSON.stringify(event)}\n`);
+				process.stdout.write(`${inertJson(event)}\n`);
 			}
 		};
 

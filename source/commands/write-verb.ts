@@ -1,6 +1,6 @@
 import type {PerformResult} from '../engine/perform.js';
 import type {WriteId} from '../engine/writes.js';
-import {sanitizeLine} from '../format/sanitize.js';
+import {inertJson, sanitizeLine} from '../format/sanitize.js';
 import {exitCodeForWrite} from './exit-code.js';
 
 /**
@@ -14,7 +14,7 @@ export function reportWrite<Id extends WriteId>(
 ): void {
 	if (json) {
 		const ok = result.outcome === 'ok' ? (result.value ?? {outcome: 'ok', message: result.message}) : undefined;
-		process.stdout.write(`${JSON.stringify(ok ?? {outcome: result.outcome, error: result.message})}\n`);
+		process.stdout.write(`${inertJson(ok ?? {outcome: result.outcome, error: result.message})}\n`);
 	}
 
 	if (result.outcome === 'ok') {

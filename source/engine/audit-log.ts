@@ -2,6 +2,7 @@ import {createHash} from 'node:crypto';
 import {appendFile, chmod, mkdir} from 'node:fs/promises';
 import {homedir} from 'node:os';
 import {dirname, join} from 'node:path';
+import {inertJson} from '../format/sanitize.js';
 
 export type AuditEntry = {
 	readonly time: string;
@@ -34,7 +35,7 @@ export function inputDigest(input: unknown): {inputBytes: number; inputSha256: s
 /** Appends one JSON line per write, in a file only its owner can read. Rejects when it cannot: the caller shows why. */
 export async function appendAudit(path: string, entry: AuditEntry): Promise<void> {
 	await mkdir(dirname(path), {recursive: true, mode: 0o700});
-	await appendFile(path, `${JSON.stringify(entry)}\n`, {mode: 0o600});
+	await appendFile(path, `${inertJson(entry)}\n`, {mode: 0o600});
 	// A file made by something else keeps its mode on append: make it private anyway.
 	await chmod(path, 0o600);
 }

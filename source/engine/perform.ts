@@ -53,7 +53,8 @@ export async function perform<Id extends WriteId>(
 ): Promise<PerformResult<Id>> {
 	const spec = writeSpecs[id];
 	const started = performance.now();
-	const what = spec.describe(target);
+	// Ids in the description come from the user or the service: inert before any message uses them.
+	const what = sanitizeLine(spec.describe(target));
 	let result: PerformResult<Id>;
 	if (context.readOnly) {
 		result = {outcome: 'read-only', message: `read-only mode: did not ${what}`, durationMs: 0};

@@ -31,8 +31,16 @@ export function sanitizeText(text: string): string {
 					result += `^${String.fromCodePoint(code === 0x7f ? 0x3f : code + 0x40)}`;
 				} else if (code >= 0x80 && code <= 0x9f) {
 					result += String.raw`\u${code.toString(16).padStart(4, '0')}`;
-				} else if (code === 0x20_28 || code === 0x20_29 || (code >= 0x20_2a && code <= 0x20_2e) || (code >= 0x20_66 && code <= 0x20_69)) {
-					// Line separators and bidirectional overrides: could reorder what is shown.
+				} else if (
+					code === 0x20_28 ||
+					code === 0x20_29 ||
+					(code >= 0x20_2a && code <= 0x20_2e) ||
+					(code >= 0x20_66 && code <= 0x20_69) ||
+					(code >= 0x20_0b && code <= 0x20_0f) ||
+					code === 0x20_60 ||
+					code === 0xfe_ff
+				) {
+					// Line separators, bidirectional overrides and zero-width characters: could reorder or hide what is shown.
 					result += String.raw`\u${code.toString(16)}`;
 				} else {
 					result += character;
@@ -47,4 +55,16 @@ export function sanitizeText(text: string): string {
 /** One line of untrusted text: sanitised, newlines shown as `⏎`. */
 export function sanitizeLine(text: string): string {
 	return sanitizeText(text).replaceAll('\n', '⏎');
+}
+
+/**
+JSON for stdout that a terminal cannot act on, whoever reads it: the same data (it parses to equal
+values), with every C1 control, line separator, bidirectional and zero-width character written as
+a `\u` escape (JSON.stringify already escapes C0 controls).
+*/
+export function inertJson(value: unknown, indent?: number): string {
+	return JSON.stringify(value, undefined, indent).replaceAll(
+		/[\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2060\u2066-\u2069\uFEFF]/g,
+		character => String.raw`\u${character.codePointAt(0)!.toString(16).padStart(4, '0')}`,
+	);
 }

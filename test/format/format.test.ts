@@ -11,6 +11,8 @@ describe('untrusted text', () => {
 	test('escape sequences and control characters are shown inert', () => {
 		expect(sanitizeText('a\u001B[31mred\u0007\u0008\r\n\tb\u009B')).toBe('a␛[31mred^G^H\n    b\\u009b');
 		expect(sanitizeText('\u202Eevil')).toBe(String.raw`\u202eevil`);
+		// Zero-width characters can hide text or break alignment: shown as their code.
+		expect(sanitizeText('a\u200Bb\u200Fc\u2060d\uFEFFe')).toBe(String.raw`a\u200bb\u200fc\u2060d\ufeffe`);
 		expect(sanitizeLine('one\ntwo')).toBe('one⏎two');
 	});
 

@@ -47,6 +47,11 @@ export class TmuxSession {
 		this.#tmux('resize-window', '-t', 'main', '-x', String(columns), '-y', String(rows));
 	}
 
+	/** The pane's title, which an OSC 0/2 sequence that reached the terminal raw would change. */
+	paneTitle(): string {
+		return this.#tmux('display-message', '-p', '-t', 'main', '#{pane_title}').trim();
+	}
+
 	/** Lines that scrolled off the top: an app on the alternate screen adds none. */
 	historySize(): number {
 		return Number(this.#tmux('display-message', '-p', '-t', 'main', '#{history_size}').trim());

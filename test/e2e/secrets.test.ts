@@ -1,0 +1,72 @@
+import {execFileSync} from 'node:child_process';
+import {mkdtempSync, readFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {cliEnv, runCli} from '../helpers/run-cli.js';
+import {startTestSim, type TestSim} from '../helpers/sim-client.js';
+import {hasTmux, TmuxSession} from '../helpers/tmux.js';
+
+const key = 'rpa_TOPSECRET0123456789ABCDEFGHIJKLMN';
+/** The key, or any 12 characters of it: a partial leak is a leak. */
+const leak = new RegExp(`${key.slice(4, 16)}|${key.slice(-12)}`);
+const state = mkdtempSync(path.join(tmpdir(), 'podtop-secrets-'));
+
+let sim: TestSim;
+
+beforeAll(async () => {
+	sim = await startTestSim({apiKey: key, endpoints: [{id: 'echo', workersMin: 1, workersMax: 1, flashBoot: true}]});
+});
+
+afterAll(async () => sim.close());
+
+const env = (extra: Record<string, string> = {}) => cliEnv({RUNPOD_API_KEY: key, XDG_STATE_HOME: state, ...extra});
+const urls = () => ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`];
+
+describe('the API key appears nowhere', () => {
+	test('stdout and stderr of every kind of command, done or failed, and the audit log', async () => {
+		const runs = [
+			await runCli(['snapshot', ...urls()], env()),
+			await runCli(['snapshot', '--json', ...urls()], env()),
+			await runCli(['run', 'echo', '--input', '{"payload": 1}', '--json', ...urls()], env()),
+			await runCli(['run', 'echo', '--input', '{"delay_ms": 20, "error": "boom"}', ...urls()], env()),
+			await runCli(['job', 'echo', 'no-such-job', ...urls()], env()),
+			await runCli(['cancel', 'echo', 'no-such-job', ...urls()], env()),
+			await runCli(['pod', 'stop', 'no-such-pod', ...urls()], env()),
+			// The service refuses the key: the message says so without echoing it.
+			await runCli(['snapshot', ...urls()], env({RUNPOD_API_KEY: `${key}X`})),
+			// No service at all.
+			await runCli(['snapshot', '--api-url', 'http://127.0.0.1:9/v2', '--graphql-url', 'http://127.0.0.1:9/graphql'], env()),
+		];
+		expect(runs.map(run => run.code)).toEqual([0, 0, 0, 1, 4, 4, 4, 3, 5]);
+		for (const run of runs) {
+			expect(run.stdout + run.stderr).not.toMatch(leak);
+		}
+
+		expect(readFileSync(path.join(state, 'podtop', 'audit.jsonl'), 'utf8')).not.toMatch(leak);
+	}, 60_000);
+
+	test.runIf(hasTmux)(
+		'the dashboard: never on screen, never in ps or /proc of podtop itself',
+		async () => {
+			const session = new TmuxSession(120, 36, urls(), {RUNPOD_API_KEY: key, XDG_STATE_HOME: state});
+			try {
+				const screen = await session.waitFor(/Endpoints \(1\)/);
+				expect(screen).toMatch(/key •{4}KLMN/);
+				session.send('?');
+				await session.waitFor(/Keys: Endpoints/);
+				expect(session.screen()).not.toMatch(leak);
+				const pid = session.podtopPid()!;
+				expect(execFileSync('ps', ['-o', 'args=', '-p', String(pid)], {encoding: 'utf8'})).not.toMatch(leak);
+				expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).not.toMatch(leak);
+				session.send('Escape');
+				session.send('q');
+				await session.waitFor(/PODTOP-EXIT 0/);
+				expect(session.screen()).not.toMatch(leak);
+			} finally {
+				session.close();
+			}
+		},
+		60_000,
+	);
+});
