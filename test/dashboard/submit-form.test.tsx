@@ -94,6 +94,26 @@ describe('the submit form', () => {
 		expect(await requests('ep-echo', 'runsync')).toBe(1);
 	});
 
+	test("keys pressed twice never send twice: y y sends one job; Enter on Send twice sends none (the review's default is No)", async () => {
+		const {lastFrame, stdin} = await dashboard();
+		await press(stdin, ':run ep-echo', keys.enter);
+		await frameMatching(lastFrame, /New job on echo/);
+		await press(stdin, keys.ctrlS);
+		await frameMatching(lastFrame, /y\/N/);
+		stdin.write('yy');
+		await frameMatching(lastFrame, /Job \S+ on ep-echo/);
+		await tick(300);
+		expect(await requests('ep-echo', 'run')).toBe(1);
+		await press(stdin, keys.escape, ':run ep-echo', keys.enter);
+		await frameMatching(lastFrame, /New job on echo/);
+		// Shift-Tab from the first field lands on Send.
+		await press(stdin, '\u001B[Z');
+		stdin.write('\r\r');
+		await frameMatching(lastFrame, /cancelled: nothing was sent/);
+		await tick(300);
+		expect(await requests('ep-echo', 'run')).toBe(1);
+	});
+
 	test('a paste lands in the JSON editor in one piece, new lines and all', async () => {
 		const {lastFrame, stdin, view} = await dashboard();
 		await press(stdin, ':run ep-echo', keys.enter);
