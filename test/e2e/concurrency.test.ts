@@ -42,7 +42,7 @@ test('two podtops on one job, one queue, one pod: each says what happened, neith
 	const removed = purges.map(run => Number(/purged: (\d+) queued/.exec(run.stdout)?.[1]));
 	expect(purges.map(run => run.code)).toEqual([0, 0]);
 	// One emptied the queue; the other found it empty and says so.
-	expect(removed.sort()).toEqual([0, 5]);
+	expect(removed.sort((a, b) => a - b)).toEqual([0, 5]);
 
 	const types = (await gql(sim, '{ gpuTypes { id lowestPrice(input: {gpuCount: 1}) { stockStatus } } }')).body.data.gpuTypes as Array<{
 		id: string;
@@ -55,7 +55,7 @@ test('two podtops on one job, one queue, one pod: each says what happened, neith
 		})
 	).body.data.podFindAndDeployOnDemand.id as string;
 	const stops = await both(['pod', 'stop', pod]);
-	const codes = stops.map(run => run.code).sort();
+	const codes = stops.map(run => run.code ?? -1).sort((a, b) => a - b);
 	expect(codes).toEqual([0, 1]);
 	const loser = stops.find(run => run.code === 1)!;
 	expect(loser.stderr).toMatch(/refused: stop pod .* is not running/);
