@@ -26,13 +26,13 @@ export async function startSim(args) {
 }
 
 /** podtop in a pty of the given size. `output` counts every byte the terminal receives. */
-export function startPodtop({columns = 120, rows = 40, args = [], simUrl}) {
+export function startPodtop({columns = 120, rows = 40, args = [], simUrl, apiKey = 'bench-key'}) {
 	const env = {...process.env, NODE_ENV: 'production', LANG: 'C.UTF-8', TERM: 'xterm-256color', HOME: '/nonexistent-podtop-home'};
 	delete env.CI;
 	delete env.RUNPOD_API_KEY;
 	const target = simUrl ? `--api-url ${simUrl}/v2 --graphql-url ${simUrl}/graphql` : '--demo';
 	if (simUrl) {
-		env.RUNPOD_API_KEY = 'bench-key';
+		env.RUNPOD_API_KEY = apiKey;
 	}
 
 	// Run the way users do: the bundle's own shebang (with its Node flags), the node binary on PATH.

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// `npm run bench:soak`: the dashboard and `podtop watch` for an hour (SOAK_MINUTES) against the simulator at
+// --speed 10 with faults on (5xx, resets, latency; no 429 storms). Prints RSS growth per hour of both, the
+// 429s podtop received (must be 0), crashes (must be 0), and the worst staleness `watch` reported.
+// Not part of CI: it takes as long as it says.
+import {spawn} from 'node:child_process';
+import {readFileSync} from 'node:fs';
+import {cli, sleep, startPodtop, waitForOutput} from './bench/pty.js';
+
+const minutes = Number(process.env.SOAK_MINUTES ?? 60);
+const faults = [
+	{kind: 'status', status: 503, share: 0.02},
+	{kind: 'reset', share: 0.01, operation: 'health'},
+	{kind: 'truncated', share: 0.01, operation: 'stream'},
+	{kind: 'latency', delayMs: 50, jitterMs: 400, share: 0.2},
+];
+const rss = pid => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+const mb = bytes => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+const sim = spawn(process.execPath, [cli, 'sim', '--port', '0', '--speed', '10', '--graphql-rate', '100', '--faults', JSON.stringify(faults)], {
+	stdio: ['ignore', 'pipe', 'inherit'],
+	env: {...process.env, NODE_ENV: 'production', PODTOP_SIM_API_KEY: 'soak-key'},
+});
+const url = await new Promise(resolve => {
+	let banner = '';
+	sim.stdout.on('data', text => {
+		banner += text;
+		const match = /listening on (\S+)/.exec(banner);
+		if (match && banner.includes('Ctrl-C')) {
+			resolve(match[1]);
+		}
+	});
+});
+const stats = async () => (await fetch(`${url}/__sim/stats`, {headers: {authorization: 'Bearer soak-key'}})).json();
+
+const dashboard = startPodtop({simUrl: url, apiKey: 'soak-key'});
+let crashes = 0;
+dashboard.child.on('exit', code => {
+	if (code !== 0) {
+		crashes++;
+	}
+});
+await waitForOutput(dashboard, /Endpoints \(8\)/, 30_000);
+
+const watch = spawn(process.execPath, [cli, 'watch', '--jsonl', '--api-url', `${url}/v2`, '--graphql-url', `${url}/graphql`], {
+	stdio: ['ignore', 'pipe', 'inherit'],
+	env: {...process.env, NODE_ENV: 'production', RUNPOD_API_KEY: 'soak-key'},
+});
+watch.on('exit', code => {
+	if (code !== null && code !== 0 && code !== 130) {
+		crashes++;
+	}
+});
+let worstStaleMs = 0;
+const staleSince = new Map();
+let pending = '';
+watch.stdout.on('data', chunk => {
+	pending += chunk;
+	const lines = pending.split('\n');
+	pending = lines.pop();
+	for (const line of lines) {
+		const event = JSON.parse(line);
+		if (event.type !== 'connection') {
+			continue;
+		}
+
+		if (event.stale) {
+			staleSince.set(event.source, staleSince.get(event.source) ?? Date.parse(event.since));
+		} else if (staleSince.has(event.source)) {
+			worstStaleMs = Math.max(worstStaleMs, Date.now() - staleSince.get(event.source));
+			staleSince.delete(event.source);
+		}
+	}
+});
+
+await sleep(10_000);
+const start = {time: Date.now(), dashboard: rss(dashboard.pid()), watch: rss(watch.pid)};
+await fetch(`${url}/__sim/stats/reset`, {method: 'POST', headers: {authorization: 'Bearer soak-key'}});
+console.log(`soak: ${minutes} min against the simulator at --speed 10, faults ${JSON.stringify(faults)}`);
+for (let minute = 1; minute <= minutes; minute++) {
+	await sleep(60_000);
+	console.log(`  ${String(minute).padStart(3)} min  dashboard RSS ${mb(rss(dashboard.pid()))}  watch RSS ${mb(rss(watch.pid))}`);
+}
+
+const hours = (Date.now() - start.time) / 3_600_000;
+const end = {dashboard: rss(dashboard.pid()), watch: rss(watch.pid)};
+let received429 = 0;
+for (const [scope, operations] of Object.entries((await stats()).endpoints)) {
+	for (const [operation, counter] of Object.entries(operations)) {
+		if (!operation.startsWith('group:') && scope !== '__faults') {
+			received429 += counter.rateLimited;
+		}
+	}
+}
+
+console.log(`  RSS growth per hour: dashboard ${mb((end.dashboard - start.dashboard) / hours)}, watch ${mb((end.watch - start.watch) / hours)}`);
+console.log(`  429s received: ${received429} (goal 0)`);
+console.log(`  crashes: ${crashes} (goal 0)`);
+console.log(`  worst staleness watch reported: ${(worstStaleMs / 1000).toFixed(1)} s`);
+dashboard.stop();
+watch.kill('SIGINT');
+sim.kill('SIGTERM');
+setTimeout(() => process.exit(0), 2000);
