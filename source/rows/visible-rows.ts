@@ -46,25 +46,12 @@ function paneSelector<T>(
 	columns: {readonly wide: readonly Column[]; readonly compact: readonly Column[]},
 	glyphs: Glyphs,
 ) {
-	// A poll keeps the state object of every item that did not change: its row is reused, so a change to
-	// a few of 10,000 items rebuilds a few rows, not all of them.
-	const rowCache = {wide: new WeakMap<T & object, SortableRow>(), compact: new WeakMap<T & object, SortableRow>()};
 	const built = memoize((collection: Collection<T>, wide: boolean): Built => {
-		const cache = wide ? rowCache.wide : rowCache.compact;
-		const all = collection.order.flatMap(id => {
-			const item = collection.byId[id];
-			if (item === undefined) {
-				return [];
-			}
-
-			let row = cache.get(item as T & object);
-			if (!row) {
-				row = build([item], wide, glyphs)[0]!;
-				cache.set(item as T & object, row);
-			}
-
-			return [row];
-		});
+		const all = build(
+			collection.order.flatMap(id => collection.byId[id] ?? []),
+			wide,
+			glyphs,
+		);
 		const shape = wide ? columns.wide : columns.compact;
 		return {columns: shape, all, widths: contentWidths(shape, all)};
 	});
