@@ -1,7 +1,7 @@
 import type {PodRecord} from '../api/graphql-types.js';
 import {formatDollarsPerHour} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
-import {bidForm, type BidResume} from '../forms/bid-form.js';
+import {resumeForm, type ResumeOrder} from '../forms/resume-form.js';
 import {deployForm, type DeployOrder} from '../forms/deploy-form.js';
 import {currentView} from '../view-state/view-state.js';
 import {defineOperation, unavailable, type Operation, type OperationContext, type Unavailable} from './operation.js';
@@ -99,35 +99,37 @@ export const podWriteOperations: readonly Operation[] = [
 			await performFromUi(context, 'pod.stop', {podId}, undefined, `stopping ${name}`);
 		},
 	}),
-	defineOperation<PodTarget & {readonly form?: BidResume}>({
+	defineOperation<PodTarget & {readonly form?: ResumeOrder}>({
 		id: 'pod.resume',
-		title: 'resume the pod (a spot pod asks for its bid)',
+		title: 'resume the pod: its GPU count, and a spot pod its bid',
 		keys: ['u'],
 		scope: ['pods', 'pod'],
 		danger: 'write',
 		target: context => podTarget(context, pod => (pod.desiredStatus === 'RUNNING' ? `${sanitizeLine(pod.name ?? pod.id)} is running already` : undefined)),
-		// Only spot pods have a form: the bid.
 		form(target, context) {
 			const pod = podOf(context, target.podId);
-			if (pod?.podType !== 'INTERRUPTABLE') {
-				return undefined;
-			}
-
+			const spot = pod?.podType === 'INTERRUPTABLE';
+			const gpuCount = pod?.gpuCount ?? 1;
 			return {
-				spec: bidForm({minimumBid: minimumBid(context, pod), gpuCount: pod?.gpuCount ?? 1}),
-				draftKey: `bid:${target.podId}`,
-				title: `Resume spot pod ${target.name}`,
+				spec: resumeForm({
+					spot,
+					minimumBid: minimumBid(context, pod),
+					gpuCount,
+					pricePerGpu: pod?.costPerHr && gpuCount > 0 ? pod.costPerHr / gpuCount : undefined,
+				}),
+				draftKey: `resume:${target.podId}`,
+				title: `Resume ${spot ? 'spot ' : ''}pod ${target.name}`,
 			};
 		},
-		confirm: ({name, form, podId}, context) => ({
-			prompt: form
-				? `Resume spot pod ${name} at ${form.summary}?`
-				: `Resume pod ${name} (${formatDollarsPerHour(podOf(context, podId)?.costPerHr)} when it runs)?`,
-		}),
+		confirm: ({name, form}) => ({prompt: `Resume pod ${name} with ${form?.summary ?? 'its GPUs'}?`}),
 		async run(context, {podId, name, form}) {
-			await (form
-				? performFromUi(context, 'pod.bid-resume', {podId}, {bidPerGpu: form.bidPerGpu, gpuCount: form.gpuCount}, `resuming ${name}`)
-				: performFromUi(context, 'pod.resume', {podId}, {}, `resuming ${name}`));
+			if (!form) {
+				return;
+			}
+
+			await (form.bidPerGpu === undefined
+				? performFromUi(context, 'pod.resume', {podId}, {gpuCount: form.gpuCount}, `resuming ${name}`)
+				: performFromUi(context, 'pod.bid-resume', {podId}, {bidPerGpu: form.bidPerGpu, gpuCount: form.gpuCount}, `resuming ${name}`));
 		},
 	}),
 	defineOperation<PodTarget>({

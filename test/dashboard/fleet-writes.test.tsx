@@ -55,7 +55,10 @@ test('pods: x stops after y, u resumes (a spot pod asks its bid in a form), Ctrl
 	expect(await statusOf(onDemand)).toBe('EXITED');
 	await frameMatching(lastFrame, /ui-ondemand .*EXITED/);
 	stdin.write('u');
-	await frameMatching(lastFrame, /Resume pod ui-ondemand \(\$[\d.]+\/h when it runs\)\? y\/N/);
+	// The resume form: the GPU count as it was, and the $/h it means.
+	await frameMatching(lastFrame, /Resume pod ui-ondemand[\s\S]*GPUs +1/);
+	stdin.write(keys.ctrlS);
+	await frameMatching(lastFrame, /Resume pod ui-ondemand with 1 GPU\(s\) = \$[\d.]+\/h\? y\/N/);
 	stdin.write('y');
 	await frameMatching(lastFrame, /done: resume pod/);
 	expect(await statusOf(onDemand)).toBe('RUNNING');
@@ -74,7 +77,7 @@ test('pods: x stops after y, u resumes (a spot pod asks its bid in a form), Ctrl
 	await frameMatching(lastFrame, /Resume spot pod ui-spot/);
 	expect(lastFrame()).toMatch(/bid per GPU \(\$\/h\) +[\d.]+ .*the minimum now is \$[\d.]+/);
 	stdin.write(keys.ctrlS);
-	await frameMatching(lastFrame, /Resume spot pod ui-spot at bid \$[\d.]+\/GPU × 1 = \$[\d.]+\/h\? y\/N/);
+	await frameMatching(lastFrame, /Resume pod ui-spot with 1 GPU\(s\) at a bid of \$[\d.]+\/GPU = \$[\d.]+\/h\? y\/N/);
 	stdin.write('y');
 	await waitFor(async () => (await statusOf(spot)) === 'RUNNING', 5000);
 

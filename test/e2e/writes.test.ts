@@ -133,7 +133,9 @@ describe.runIf(hasTmux)('fleet writes in a real terminal', () => {
 		await session.waitFor(/tmux-pod +1× .* EXITED/);
 		expect(await statusOf()).toBe('EXITED');
 		session.send('u');
-		await session.waitFor(/Resume pod tmux-pod .*\? y\/N/);
+		await session.waitFor(/Resume pod tmux-pod[\s\S]*GPUs +1/);
+		session.send('C-s');
+		await session.waitFor(/Resume pod tmux-pod with 1 GPU\(s\) = \$[\d.]+\/h\? y\/N/);
 		session.send('y');
 		await session.waitFor(/tmux-pod +1× .* (RUNNING|STARTING)/);
 		expect(await statusOf()).toBe('RUNNING');
