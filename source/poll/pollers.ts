@@ -6,6 +6,7 @@ import type {PaneName, TrackedJob} from '../store/types.js';
 import {budgetsChanged} from './budget-change.js';
 import {defaultCadence, type Cadence} from './cadence.js';
 import {healthDue} from './health-due.js';
+import {createPodDetailLoop} from './pod-detail-loop.js';
 import {createLoop, type Loop} from './loop.js';
 import type {ScheduledApi} from './scheduled-api.js';
 import type {Priority, Scheduler} from './scheduler.js';
@@ -219,28 +220,8 @@ export function createPollers({
 		() => cadence.jobsTickMs,
 	);
 
-	// The pod whose details are open: polled at the visible pods cadence while it is.
-	let watchedPod: string | undefined;
-	const podDetailLoop = createLoop(
-		async () => {
-			const podId = watchedPod;
-			if (!podId) {
-				return;
-			}
-
-			try {
-				const record = await api.pod(podId);
-				if (watchedPod === podId) {
-					writes.setPodDetail(podId, record, now());
-				}
-
-				writes.reportSource('graphql', now());
-			} catch (error) {
-				writes.reportSource('graphql', now(), describeError(error));
-			}
-		},
-		() => (watchedPod ? cadence.podsMs : cadence.healthStalestMs),
-	);
+	const podDetail = createPodDetailLoop({api, writes, cadence, now});
+	const podDetailLoop = podDetail.loop;
 
 	let publishedBudgets: ReturnType<Scheduler['snapshot']> = {};
 	const budgetLoop = createLoop(
@@ -293,16 +274,7 @@ export function createPollers({
 				endpointsLoop.trigger();
 			}
 		},
-		watchPod(podId) {
-			watchedPod = podId;
-			podDetailLoop.trigger();
-			return () => {
-				if (watchedPod === podId) {
-					watchedPod = undefined;
-					writes.setPodDetail(undefined, null, now());
-				}
-			};
-		},
+		watchPod: podDetail.watch,
 		showing(endpointIds) {
 			const wasKnown = endpointsOnScreen !== undefined;
 			const fresh = endpointIds.filter(id => !endpointsOnScreen?.includes(id));
