@@ -5,6 +5,30 @@ import {describe, expect, test} from 'vitest';
 
 const cli = fileURLToPath(new URL('../../dist/bundle/podtop.js', import.meta.url));
 
+/** Starts `podtop sim`, waits for its banner, stops it with SIGINT: what it printed on stdout and stderr. */
+async function simBanner(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<{stdout: string; stderr: string}> {
+	const child = spawn(process.execPath, [cli, 'sim', ...args], {stdio: ['ignore', 'pipe', 'pipe'], env});
+	let stdout = '';
+	let stderr = '';
+	child.stdout.setEncoding('utf8');
+	child.stderr.setEncoding('utf8');
+	child.stderr.on('data', (text: string) => {
+		stderr += text;
+	});
+	await new Promise<void>(resolve => {
+		child.stdout.on('data', (text: string) => {
+			stdout += text;
+			if (stdout.includes('Ctrl-C')) {
+				resolve();
+			}
+		});
+	});
+	const exited = new Promise(resolve => child.once('exit', resolve));
+	child.kill('SIGINT');
+	await exited;
+	return {stdout, stderr};
+}
+
 describe('podtop sim (the built CLI)', () => {
 	test('prints its URL and key, serves the job API, and stops cleanly on SIGTERM', async () => {
 		const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--api-key', 'cli-key', '--no-load'], {stdio: ['ignore', 'pipe', 'pipe']});
@@ -42,40 +66,16 @@ describe('podtop sim (the built CLI)', () => {
 	});
 
 	test('a random key is made when none is given', async () => {
-		const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--no-load'], {stdio: ['ignore', 'pipe', 'pipe']});
-		let output = '';
-		child.stdout.setEncoding('utf8');
-		await new Promise<void>(resolve => {
-			child.stdout.on('data', (text: string) => {
-				output += text;
-				if (output.includes('Ctrl-C')) {
-					resolve();
-				}
-			});
-		});
-		child.kill('SIGINT');
-		expect(output).toMatch(/api key\s+rpa_SIM[\dA-F]{36}/);
-		await new Promise(resolve => child.once('exit', resolve));
+		const {stdout} = await simBanner(['--port', '0', '--no-load']);
+		expect(stdout).toMatch(/api key\s+rpa_SIM[\dA-F]{36}/);
 	});
 
 	test('the key can come from PODTOP_SIM_API_KEY, out of sight of ps; the flag says so', async () => {
-		const child = spawn(process.execPath, [cli, 'sim', '--port', '0', '--no-load'], {
-			stdio: ['ignore', 'pipe', 'pipe'],
-			env: {...process.env, PODTOP_SIM_API_KEY: 'env-sim-key'},
-		});
-		let output = '';
-		child.stdout.setEncoding('utf8');
-		await new Promise<void>(resolve => {
-			child.stdout.on('data', (text: string) => {
-				output += text;
-				if (output.includes('Ctrl-C')) {
-					resolve();
-				}
-			});
-		});
-		child.kill('SIGINT');
-		expect(output).toMatch(/api key\s+env-sim-key/);
-		await new Promise(resolve => child.once('exit', resolve));
+		const fromEnv = await simBanner(['--port', '0', '--no-load'], {...process.env, PODTOP_SIM_API_KEY: 'env-sim-key'});
+		expect(fromEnv.stdout).toMatch(/api key\s+env-sim-key/);
+		expect(fromEnv.stderr).toBe('');
+		const fromFlag = await simBanner(['--port', '0', '--no-load', '--api-key', 'flag-key']);
+		expect(fromFlag.stderr).toMatch(/--api-key is visible to every user of this machine \(ps\); PODTOP_SIM_API_KEY=KEY keeps it out of sight/);
 		const help = spawnSync(process.execPath, [cli, 'sim', '--help'], {encoding: 'utf8'});
 		expect(help.stdout).toMatch(/shows in ps to every user of the machine:\s+prefer PODTOP_SIM_API_KEY=KEY/);
 	});
