@@ -72,18 +72,20 @@ export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; re
 		return value;
 	};
 
+	/** One document answers both: the endpoints and the account's serverless discount. */
+	const endpointsAndDiscount: GraphqlApi['endpointsAndDiscount'] = async (options = {}) => {
+		const {myself} = await call<{myself: {endpoints: EndpointRecord[]; serverlessDiscount?: ServerlessDiscount | null} | null}>(
+			'endpoints',
+			documents.endpoints,
+			{},
+			options.signal,
+		);
+		return {endpoints: myself?.endpoints ?? [], discount: myself?.serverlessDiscount ?? undefined};
+	};
+
 	return {
-		endpoints: async (options = {}) =>
-			(await call<{myself: {endpoints: EndpointRecord[]} | null}>('endpoints', documents.endpoints, {}, options.signal)).myself?.endpoints ?? [],
-		async endpointsAndDiscount(options = {}) {
-			const {myself} = await call<{myself: {endpoints: EndpointRecord[]; serverlessDiscount?: ServerlessDiscount | null} | null}>(
-				'endpoints',
-				documents.endpoints,
-				{},
-				options.signal,
-			);
-			return {endpoints: myself?.endpoints ?? [], discount: myself?.serverlessDiscount ?? undefined};
-		},
+		endpoints: async (options = {}) => (await endpointsAndDiscount(options)).endpoints,
+		endpointsAndDiscount,
 		endpointForEdit: async (id, options = {}) =>
 			(await call<{myself: {endpoints: SavedEndpoint[]} | null}>(`endpoint ${id}`, documents.endpointsFull, {}, options.signal)).myself?.endpoints.find(
 				endpoint => endpoint.id === id,

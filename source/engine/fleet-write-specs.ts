@@ -1,8 +1,26 @@
 import {ApiError} from '../api/errors.js';
-import type {WriteSpec} from './write-spec.js';
+import type {EndpointInput, EndpointRecord, PodRecord} from '../api/graphql-types.js';
+import type {ScheduledApi} from '../poll/scheduled-api.js';
+import type {AfterContext, WriteSpec} from './write-spec.js';
 
 type FleetWriteId =
 	'endpoint.scale' | 'endpoint.update' | 'endpoint.create' | 'endpoint.delete' | 'pod.stop' | 'pod.resume' | 'pod.bid-resume' | 'pod.terminate' | 'pod.deploy';
+
+/** The service replaces the whole record on save: read it whole, apply the changes, send it all back. */
+async function saveChanged(api: ScheduledApi, endpointId: string, changes: Partial<EndpointInput>): Promise<EndpointRecord> {
+	const record = await api.endpointForEdit(endpointId);
+	if (!record) {
+		throw new ApiError('not-found', `endpoint ${endpointId} is not in this account`);
+	}
+
+	return api.saveEndpoint({...record, ...changes});
+}
+
+/** After a write that answers with the pod: shown at once, then the list polled again. */
+function showPod({writes, pollers}: AfterContext, _target: unknown, pod: PodRecord): void {
+	writes.updatePod(pod, Date.now());
+	pollers.repoll({pods: true});
+}
 
 const checkPod = (podId: string) => `check with: podtop snapshot --json (pods), or the Pods pane; pod ${podId}`;
 
@@ -11,15 +29,7 @@ export const fleetWriteSpecs: {readonly [Id in FleetWriteId]: WriteSpec<Id>} = {
 	'endpoint.scale': {
 		danger: 'write',
 		describe: ({endpointId}) => `scale endpoint ${endpointId}`,
-		async send(api, {endpointId}, {workersMin, workersMax}) {
-			// The service replaces the whole record on save: read it whole, change two fields, send it all back.
-			const record = await api.endpointForEdit(endpointId);
-			if (!record) {
-				throw new ApiError('not-found', `endpoint ${endpointId} is not in this account`);
-			}
-
-			return api.saveEndpoint({...record, workersMin, workersMax});
-		},
+		send: async (api, {endpointId}, {workersMin, workersMax}) => saveChanged(api, endpointId, {workersMin, workersMax}),
 		after({pollers}, {endpointId}) {
 			pollers.repoll({endpointId, endpoints: true});
 		},
@@ -28,15 +38,7 @@ export const fleetWriteSpecs: {readonly [Id in FleetWriteId]: WriteSpec<Id>} = {
 	'endpoint.update': {
 		danger: 'write',
 		describe: ({endpointId}) => `update endpoint ${endpointId}`,
-		async send(api, {endpointId}, {changes}) {
-			// The service replaces the whole record on save: read it whole and send it all back, changed.
-			const record = await api.endpointForEdit(endpointId);
-			if (!record) {
-				throw new ApiError('not-found', `endpoint ${endpointId} is not in this account`);
-			}
-
-			return api.saveEndpoint({...record, ...changes});
-		},
+		send: async (api, {endpointId}, {changes}) => saveChanged(api, endpointId, changes),
 		after({pollers}, {endpointId}) {
 			pollers.repoll({endpointId, endpoints: true});
 		},
@@ -67,40 +69,28 @@ export const fleetWriteSpecs: {readonly [Id in FleetWriteId]: WriteSpec<Id>} = {
 		danger: 'write',
 		describe: ({podId}) => `stop pod ${podId}`,
 		send: async (api, {podId}) => api.stopPod(podId),
-		after({writes, pollers}, _target, pod) {
-			writes.updatePod(pod, Date.now());
-			pollers.repoll({pods: true});
-		},
+		after: showPod,
 		howToCheck: ({podId}) => checkPod(podId),
 	},
 	'pod.resume': {
 		danger: 'write',
 		describe: ({podId}) => `resume pod ${podId}`,
 		send: async (api, {podId}, {gpuCount}) => api.resumePod(podId, gpuCount),
-		after({writes, pollers}, _target, pod) {
-			writes.updatePod(pod, Date.now());
-			pollers.repoll({pods: true});
-		},
+		after: showPod,
 		howToCheck: ({podId}) => checkPod(podId),
 	},
 	'pod.bid-resume': {
 		danger: 'write',
 		describe: ({podId}) => `resume spot pod ${podId}`,
 		send: async (api, {podId}, {bidPerGpu, gpuCount}) => api.bidResumePod(podId, bidPerGpu, gpuCount),
-		after({writes, pollers}, _target, pod) {
-			writes.updatePod(pod, Date.now());
-			pollers.repoll({pods: true});
-		},
+		after: showPod,
 		howToCheck: ({podId}) => checkPod(podId),
 	},
 	'pod.deploy': {
 		danger: 'write',
 		describe: ({gpuTypeId}) => `deploy a pod on ${gpuTypeId}`,
 		send: async (api, _target, {deploy, bidPerGpu}) => (bidPerGpu === undefined ? api.deployOnDemand(deploy) : api.rentInterruptable({...deploy, bidPerGpu})),
-		after({writes, pollers}, _target, pod) {
-			writes.updatePod(pod, Date.now());
-			pollers.repoll({pods: true});
-		},
+		after: showPod,
 		howToCheck: () => 'a pod may have been made (and bills): look for it in the Pods pane or podtop snapshot --json',
 	},
 	'pod.terminate': {

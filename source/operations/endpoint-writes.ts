@@ -22,6 +22,15 @@ function endpointTarget(context: OperationContext): EndpointTarget | Unavailable
 	);
 }
 
+/** The endpoint's record when it still has workers (the service deletes only at 0 and 0), else undefined. */
+function withWorkers(context: OperationContext, endpointId: string) {
+	const record = context.store.getState().endpoints.byId[endpointId]?.record;
+	return record && (record.workersMin !== 0 || record.workersMax !== 0) ? record : undefined;
+}
+
+/** The delete's own question: the name typed out. */
+const deleteQuestion = (name: string) => ({prompt: `Delete endpoint ${name}? Its jobs and workers go with it.`, typeToConfirm: name});
+
 /** Edit, create, scale and delete endpoints (scaling to zero first when a delete needs it). */
 export const endpointWriteOperations: readonly Operation[] = [
 	defineOperation<EndpointTarget & {readonly form?: EndpointSave}>({
@@ -74,18 +83,17 @@ export const endpointWriteOperations: readonly Operation[] = [
 		danger: 'destructive',
 		target: endpointTarget,
 		confirm({endpointId, name}, context) {
-			const record = context.store.getState().endpoints.byId[endpointId]?.record;
-			if (record && (record.workersMin !== 0 || record.workersMax !== 0)) {
+			const record = withWorkers(context, endpointId);
+			if (record) {
 				return {
 					prompt: `${name} has workers (min ${record.workersMin ?? '?'}, max ${record.workersMax ?? '?'}); the service deletes only at 0 and 0. Scale it to zero first?`,
 				};
 			}
 
-			return {prompt: `Delete endpoint ${name}? Its jobs and workers go with it.`, typeToConfirm: name};
+			return deleteQuestion(name);
 		},
 		async run(context, target) {
-			const record = context.store.getState().endpoints.byId[target.endpointId]?.record;
-			if (record && (record.workersMin !== 0 || record.workersMax !== 0)) {
+			if (withWorkers(context, target.endpointId)) {
 				// The y above was for the scale, a write of its own; the delete asks again, by name.
 				const scaled = await performFromUi(
 					context,
@@ -99,8 +107,8 @@ export const endpointWriteOperations: readonly Operation[] = [
 						type: 'confirm',
 						operationId: 'endpoint.delete.confirmed',
 						target,
-						prompt: `Scaled to zero. Delete endpoint ${target.name}? Its jobs and workers go with it.`,
-						typeToConfirm: target.name,
+						...deleteQuestion(target.name),
+						prompt: `Scaled to zero. ${deleteQuestion(target.name).prompt}`,
 					});
 				}
 
@@ -118,7 +126,7 @@ export const endpointWriteOperations: readonly Operation[] = [
 		danger: 'destructive',
 		palette: {name: 'delete-endpoint', args: ['endpoint']},
 		target: endpointTarget,
-		confirm: ({name}) => ({prompt: `Delete endpoint ${name}? Its jobs and workers go with it.`, typeToConfirm: name}),
+		confirm: ({name}) => deleteQuestion(name),
 		async run(context, {endpointId, name}) {
 			await performFromUi(context, 'endpoint.delete', {endpointId}, undefined, `deleting ${name}`);
 		},
