@@ -21,6 +21,7 @@ const help = `
 	  endpoint scale|delete <id>         Set workers (--min, --max) or delete (--yes) an endpoint
 	  snapshot              Print endpoints, pods and GPU stock once (tables or --json)
 	  watch                 Print one JSON line per change (--jsonl) until interrupted
+	  agent                 Poll the account once for every podtop on this host (Unix socket)
 	  sim                   Run the local simulator of the service (job and GraphQL APIs)
 ${connectionHelp}
 ${displayHelp}
@@ -47,6 +48,7 @@ const commands: Record<string, (argv: readonly string[]) => Promise<void>> = {
 	purge: async argv => (await import('./commands/job-writes.js')).runPurge(argv),
 	pod: async argv => (await import('./commands/pod.js')).runPod(argv),
 	endpoint: async argv => (await import('./commands/endpoint.js')).runEndpoint(argv),
+	agent: async argv => (await import('./commands/agent.js')).runAgent(argv),
 	sim: async argv => (await import('./commands/sim.js')).runSim(argv),
 	snapshot: async argv => (await import('./commands/snapshot.js')).runSnapshot(argv),
 	watch: async argv => (await import('./commands/watch.js')).runWatch(argv),

@@ -14,6 +14,7 @@ export const connectionFlags = {
 	readOnly: {type: 'boolean', default: false},
 	auditLog: {type: 'string'},
 	apiKey: {type: 'string'},
+	agent: {type: 'boolean', default: true},
 } as const;
 
 export const connectionHelp = `
@@ -26,6 +27,7 @@ export const connectionHelp = `
 	  --budget          Share of each published rate limit podtop may use  [default: 0.1]
 	  --read-only       Never send a write (also PODTOP_READ_ONLY=1); write verbs exit 6
 	  --audit-log       Where each write is recorded  [default: $XDG_STATE_HOME/podtop/audit.jsonl]
+	  --no-agent        Poll on your own even when \`podtop agent\` serves this account on this host
 
 	The API key comes from RUNPOD_API_KEY or ~/.runpod/config.toml, never from a flag.`;
 
@@ -39,6 +41,7 @@ type Flags = {
 	readOnly: boolean;
 	auditLog?: string;
 	apiKey?: string;
+	agent: boolean;
 };
 
 export type Connection = {
@@ -47,6 +50,8 @@ export type Connection = {
 	readonly budget: Partial<BudgetSettings>;
 	readonly readOnly: boolean;
 	readonly auditPath: string;
+	/** Attach to an agent on this host when one serves the account (the dashboard, watch, snapshot). */
+	readonly agent: boolean;
 };
 
 const truthy = (value: string | undefined) => value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
@@ -70,5 +75,6 @@ export function readConnectionFlags(flags: Flags, env: NodeJS.ProcessEnv = proce
 		budget: {share: flags.budget},
 		readOnly: flags.readOnly || truthy(env.PODTOP_READ_ONLY),
 		auditPath: flags.auditLog ?? defaultAuditPath(env),
+		agent: flags.agent,
 	};
 }

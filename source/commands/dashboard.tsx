@@ -90,6 +90,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 			endpointFilter: options.endpointFilter,
 			readOnly: options.readOnly,
 			auditPath: options.auditPath,
+			agent: options.agent,
 		});
 		// Quit while it was starting: nothing to show it on.
 		if (!exited) {

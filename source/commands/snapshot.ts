@@ -24,8 +24,8 @@ ${connectionHelp}
 
 export async function runSnapshot(argv: readonly string[]): Promise<void> {
 	const cli = parseCommandLine(snapshotHelp, argv, {...connectionFlags, json: {type: 'boolean', default: false}}, 'podtop snapshot');
-	const {target, endpointFilter, budget} = readConnectionFlags(cli.flags);
-	await withHeadlessEngine(target, {budget, endpointFilter, allVisible: true, poll: []}, async engine => {
+	const {target, endpointFilter, budget, agent} = readConnectionFlags(cli.flags);
+	await withHeadlessEngine(target, {budget, endpointFilter, allVisible: true, poll: [], agent}, async engine => {
 		const snapshot = await engine.snapshot();
 		process.stdout.write(cli.flags.json ? `${inertJson(snapshot, 2)}\n` : snapshotText(snapshot));
 	});

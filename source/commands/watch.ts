@@ -1,5 +1,5 @@
 import {inertJson} from '../format/sanitize.js';
-import {changeEvents} from '../headless/change-events.js';
+import {changeEvents} from '../store/change-events.js';
 import {UsageError} from '../lib/usage-error.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
@@ -27,8 +27,8 @@ export async function runWatch(argv: readonly string[]): Promise<void> {
 		throw new UsageError('watch prints JSON lines only: drop --no-jsonl');
 	}
 
-	const {target, endpointFilter, budget} = readConnectionFlags(cli.flags);
-	await withHeadlessEngine(target, {budget, endpointFilter, allVisible: true}, async engine => {
+	const {target, endpointFilter, budget, agent} = readConnectionFlags(cli.flags);
+	await withHeadlessEngine(target, {budget, endpointFilter, allVisible: true, agent}, async engine => {
 		let closed = false;
 		const write = (event: Record<string, unknown>) => {
 			if (!closed) {

@@ -50,7 +50,9 @@ backing off) and how fresh the data is. A banner under it when a source is faili
 */
 export function Header({width, freshnessBound, readOnly}: Props) {
 	const {colors, glyphs} = useServices();
-	const {mode, apiHost, keyFingerprint} = usePodtop(useShallow(state => ({mode: state.mode, apiHost: state.apiHost, keyFingerprint: state.keyFingerprint})));
+	const {mode, apiHost, keyFingerprint, via} = usePodtop(
+		useShallow(state => ({mode: state.mode, apiHost: state.apiHost, keyFingerprint: state.keyFingerprint, via: state.via})),
+	);
 	const connection = usePodtop(state => state.connection);
 	const failing = (['jobApi', 'graphql'] as const).filter(source => connection[source].staleSince !== undefined);
 	const now = useNow(failing.length > 0);
@@ -62,7 +64,7 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 	const stalest = Math.min(...failing.map(source => connection[source].staleSince!));
 	const right = failing.length > 0 ? `stalest ${formatAge(stalest, now)}` : `data ${freshnessBound}`;
 	const badge = `${mode === 'demo' ? ' DEMO ' : ' LIVE '}${readOnly ? ' READ-ONLY ' : ''}`;
-	const identity = ` ${apiHost} ${glyphs.separator} key ${keyFingerprint.replace('••••', glyphs.key)} ${glyphs.separator} `;
+	const identity = ` ${apiHost} ${glyphs.separator}${via === 'agent' ? ` via agent ${glyphs.separator}` : ''} key ${keyFingerprint.replace('••••', glyphs.key)} ${glyphs.separator} `;
 	// Everything on one line, cut to fit: a line that wraps would push the frame past the screen.
 	const room = width - 'podtop '.length - badge.length - identity.length - right.length - 1;
 	const shown = gauges.filter((_, index) => gauges.slice(0, index + 1).reduce((sum, gauge) => sum + gauge.text.length + 1, 0) <= room);

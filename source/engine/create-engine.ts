@@ -1,3 +1,4 @@
+import {accountProof, agentSocketPath} from '../api/agent-protocol.js';
 import {createGraphqlApi} from '../api/graphql-api.js';
 import {createCompatApi} from '../api/compat-api.js';
 import type {GpuTypeRecord, PodRecord, SavedEndpoint} from '../api/graphql-types.js';
@@ -5,9 +6,10 @@ import {createJobApi} from '../api/job-api.js';
 import type {Health} from '../api/job-types.js';
 import {Pools} from '../api/pools.js';
 import {keyFingerprint} from '../api/redact.js';
+import {createAgentFeed, readAgentSnapshot, type AgentFeed} from '../poll/agent-feed.js';
 import {defaultBudgetSettings, type BudgetSettings} from '../poll/budget-limits.js';
 import type {Cadence} from '../poll/cadence.js';
-import {createPollers, type ChunkListener, type PolledData} from '../poll/pollers.js';
+import {allPolledData, createPollers, type ChunkListener, type PolledData} from '../poll/pollers.js';
 import {createScheduledApi} from '../poll/scheduled-api.js';
 import {Scheduler} from '../poll/scheduler.js';
 import type {RunningSimulator} from '../sim/start-simulator.js';
@@ -15,7 +17,7 @@ import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/cr
 import type {PaneName} from '../store/types.js';
 import {perform, type PerformResult} from './perform.js';
 import type {Target} from './resolve-target.js';
-import {takeSnapshot, type Snapshot} from './take-snapshot.js';
+import {snapshotOfAccount, takeSnapshot, type Snapshot} from './take-snapshot.js';
 import type {WriteId, WriteTypes} from './writes.js';
 
 /**
@@ -26,6 +28,8 @@ export type Engine = {
 	readonly mode: 'demo' | 'live';
 	readonly readOnly: boolean;
 	readonly store: PodtopStore;
+	/** Live: where an agent for this account listens, and the proof of the account (a hash, never the key). */
+	readonly agentLink: AgentLink | undefined;
 	/** Starts polling (the data named in `poll`). */
 	readonly start: () => void;
 	/** The pane on screen: it polls at its visible cadence, the others slower. */
@@ -54,6 +58,8 @@ export type Engine = {
 	readonly close: () => Promise<void>;
 };
 
+export type AgentLink = {readonly socketPath: string; readonly proof: string};
+
 export type EngineOptions = {
 	readonly target: Target;
 	readonly budget?: Partial<BudgetSettings>;
@@ -67,6 +73,11 @@ export type EngineOptions = {
 	readonly readOnly?: boolean;
 	/** Where `perform` appends its audit lines; undefined keeps none. */
 	readonly auditPath?: string;
+	/**
+	Take the account from an agent on this host (`podtop agent`) when one serves it, polling only
+	what is this process's own (followed jobs, an open pod); live, and every endpoint, only.
+	*/
+	readonly agent?: boolean;
 	/** A store the caller made already (the dashboard draws its first frame before the engine loads). */
 	readonly state?: {readonly store: PodtopStore; readonly writes: StoreWrites};
 };
@@ -81,6 +92,7 @@ export async function createEngine({
 	poll,
 	readOnly = false,
 	auditPath,
+	agent = false,
 	state,
 }: EngineOptions): Promise<Engine> {
 	let demo: RunningSimulator | undefined;
@@ -107,12 +119,34 @@ export async function createEngine({
 	writes.setService(new URL(apiUrl).host, keyFingerprint(apiKey));
 
 	const pollers = createPollers({store, writes, api, scheduler, cadence, endpointFilter, allVisible, poll});
+	const link: AgentLink | undefined = target.mode === 'live' ? {socketPath: agentSocketPath(service), proof: accountProof(apiKey)} : undefined;
+	// Every endpoint of the account, or none: a filtered view polls its own few.
+	const agentLink = agent && !endpointFilter?.length ? link : undefined;
+	let feed: AgentFeed | undefined;
 	let closing: Promise<void> | undefined;
 	return {
 		mode: target.mode,
 		readOnly,
 		store,
-		start: pollers.start,
+		agentLink: link,
+		start() {
+			if (!agentLink || !(poll ?? allPolledData).includes('endpoints')) {
+				pollers.start();
+				return;
+			}
+
+			// The agent first: the account is polled here only once it is known that none serves it.
+			pollers.start({account: false});
+			feed = createAgentFeed({
+				...agentLink,
+				store,
+				writes,
+				onAttached(attached) {
+					pollers.setAccountPolling(!attached);
+				},
+			});
+			feed.start();
+		},
 		focus: writes.setFocus,
 		showing: pollers.showing,
 		watchPod: pollers.watchPod,
@@ -131,10 +165,15 @@ export async function createEngine({
 		pod: async podId => api.pod(podId),
 		offer: async (gpuTypeId, gpuCount, secureCloud) => api.offer(gpuTypeId, gpuCount, secureCloud),
 		endpointRecord: async endpointId => api.endpointForEdit(endpointId),
-		snapshot: async () => takeSnapshot(api, {mode: target.mode, apiHost: store.getState().apiHost, endpointFilter}),
+		async snapshot() {
+			const meta = {mode: target.mode, apiHost: store.getState().apiHost, endpointFilter};
+			const account = agentLink ? await readAgentSnapshot(agentLink.socketPath, agentLink.proof) : undefined;
+			return (account && snapshotOfAccount(account, meta)) ?? takeSnapshot(api, meta);
+		},
 		perform: async (id, writeTarget, input) => perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey}, id, writeTarget, input),
 		async close() {
 			closing ??= (async () => {
+				feed?.stop();
 				pollers.stop();
 				scheduler.stop();
 				await pools.close();

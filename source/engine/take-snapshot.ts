@@ -1,6 +1,7 @@
 import type {EndpointRecord, GpuTypeRecord, PodRecord} from '../api/graphql-types.js';
 import type {Health} from '../api/job-types.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';
+import type {AccountSnapshot} from '../store/account-snapshot.js';
 
 export type Snapshot = {
 	readonly mode: 'demo' | 'live';
@@ -9,19 +10,49 @@ export type Snapshot = {
 	readonly endpoints: ReadonlyArray<EndpointRecord & {readonly health: Health}>;
 	readonly pods: readonly PodRecord[];
 	readonly gpuTypes: readonly GpuTypeRecord[];
+	/** Where it came from: the service now, or the picture of an agent on this host. */
+	readonly via: 'direct' | 'agent';
 };
+
+type SnapshotMeta = {readonly mode: 'demo' | 'live'; readonly apiHost: string; readonly endpointFilter?: readonly string[]};
 
 /**
 One consistent picture: the endpoints (all, or the ones named) with their health, the pods with
 their runtime and the GPU types with stock, fetched together within the same budgets. Any failure
 (auth, network, an endpoint that does not exist) rejects the whole snapshot.
 */
-export async function takeSnapshot(
-	api: ScheduledApi,
-	{mode, apiHost, endpointFilter}: {readonly mode: 'demo' | 'live'; readonly apiHost: string; readonly endpointFilter?: readonly string[]},
-): Promise<Snapshot> {
+export async function takeSnapshot(api: ScheduledApi, {mode, apiHost, endpointFilter}: SnapshotMeta): Promise<Snapshot> {
 	const [records, pods, gpuTypes] = await Promise.all([api.endpoints('action'), api.pods('action'), api.gpuTypes('action')]);
 	const watched = endpointFilter?.length ? endpointFilter.map(id => records.find(record => record.id === id) ?? {id, name: id}) : records;
 	const endpoints = await Promise.all(watched.map(async record => ({...record, health: await api.health(record.id, 'action')})));
-	return {mode, apiHost, generatedAt: new Date().toISOString(), endpoints, pods, gpuTypes};
+	return {mode, apiHost, generatedAt: new Date().toISOString(), endpoints, pods, gpuTypes, via: 'direct'};
+}
+
+/**
+The same picture from an agent's store, when it is whole and fresh: every endpoint with its health,
+and no source stale. Otherwise undefined, and the caller asks the service.
+*/
+export function snapshotOfAccount(account: AccountSnapshot, {mode, apiHost}: SnapshotMeta): Snapshot | undefined {
+	const {endpoints, pods, gpus, connection} = account;
+	if (
+		connection.jobApi.staleSince !== undefined ||
+		connection.graphql.staleSince !== undefined ||
+		endpoints.updatedAt === undefined ||
+		pods.updatedAt === undefined ||
+		gpus.updatedAt === undefined
+	) {
+		return undefined;
+	}
+
+	const withHealth = endpoints.order.flatMap(id => {
+		const {record, health} = endpoints.byId[id]!;
+		return health ? [{...record, health}] : [];
+	});
+	if (withHealth.length < endpoints.order.length) {
+		return undefined;
+	}
+
+	const records = <R>(collection: {readonly order: readonly string[]; readonly byId: Readonly<Record<string, {readonly record: R}>>}) =>
+		collection.order.map(id => collection.byId[id]!.record);
+	return {mode, apiHost, generatedAt: new Date().toISOString(), endpoints: withHealth, pods: records(pods), gpuTypes: records(gpus), via: 'agent'};
 }

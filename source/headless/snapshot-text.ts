@@ -58,5 +58,5 @@ export function snapshotText(snapshot: Snapshot): string {
 		new Set([1, 2, 3, 4, 6]),
 	);
 	const mode = snapshot.mode === 'demo' ? 'DEMO (built-in simulator)' : 'LIVE';
-	return `${mode} · ${sanitizeLine(snapshot.apiHost)} · ${snapshot.generatedAt}\n\n${endpoints}\n\n${pods}\n\n${gpus}\n`;
+	return `${mode} · ${sanitizeLine(snapshot.apiHost)}${snapshot.via === 'agent' ? ' · via agent' : ''} · ${snapshot.generatedAt}\n\n${endpoints}\n\n${pods}\n\n${gpus}\n`;
 }

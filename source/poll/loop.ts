@@ -52,7 +52,10 @@ export function createLoop(run: (signal: AbortSignal) => Promise<void>, interval
 		start() {
 			if (stopped) {
 				stopped = false;
-				void tick();
+				// Stopped and started again while a run was in flight: that run schedules the next.
+				if (!running) {
+					void tick();
+				}
 			}
 		},
 		trigger() {

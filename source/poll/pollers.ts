@@ -19,7 +19,10 @@ export const allPolledData: readonly PolledData[] = ['endpoints', 'pods', 'gpus'
 export type ChunkListener = (chunks: readonly StreamChunk[]) => void;
 
 export type Pollers = {
-	readonly start: () => void;
+	/** Starts the loops; with `account: false`, all but the account's lists and health (an agent feeds those). */
+	readonly start: (options?: {readonly account?: boolean}) => void;
+	/** Polls the account's endpoints, health, pods and GPUs (true), or leaves them to an agent (false). */
+	readonly setAccountPolling: (on: boolean) => void;
 	/** Refresh everything now (the `r` key). */
 	readonly refresh: () => void;
 	/** Poll these now, after a write changed them: one job, one endpoint's health, the pod list. */
@@ -235,19 +238,32 @@ export function createPollers({
 		() => cadence.budgetPublishMs,
 	);
 
-	const loops: Loop[] = [
+	const accountLoops: Loop[] = [
 		...(poll.includes('endpoints') ? [endpointsLoop, healthLoop] : []),
-		...(poll.includes('pods') ? [podsLoop, podDetailLoop] : []),
+		...(poll.includes('pods') ? [podsLoop] : []),
 		...(poll.includes('gpus') ? [gpusLoop] : []),
-		...(poll.includes('jobs') ? [jobsLoop] : []),
-		budgetLoop,
 	];
+	const ownLoops: Loop[] = [...(poll.includes('pods') ? [podDetailLoop] : []), ...(poll.includes('jobs') ? [jobsLoop] : []), budgetLoop];
+	const loops = [...accountLoops, ...ownLoops];
+	const setAccountPolling = (on: boolean) => {
+		for (const loop of accountLoops) {
+			if (on) {
+				loop.start();
+			} else {
+				loop.stop();
+			}
+		}
+	};
+
 	return {
-		start() {
-			for (const loop of loops) {
+		start({account = true} = {}) {
+			for (const loop of ownLoops) {
 				loop.start();
 			}
+
+			setAccountPolling(account);
 		},
+		setAccountPolling,
 		refresh() {
 			for (const loop of loops) {
 				loop.trigger();

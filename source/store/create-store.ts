@@ -5,13 +5,14 @@ import {endpointWrites, type EndpointWrites} from './write-endpoints.js';
 import {gpuWrites, type GpuWrites} from './write-gpus.js';
 import {jobWrites, type JobWrites} from './write-jobs.js';
 import {podWrites, type PodWrites} from './write-pods.js';
+import {replicaWrites, type ReplicaWrites} from './write-replica.js';
 import {statusWrites, type StatusWrites} from './write-status.js';
 
 /** The store as readers see it: the dashboard and the headless commands can read and subscribe, never write. */
 export type PodtopStore = Pick<StoreApi<PodtopState>, 'getState' | 'getInitialState' | 'subscribe'>;
 
 /** Every write to the store. Only the pollers and `engine.perform` hold these. */
-export type StoreWrites = EndpointWrites & PodWrites & GpuWrites & JobWrites & StatusWrites;
+export type StoreWrites = EndpointWrites & PodWrites & GpuWrites & JobWrites & StatusWrites & ReplicaWrites;
 
 export type StoreOptions = {
 	readonly mode: 'demo' | 'live';
@@ -26,6 +27,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint}: StoreOptions)
 		mode,
 		apiHost,
 		keyFingerprint,
+		via: 'direct',
 		endpoints: {byId: {}, order: []},
 		pods: {byId: {}, order: []},
 		podDetail: undefined,
@@ -43,6 +45,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint}: StoreOptions)
 		...gpuWrites(set, get),
 		...jobWrites(set, get, jobs),
 		...statusWrites(set, get),
+		...replicaWrites(set, get),
 	};
 	return {store, writes};
 }

@@ -28,6 +28,8 @@ export type PodtopState = {
 	readonly apiHost: string;
 	/** `••••1a2b`: the key is never kept in the store. */
 	readonly keyFingerprint: string;
+	/** Where the account's data comes from: this process's own pollers, or an agent on the host (`podtop agent`). */
+	readonly via: 'direct' | 'agent';
 	readonly endpoints: Collection<EndpointState>;
 	readonly pods: Collection<PodState>;
 	/** The pod whose details are open: its full record (ports, env) and per-GPU history. */

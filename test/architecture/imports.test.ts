@@ -23,6 +23,7 @@ const ranks: Readonly<Record<string, number>> = {
 	engine: 5,
 	rows: 5,
 	headless: 6,
+	serve: 6,
 	operations: 6,
 	components: 7,
 	panes: 8,

@@ -1,5 +1,5 @@
-import type {PodtopState} from '../store/state.js';
-import type {SourceName} from '../store/types.js';
+import type {PodtopState} from './state.js';
+import type {SourceName} from './types.js';
 
 export type ChangeEvent = Record<string, unknown> & {readonly type: string};
 
@@ -21,12 +21,16 @@ export function changeEvents(previous: PodtopState, next: PodtopState, at: strin
 		}
 
 		if (after.health && before?.health !== after.health) {
-			events.push({type: 'health', at, endpointId: id, health: after.health, figures: after.figures});
+			events.push({type: 'health', at, endpointId: id, health: after.health, healthAt: after.healthAt, figures: after.figures});
 		}
 
 		if (before?.healthError !== after.healthError && after.healthError !== undefined) {
 			events.push({type: 'health.error', at, endpointId: id, error: after.healthError});
 		}
+	}
+
+	if (previous.serverlessDiscount !== next.serverlessDiscount) {
+		events.push({type: 'discount', at, discount: next.serverlessDiscount ?? null});
 	}
 
 	for (const id of next.pods.order) {

@@ -1,0 +1,56 @@
+import {UsageError} from '../lib/usage-error.js';
+import {serveAgent} from '../serve/agent-server.js';
+import {groupId} from '../serve/socket-file.js';
+import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {withHeadlessEngine} from './headless-engine.js';
+import {parseCommandLine} from './parse-command-line.js';
+import {untilSignal} from './until-signal.js';
+
+export const agentHelp = `
+	Usage
+	  $ podtop agent [options]
+
+	Polls the account once, within the rate budget, and serves it on a Unix socket under
+	$XDG_RUNTIME_DIR/podtop/ (mode 0600). Every dashboard, \`watch\` and \`snapshot\` started on this
+	host for the same account attaches to it on its own (the header says "via agent") and polls
+	nothing of the account itself; when the agent goes, each falls back to its own polling at once
+	and attaches again when it is back. The API key is never handed out: a client proves its
+	account by a hash of its own key. Writes still go from each client to the service, each with
+	its own audit log.
+
+	Options
+	  --group NAME      Open the socket to this group too (mode 0660), for a team on one jump host
+${connectionHelp}
+
+	Examples
+	  $ RUNPOD_API_KEY=... podtop agent &
+	  $ RUNPOD_API_KEY=... podtop            # "via agent" in the header
+`;
+
+export async function runAgent(argv: readonly string[]): Promise<void> {
+	const cli = parseCommandLine(agentHelp, argv, {...connectionFlags, group: {type: 'string'}}, 'podtop agent');
+	const {target, endpointFilter, budget} = readConnectionFlags(cli.flags);
+	if (endpointFilter) {
+		throw new UsageError('the agent serves every endpoint of the account: drop --endpoints (a dashboard can still show fewer)');
+	}
+
+	const gid = cli.flags.group === undefined ? undefined : groupId(cli.flags.group);
+	await withHeadlessEngine(target, {budget, allVisible: true, poll: ['endpoints', 'pods', 'gpus']}, async engine => {
+		if (!engine.agentLink) {
+			throw new UsageError('the agent serves a live account: set RUNPOD_API_KEY (or point --api-url and --graphql-url at a `podtop sim`)');
+		}
+
+		const log = (line: string) => {
+			process.stderr.write(`podtop agent: ${line}\n`);
+		};
+
+		const server = await serveAgent({store: engine.store, ...engine.agentLink, gid, log});
+		engine.start();
+		log(`serving the account of key ${engine.store.getState().keyFingerprint} on ${server.socketPath} (mode ${gid === undefined ? '0600' : '0660'})`);
+		try {
+			await untilSignal();
+		} finally {
+			await server.close();
+		}
+	});
+}

@@ -1,0 +1,137 @@
+import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process';
+import {existsSync, mkdtempSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import type {Engine} from '../../source/engine/create-engine.js';
+import {engineFor, simStats} from '../helpers/engine.js';
+import {cliEnv, cliPath, runCli} from '../helpers/run-cli.js';
+import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
+import {hasTmux, TmuxSession} from '../helpers/tmux.js';
+
+const key = 'rpa_AGENTATTACHSECRET00001111222233';
+const directory = mkdtempSync(join(tmpdir(), 'podtop-attach-'));
+let sim: TestSim;
+let service: string[];
+const env = () => cliEnv({RUNPOD_API_KEY: key, XDG_RUNTIME_DIR: directory});
+
+/** `podtop agent` as its own process; resolves once it serves. */
+async function startAgent(): Promise<ChildProcessWithoutNullStreams & {log: () => string}> {
+	const child = spawn(process.execPath, [cliPath, 'agent', ...service], {env: env()});
+	let log = '';
+	child.stderr.setEncoding('utf8');
+	child.stderr.on('data', (text: string) => {
+		log += text;
+	});
+	await waitFor(() => log.includes('serving'), 15_000);
+	return Object.assign(child, {log: () => log});
+}
+
+const healthRequests = async () => Object.values(await simStats(sim)).reduce((sum, operations) => sum + (operations.health?.requests ?? 0), 0);
+
+beforeAll(async () => {
+	process.env.XDG_RUNTIME_DIR = directory;
+	sim = await startTestSim({apiKey: key, load: true, speed: 5});
+	service = ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`];
+});
+
+afterAll(async () => sim.close());
+
+describe('attaching to podtop agent', () => {
+	test('an engine attaches, falls back to its own polling when the agent dies or hangs, and attaches again when it is back', async () => {
+		let agent = await startAgent();
+		const client: Engine = await engineFor(sim, {agent: true});
+		try {
+			client.start();
+			await waitFor(() => client.store.getState().via === 'agent');
+			const endpointId = client.store.getState().endpoints.order[0]!;
+			await waitFor(() => client.store.getState().endpoints.byId[endpointId]?.health);
+
+			// Killed: the socket closes, the client polls on its own at once, and its data keeps coming.
+			agent.kill('SIGKILL');
+			const killedAt = Date.now();
+			await waitFor(() => client.store.getState().via === 'direct', 2000);
+			expect(Date.now() - killedAt).toBeLessThan(1000);
+			const before = await healthRequests();
+			await waitFor(async () => (await healthRequests()) > before, 6000);
+			expect(existsSync(/on (\S+\.sock)/.exec(agent.log())![1]!)).toBe(true);
+
+			// Back (over the socket file the dead one left): the client attaches within its retry, and stops polling.
+			agent = await startAgent();
+			const backAt = Date.now();
+			await waitFor(() => client.store.getState().via === 'agent', 5000);
+			expect(Date.now() - backAt).toBeLessThan(3000);
+
+			// Hung (SIGSTOP): no tick for 3.5 s, so the client falls back within one health interval (5 s).
+			agent.kill('SIGSTOP');
+			const stoppedAt = Date.now();
+			await waitFor(() => client.store.getState().via === 'direct', 8000);
+			expect(Date.now() - stoppedAt).toBeLessThan(5000);
+			agent.kill('SIGCONT');
+			await waitFor(() => client.store.getState().via === 'agent', 8000);
+		} finally {
+			await client.close();
+			agent.kill('SIGTERM');
+			await new Promise(resolve => agent.once('close', resolve));
+		}
+
+		expect(agent.log()).not.toContain(key);
+	}, 60_000);
+
+	test("podtop snapshot takes the agent's picture and says so; --no-agent asks the service", async () => {
+		const agent = await startAgent();
+		try {
+			await waitFor(async () => {
+				const {stdout} = await runCli(['snapshot', ...service], env());
+				return stdout.includes('via agent');
+			}, 15_000);
+			const viaAgent = await runCli(['snapshot', '--json', ...service], env());
+			expect(viaAgent.code).toBe(0);
+			expect(JSON.parse(viaAgent.stdout)).toMatchObject({
+				via: 'agent',
+				endpoints: expect.arrayContaining([expect.objectContaining({health: expect.any(Object)})]),
+			});
+			const direct = await runCli(['snapshot', '--json', '--no-agent', ...service], env());
+			expect(JSON.parse(direct.stdout).via).toBe('direct');
+
+			// One agent per account: a second one says where the first is, and exits 1.
+			const second = await runCli(['agent', ...service], env());
+			expect(second.code).toBe(1);
+			expect(second.stderr).toMatch(/an agent already serves this account on .*\.sock/);
+		} finally {
+			agent.kill('SIGTERM');
+			await new Promise(resolve => agent.once('close', resolve));
+		}
+	}, 60_000);
+
+	test('bad input to podtop agent is a usage error (exit 2), nothing started', async () => {
+		const filtered = await runCli(['agent', '--endpoints', 'abc', ...service], env());
+		expect(filtered.code).toBe(2);
+		expect(filtered.stderr).toContain('drop --endpoints');
+		const group = await runCli(['agent', '--group', 'no-such-group-here', ...service], env());
+		expect(group.code).toBe(2);
+		expect(group.stderr).toContain('there is no group "no-such-group-here"');
+		const demo = await runCli(['agent', '--demo'], env());
+		expect(demo.code).toBe(2);
+		expect(demo.stderr).toContain('the agent serves a live account');
+	}, 30_000);
+
+	test.skipIf(!hasTmux)(
+		'the dashboard says "via agent" while attached, and carries on by itself when the agent goes',
+		async () => {
+			const agent = await startAgent();
+			const tmux = new TmuxSession(120, 30, service, {RUNPOD_API_KEY: key, XDG_RUNTIME_DIR: directory});
+			try {
+				await tmux.waitFor(/via agent[\s\S]*llama/);
+				agent.kill('SIGTERM');
+				await new Promise(resolve => agent.once('close', resolve));
+				await waitFor(() => !tmux.screen().includes('via agent') && tmux.screen().includes('llama'), 3000);
+				expect(tmux.screen()).not.toContain('DEGRADED');
+			} finally {
+				tmux.close();
+				agent.kill('SIGTERM');
+			}
+		},
+		60_000,
+	);
+});

@@ -1,0 +1,146 @@
+import {mkdtempSync, statSync} from 'node:fs';
+import {createConnection, type Socket} from 'node:net';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {accountProof, agentSocketPath} from '../../source/api/agent-protocol.js';
+import type {Engine} from '../../source/engine/create-engine.js';
+import {defaultCadence} from '../../source/poll/cadence.js';
+import {serveAgent, type AgentServer} from '../../source/serve/agent-server.js';
+import {engineFor, simStats, type SimStats} from '../helpers/engine.js';
+import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
+
+const key = 'rpa_AGENTSERVERSECRET000011112222333';
+const directory = mkdtempSync(join(tmpdir(), 'podtop-agent-'));
+let sim: TestSim;
+let agent: Engine;
+let server: AgentServer;
+const log: string[] = [];
+// Health polled four times a second: a few seconds give a count with little jitter.
+const fast = {...defaultCadence, healthMs: 250, healthHiddenMs: 250, healthStalestMs: 250};
+const podCount = 1500;
+const budget = {share: 1, healthPerWindow: 1000};
+
+beforeAll(async () => {
+	process.env.XDG_RUNTIME_DIR = directory;
+	sim = await startTestSim({apiKey: key, podCount, graphqlRate: 1000});
+	agent = await engineFor(sim, {allVisible: true, poll: ['endpoints', 'pods', 'gpus'], cadence: fast, budget});
+	server = await serveAgent({store: agent.store, ...agent.agentLink!, drainTimeoutMs: 1000, log: line => log.push(line)});
+	agent.start();
+	await waitFor(
+		() => agent.store.getState().pods.order.length === podCount && agent.store.getState().endpoints.byId[agent.store.getState().endpoints.order[0]!]?.health,
+	);
+}, 30_000);
+
+afterAll(async () => {
+	await server.close();
+	await agent.close();
+	await sim.close();
+});
+
+type RawClient = {readonly socket: Socket; readonly lines: any[]; readonly closed: Promise<void>};
+
+/** A client speaking the protocol by hand: a hello, then every line read as JSON. */
+function rawClient(proof: string, {read = true} = {}): RawClient {
+	const socket = createConnection(server.socketPath);
+	const lines: any[] = [];
+	let pending = '';
+	socket.setEncoding('utf8');
+	socket.write(`${JSON.stringify({type: 'hello', protocol: 1, account: proof})}\n`);
+	if (read) {
+		socket.on('data', (chunk: string) => {
+			pending += chunk;
+			const parts = pending.split('\n');
+			pending = parts.pop()!;
+			lines.push(...parts.map(part => JSON.parse(part)));
+		});
+	} else {
+		socket.pause();
+	}
+
+	const closed = new Promise<void>(resolve =>
+		socket.once('close', () => {
+			resolve();
+		}),
+	);
+	socket.on('error', () => undefined);
+	return {socket, lines, closed};
+}
+
+const accountRequests = (stats: SimStats) => Object.values(stats).reduce((sum, operations) => sum + (operations.health?.requests ?? 0), 0);
+
+describe('podtop agent: the socket', () => {
+	test('is private to its owner: the folder 0700, the socket 0600', () => {
+		expect(statSync(directory + '/podtop').mode & 0o777).toBe(0o700);
+		expect(statSync(server.socketPath).mode & 0o777).toBe(0o600);
+		expect(server.socketPath).toBe(agentSocketPath({apiUrl: `${sim.url}/v2`, graphqlUrl: `${sim.url}/graphql`, apiKey: key}));
+		expect(server.socketPath).not.toContain(key);
+	});
+
+	test('a client of the account gets the whole picture, then the changes as they happen', async () => {
+		const client = rawClient(accountProof(key));
+		const snapshot = await waitFor(() => client.lines.find(line => line.type === 'snapshot'));
+		expect(snapshot.account.pods.order).toHaveLength(podCount);
+		const [endpointId] = snapshot.account.endpoints.order as string[];
+		expect(snapshot.account.endpoints.byId[endpointId!].health.jobs).toEqual(expect.objectContaining({inQueue: expect.any(Number)}));
+		expect(JSON.stringify(snapshot)).not.toContain(key);
+
+		const before = snapshot.account.endpoints.byId[endpointId!].health.jobs.inQueue as number;
+		await sim.run(endpointId!, {prompt: 'queued while the agent watches'}, {policy: {executionTimeout: 600_000}});
+		const change = await waitFor(() =>
+			client.lines.find(line => line.type === 'health' && line.endpointId === endpointId && line.health.jobs.inQueue + line.health.jobs.inProgress > before),
+		);
+		expect(change.healthAt).toEqual(expect.any(Number));
+		await waitFor(() => client.lines.some(line => line.type === 'tick' && line.connection.graphql.lastSuccessAt));
+		client.socket.destroy();
+	});
+
+	test('another account, or a client that does not say hello, is refused', async () => {
+		const stranger = rawClient(accountProof('rpa_SOMEONEELSE'));
+		await stranger.closed;
+		expect(stranger.lines).toEqual([{type: 'refused', reason: 'another account'}]);
+
+		const mute = createConnection(server.socketPath);
+		mute.on('error', () => undefined);
+		const started = Date.now();
+		await new Promise(resolve => mute.once('close', resolve));
+		expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+		expect(log.some(line => line.includes('refused: another account'))).toBe(true);
+	});
+
+	test('a client that stops reading is dropped; the agent does not buffer for it, and others carry on', async () => {
+		const reader = rawClient(accountProof(key));
+		const stuck = rawClient(accountProof(key), {read: false});
+		await waitFor(() => server.clientCount() === 2);
+		// A paused socket never reads its end either: what tells is the agent's count and its log.
+		await waitFor(() => server.clientCount() === 1, 10_000);
+		expect(log.join('\n')).toMatch(/client \d+ dropped: nothing read for/);
+		expect(reader.socket.destroyed).toBe(false);
+		const ticks = reader.lines.filter(line => line.type === 'tick').length;
+		await waitFor(() => reader.lines.filter(line => line.type === 'tick').length > ticks + 1);
+		reader.socket.destroy();
+		stuck.socket.destroy();
+	}, 20_000);
+
+	test('five attached engines cost the service nothing more than the agent alone', async () => {
+		const window = async () => {
+			const before = accountRequests(await simStats(sim));
+			await new Promise(resolve => setTimeout(resolve, 3000));
+			return accountRequests(await simStats(sim)) - before;
+		};
+
+		const alone = await window();
+		const clients = await Promise.all(Array.from({length: 5}, async () => engineFor(sim, {agent: true, cadence: fast, budget})));
+		for (const client of clients) {
+			client.start();
+		}
+
+		await waitFor(() => clients.every(client => client.store.getState().via === 'agent'));
+		expect(clients[0]!.store.getState().pods.order).toHaveLength(podCount);
+		const withClients = await window();
+		await Promise.all(clients.map(async client => client.close()));
+		// Each direct client would add as much as the agent itself does: five would be six times the count.
+		expect(alone).toBeGreaterThan(20);
+		expect(withClients).toBeLessThan(alone * 1.5);
+	}, 30_000);
+});
