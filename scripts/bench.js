@@ -75,3 +75,9 @@ const dashboard = spawnSync(process.execPath, [`${here}bench/dashboard.js`], {st
 if (dashboard.status !== 0) {
 	console.log('dashboard benchmark failed');
 }
+
+console.log('');
+const agent = spawnSync(process.execPath, [`${here}bench/agent.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
+if (agent.status !== 0) {
+	console.log('agent benchmark failed');
+}
