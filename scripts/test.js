@@ -37,6 +37,16 @@ try {
 	process.exit(vitest.status || 1);
 }
 
+// Said plainly: a test skipped for want of a program is not a test passed.
+for (const [program, test] of [
+	['tmux', 'the real-terminal tests'],
+	['prometheus', 'the Prometheus scrape test'],
+]) {
+	if (spawnSync(program, ['-V'], {stdio: 'ignore'}).error) {
+		console.log(`skipped ${test}: no \`${program}\` on PATH (apt-get install ${program}; .ci/run does)`);
+	}
+}
+
 const skipped = summary.numPendingTests + summary.numTodoTests;
 console.log(`${summary.numPassedTests} passed, ${summary.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(vitest.status ?? 1);

@@ -22,6 +22,7 @@ const help = `
 	  snapshot              Print endpoints, pods and GPU stock once (tables or --json)
 	  watch                 Print one JSON line per change (--jsonl) until interrupted
 	  agent                 Poll the account once for every podtop on this host (Unix socket)
+	  export                Serve Prometheus metrics (/metrics) of the account and of podtop itself
 	  sim                   Run the local simulator of the service (job and GraphQL APIs)
 ${connectionHelp}
 ${displayHelp}
@@ -49,6 +50,7 @@ const commands: Record<string, (argv: readonly string[]) => Promise<void>> = {
 	pod: async argv => (await import('./commands/pod.js')).runPod(argv),
 	endpoint: async argv => (await import('./commands/endpoint.js')).runEndpoint(argv),
 	agent: async argv => (await import('./commands/agent.js')).runAgent(argv),
+	export: async argv => (await import('./commands/export.js')).runExport(argv),
 	sim: async argv => (await import('./commands/sim.js')).runSim(argv),
 	snapshot: async argv => (await import('./commands/snapshot.js')).runSnapshot(argv),
 	watch: async argv => (await import('./commands/watch.js')).runWatch(argv),

@@ -1,6 +1,9 @@
 import {UsageError} from '../lib/usage-error.js';
 import {serveAgent} from '../serve/agent-server.js';
 import {groupId} from '../serve/socket-file.js';
+import {createMetrics} from '../serve/metrics.js';
+import {serveMetrics} from '../serve/metrics-server.js';
+import {listenAddress} from './listen-address.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -20,6 +23,7 @@ export const agentHelp = `
 
 	Options
 	  --group NAME      Open the socket to this group too (mode 0660), for a team on one jump host
+	  --export ADDR     Serve Prometheus /metrics from the agent too (like 127.0.0.1:9469)
 ${connectionHelp}
 
 	Examples
@@ -28,13 +32,14 @@ ${connectionHelp}
 `;
 
 export async function runAgent(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(agentHelp, argv, {...connectionFlags, group: {type: 'string'}}, 'podtop agent');
+	const cli = parseCommandLine(agentHelp, argv, {...connectionFlags, group: {type: 'string'}, export: {type: 'string'}}, 'podtop agent');
 	const {target, endpointFilter, budget} = readConnectionFlags(cli.flags);
 	if (endpointFilter) {
 		throw new UsageError('the agent serves every endpoint of the account: drop --endpoints (a dashboard can still show fewer)');
 	}
 
 	const gid = cli.flags.group === undefined ? undefined : groupId(cli.flags.group);
+	const exportAt = cli.flags.export === undefined ? undefined : listenAddress(cli.flags.export, '--export');
 	await withHeadlessEngine(target, {budget, allVisible: true, poll: ['endpoints', 'pods', 'gpus']}, async engine => {
 		if (!engine.agentLink) {
 			throw new UsageError('the agent serves a live account: set RUNPOD_API_KEY (or point --api-url and --graphql-url at a `podtop sim`)');
@@ -45,11 +50,26 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 		};
 
 		const server = await serveAgent({store: engine.store, ...engine.agentLink, gid, log});
+		const metrics = exportAt ? createMetrics(engine.store) : undefined;
+		const exporter =
+			metrics && exportAt
+				? await serveMetrics(metrics.registry, exportAt.host, exportAt.port).catch(async (error: unknown) => {
+						await server.close();
+						const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+						throw new UsageError(`cannot listen on ${exportAt.host}:${exportAt.port} (${reason}): choose another --export`);
+					})
+				: undefined;
 		engine.start();
 		log(`serving the account of key ${engine.store.getState().keyFingerprint} on ${server.socketPath} (mode ${gid === undefined ? '0600' : '0660'})`);
+		if (exporter) {
+			log(`serving ${exporter.url}`);
+		}
+
 		try {
 			await untilSignal();
 		} finally {
+			metrics?.close();
+			await exporter?.close();
 			await server.close();
 		}
 	});

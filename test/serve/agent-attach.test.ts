@@ -16,8 +16,8 @@ let service: string[];
 const env = () => cliEnv({RUNPOD_API_KEY: key, XDG_RUNTIME_DIR: directory});
 
 /** `podtop agent` as its own process; resolves once it serves. */
-async function startAgent(): Promise<ChildProcessWithoutNullStreams & {log: () => string}> {
-	const child = spawn(process.execPath, [cliPath, 'agent', ...service], {env: env()});
+async function startAgent(...extra: string[]): Promise<ChildProcessWithoutNullStreams & {log: () => string}> {
+	const child = spawn(process.execPath, [cliPath, 'agent', ...extra, ...service], {env: env()});
 	let log = '';
 	child.stderr.setEncoding('utf8');
 	child.stderr.on('data', (text: string) => {
@@ -103,6 +103,21 @@ describe('attaching to podtop agent', () => {
 			await new Promise(resolve => agent.once('close', resolve));
 		}
 	}, 60_000);
+
+	test('the agent serves Prometheus metrics too (--export), its budget use among them', async () => {
+		const agent = await startAgent('--export', '127.0.0.1:0');
+		try {
+			const url = await waitFor(() => /serving (http:\S+\/metrics)/.exec(agent.log())?.[1]);
+			const text = await waitFor(async () => {
+				const body = await (await fetch(url)).text();
+				return /^podtop_budget_used_ratio{budget="graphql"} /m.test(body) && body.includes('podtop_endpoint_jobs_in_queue{') ? body : undefined;
+			}, 15_000);
+			expect(text).toMatch(/^podtop_source_stale{source="jobApi"} 0$/m);
+		} finally {
+			agent.kill('SIGTERM');
+			await new Promise(resolve => agent.once('close', resolve));
+		}
+	}, 30_000);
 
 	test('bad input to podtop agent is a usage error (exit 2), nothing started', async () => {
 		const filtered = await runCli(['agent', '--endpoints', 'abc', ...service], env());

@@ -1,0 +1,252 @@
+import {Counter, Gauge, Registry, type LabelValues} from 'prom-client';
+import {sanitizeLine} from '../format/sanitize.js';
+import {stockOf} from '../store/gpu-stock.js';
+import type {PodtopStore} from '../store/create-store.js';
+import type {PodtopState} from '../store/state.js';
+import type {SourceName, StockStatus} from '../store/types.js';
+
+/** Stock as a number a graph can draw: the mapping is in the metric's HELP text. */
+export const stockLevels: Readonly<Record<StockStatus, number>> = {None: 0, Low: 1, Medium: 2, High: 3, Unknown: -1};
+
+/** A label value from the service: inert, on one line, and of a sane length. */
+const label = (text: string | null | undefined) => sanitizeLine(text ?? '').slice(0, 128);
+
+type Labels = LabelValues<string>;
+type Sample = readonly [Labels, number | null | undefined];
+
+/**
+A metric read from the store at scrape time: `samples` lists its values now (what left the store
+leaves the metric too). Counters mirror the service's running totals.
+*/
+function fromStore(
+	{registry, store}: {readonly registry: Registry; readonly store: PodtopStore},
+	kind: 'gauge' | 'counter',
+	name: string,
+	help: string,
+	labelNames: readonly string[],
+	samples: (state: PodtopState, now: number) => Iterable<Sample>,
+): void {
+	const collect = function (this: Gauge | Counter) {
+		this.reset();
+		for (const [labels, value] of samples(store.getState(), Date.now())) {
+			if (typeof value === 'number' && Number.isFinite(value)) {
+				if (this instanceof Gauge) {
+					this.set(labels, value);
+				} else {
+					this.inc(labels, Math.max(0, value));
+				}
+			}
+		}
+	};
+
+	const options = {name, help, labelNames, registers: [registry], collect};
+	if (kind === 'gauge') {
+		// eslint-disable-next-line no-new
+		new Gauge(options);
+	} else {
+		// eslint-disable-next-line no-new
+		new Counter(options);
+	}
+}
+
+function* endpoints(state: PodtopState) {
+	for (const id of state.endpoints.order) {
+		const endpoint = state.endpoints.byId[id]!;
+		yield {labels: {endpoint_id: label(id), endpoint: label(endpoint.record.name)}, endpoint};
+	}
+}
+
+function* pods(state: PodtopState) {
+	for (const id of state.pods.order) {
+		const {record} = state.pods.byId[id]!;
+		yield {labels: {pod_id: label(id), pod: label(record.name)}, record};
+	}
+}
+
+function* gpuTypes(state: PodtopState) {
+	for (const id of state.gpus.order) {
+		const {record} = state.gpus.byId[id]!;
+		yield {labels: {gpu_type_id: label(id), gpu_type: label(record.displayName ?? id)}, record};
+	}
+}
+
+const endpointLabels = ['endpoint_id', 'endpoint'];
+const podLabels = ['pod_id', 'pod'];
+const gpuLabels = ['gpu_type_id', 'gpu_type'];
+const sources: readonly SourceName[] = ['jobApi', 'graphql'];
+const workerStates = ['running', 'idle', 'initializing', 'ready', 'throttled', 'unhealthy'] as const;
+
+/**
+The Prometheus registry of `podtop export`: per endpoint, pod and GPU type what the dashboard
+shows, and podtop's own health (poll errors, data age, budget use), read from the store at each
+scrape.
+*/
+export function createMetrics(store: PodtopStore): {readonly registry: Registry; readonly close: () => void} {
+	const registry = new Registry();
+	const gauge = (name: string, help: string, labelNames: readonly string[], samples: (state: PodtopState, now: number) => Iterable<Sample>) => {
+		fromStore({registry, store}, 'gauge', name, help, labelNames, samples);
+	};
+
+	const counter = (name: string, help: string, labelNames: readonly string[], samples: (state: PodtopState, now: number) => Iterable<Sample>) => {
+		fromStore({registry, store}, 'counter', name, help, labelNames, samples);
+	};
+
+	for (const [name, field, help] of [
+		['completed', 'completed', 'Jobs completed, as the endpoint counts them'],
+		['failed', 'failed', 'Jobs failed, as the endpoint counts them'],
+		['retried', 'retried', 'Jobs retried, as the endpoint counts them'],
+	] as const) {
+		counter(`podtop_endpoint_jobs_${name}_total`, help, endpointLabels, function* (state) {
+			for (const {labels, endpoint} of endpoints(state)) {
+				yield [labels, endpoint.health?.jobs[field]];
+			}
+		});
+	}
+
+	gauge('podtop_endpoint_jobs_in_queue', 'Jobs waiting in the endpoint queue', endpointLabels, function* (state) {
+		for (const {labels, endpoint} of endpoints(state)) {
+			yield [labels, endpoint.health?.jobs.inQueue];
+		}
+	});
+	gauge('podtop_endpoint_jobs_in_progress', 'Jobs running on a worker', endpointLabels, function* (state) {
+		for (const {labels, endpoint} of endpoints(state)) {
+			yield [labels, endpoint.health?.jobs.inProgress];
+		}
+	});
+	gauge('podtop_endpoint_workers', 'Workers of the endpoint by state', [...endpointLabels, 'state'], function* (state) {
+		for (const {labels, endpoint} of endpoints(state)) {
+			for (const worker of workerStates) {
+				yield [{...labels, state: worker}, endpoint.health?.workers[worker]];
+			}
+		}
+	});
+	gauge('podtop_endpoint_workers_min', 'Workers the endpoint keeps at least', endpointLabels, function* (state) {
+		for (const {labels, endpoint} of endpoints(state)) {
+			yield [labels, endpoint.record.workersMin];
+		}
+	});
+	gauge('podtop_endpoint_workers_max', 'Workers the endpoint may scale to', endpointLabels, function* (state) {
+		for (const {labels, endpoint} of endpoints(state)) {
+			yield [labels, endpoint.record.workersMax];
+		}
+	});
+	gauge('podtop_endpoint_throughput_per_minute', 'Jobs finished per minute over the recent window', endpointLabels, function* (state) {
+		for (const {labels, endpoint} of endpoints(state)) {
+			yield [labels, endpoint.figures.throughputPerMinute];
+		}
+	});
+	gauge('podtop_endpoint_failure_ratio', 'Failed share of the jobs finished in the recent window (0..1)', endpointLabels, function* (state) {
+		for (const {labels, endpoint} of endpoints(state)) {
+			yield [labels, endpoint.figures.failureRate];
+		}
+	});
+
+	gauge('podtop_pod_gpu_utilization_percent', 'GPU utilisation per GPU of the pod', [...podLabels, 'gpu'], function* (state) {
+		for (const {labels, record} of pods(state)) {
+			for (const [index, gpu] of (record.runtime?.gpus ?? []).entries()) {
+				yield [{...labels, gpu: label(gpu?.id ?? String(index))}, gpu?.gpuUtilPercent];
+			}
+		}
+	});
+	gauge('podtop_pod_gpu_memory_utilization_percent', 'GPU memory in use per GPU of the pod', [...podLabels, 'gpu'], function* (state) {
+		for (const {labels, record} of pods(state)) {
+			for (const [index, gpu] of (record.runtime?.gpus ?? []).entries()) {
+				yield [{...labels, gpu: label(gpu?.id ?? String(index))}, gpu?.memoryUtilPercent];
+			}
+		}
+	});
+	gauge('podtop_pod_cpu_percent', 'Container CPU use of the pod', podLabels, function* (state) {
+		for (const {labels, record} of pods(state)) {
+			yield [labels, record.runtime?.container?.cpuPercent];
+		}
+	});
+	gauge('podtop_pod_memory_percent', 'Container memory use of the pod', podLabels, function* (state) {
+		for (const {labels, record} of pods(state)) {
+			yield [labels, record.runtime?.container?.memoryPercent];
+		}
+	});
+	gauge('podtop_pod_uptime_seconds', 'Seconds since the pod last started', podLabels, function* (state) {
+		for (const {labels, record} of pods(state)) {
+			yield [labels, record.runtime?.uptimeInSeconds];
+		}
+	});
+	gauge('podtop_pod_cost_dollars_per_hour', 'What the pod costs per hour', podLabels, function* (state) {
+		for (const {labels, record} of pods(state)) {
+			yield [labels, record.costPerHr];
+		}
+	});
+	gauge('podtop_pod_info', 'Always 1: the pod with its status, GPU type and image as labels', [...podLabels, 'status', 'gpu_type', 'image'], function* (state) {
+		for (const {labels, record} of pods(state)) {
+			yield [{...labels, status: label(record.desiredStatus), gpu_type: label(record.machine?.gpuDisplayName), image: label(record.imageName)}, 1];
+		}
+	});
+
+	gauge(
+		'podtop_gpu_price_dollars_per_hour',
+		'Price per GPU-hour by cloud (secure, community) and kind (on demand, spot)',
+		[...gpuLabels, 'cloud', 'kind'],
+		function* (state) {
+			for (const {labels, record} of gpuTypes(state)) {
+				yield [{...labels, cloud: 'secure', kind: 'on_demand'}, record.securePrice];
+				yield [{...labels, cloud: 'community', kind: 'on_demand'}, record.communityPrice];
+				yield [{...labels, cloud: 'secure', kind: 'spot'}, record.secureSpotPrice];
+				yield [{...labels, cloud: 'community', kind: 'spot'}, record.communitySpotPrice];
+			}
+		},
+	);
+	gauge(
+		'podtop_gpu_stock',
+		`Stock of the GPU type: ${Object.entries(stockLevels)
+			.map(([word, level]) => `${level} ${word}`)
+			.join(', ')}`,
+		gpuLabels,
+		function* (state) {
+			for (const {labels, record} of gpuTypes(state)) {
+				yield [labels, stockLevels[stockOf(record)]];
+			}
+		},
+	);
+	gauge('podtop_gpu_available_count', 'GPUs of the type free to rent now (the most of one offer)', gpuLabels, function* (state) {
+		for (const {labels, record} of gpuTypes(state)) {
+			yield [labels, record.lowestPrice?.maxUnreservedGpuCount];
+		}
+	});
+
+	// Poll errors are counted here, as each new one reaches the store.
+	const errors: Record<SourceName, number> = {jobApi: 0, graphql: 0};
+	const unsubscribe = store.subscribe((next, previous) => {
+		for (const source of sources) {
+			if (next.connection[source].lastErrorAt !== previous.connection[source].lastErrorAt && next.connection[source].lastErrorAt !== undefined) {
+				errors[source] += 1;
+			}
+		}
+	});
+	counter('podtop_poll_errors_total', 'Polls that failed, by source (job API, GraphQL)', ['source'], function* () {
+		for (const source of sources) {
+			yield [{source}, errors[source]];
+		}
+	});
+	gauge('podtop_data_age_seconds', 'Seconds since the source last answered', ['source'], function* (state, now) {
+		for (const source of sources) {
+			const at = state.connection[source].lastSuccessAt;
+			yield [{source}, at === undefined ? undefined : (now - at) / 1000];
+		}
+	});
+	gauge('podtop_source_stale', '1 while the source is failing (podtop shows last known data), else 0', ['source'], function* (state) {
+		for (const source of sources) {
+			yield [{source}, state.connection[source].staleSince === undefined ? 0 : 1];
+		}
+	});
+	gauge('podtop_budget_used_ratio', 'Share of its rate budget each (endpoint, operation) used in the current window', ['budget'], function* (state) {
+		for (const [key, budget] of Object.entries(state.budgets)) {
+			yield [{budget: label(key)}, budget.allowed > 0 ? budget.used / budget.allowed : undefined];
+		}
+	});
+	gauge('podtop_budget_backing_off', '1 while the budget waits out a 429 or an error', ['budget'], function* (state, now) {
+		for (const [key, budget] of Object.entries(state.budgets)) {
+			yield [{budget: label(key)}, budget.backoffUntil !== undefined && budget.backoffUntil > now ? 1 : 0];
+		}
+	});
+
+	return {registry, close: unsubscribe};
+}
