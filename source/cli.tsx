@@ -1,5 +1,6 @@
 import {describeError} from './api/errors.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './commands/connection-flags.js';
+import {alertFlags, alertHelp, bellHelp, loadAlertRules} from './commands/alert-flags.js';
 import {displayFlags, displayHelp} from './commands/dashboard-flags.js';
 import {exitCodeFor} from './commands/exit-code.js';
 import {parseCommandLine} from './commands/parse-command-line.js';
@@ -26,6 +27,7 @@ const help = `
 	  sim                   Run the local simulator of the service (job and GraphQL APIs)
 ${connectionHelp}
 ${displayHelp}
+${alertHelp}${bellHelp}
 
 	With no API key configured, or with --demo, podtop runs on its built-in simulator and says
 	DEMO everywhere. In the dashboard, ? lists the keys (k9s-style: Tab, /, :, Enter, Esc, q).
@@ -65,13 +67,14 @@ async function main(): Promise<void> {
 		return;
 	}
 
-	const cli = parseCommandLine(help, argv, {...connectionFlags, ...displayFlags}, 'podtop');
+	const cli = parseCommandLine(help, argv, {...connectionFlags, ...displayFlags, ...alertFlags}, 'podtop');
 	if (cli.input.length > 0) {
 		throw new UsageError(`unknown command "${cli.input[0]}"; the commands are ${Object.keys(commands).join(', ')} (see podtop --help)`);
 	}
 
 	const {runDashboard} = await import('./commands/dashboard.js');
-	await runDashboard({...readConnectionFlags(cli.flags), color: cli.flags.color, ascii: cli.flags.ascii});
+	const alerts = loadAlertRules(cli.flags.alerts);
+	await runDashboard({...readConnectionFlags(cli.flags), color: cli.flags.color, ascii: cli.flags.ascii, alerts, bell: cli.flags.bell});
 }
 
 // A reader that went away (`| head`) ends podtop quietly.

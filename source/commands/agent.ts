@@ -1,9 +1,12 @@
+import {sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
+import type {WebhookReport} from '../poll/alert-notifier.js';
 import {serveAgent} from '../serve/agent-server.js';
 import {groupId} from '../serve/socket-file.js';
 import {createMetrics} from '../serve/metrics.js';
 import {serveMetrics} from '../serve/metrics-server.js';
 import {listenAddress} from './listen-address.js';
+import {alertFlags, alertHelp, loadAlertRules} from './alert-flags.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -25,6 +28,10 @@ export const agentHelp = `
 	  --group NAME      Open the socket to this group too (mode 0660), for a team on one jump host
 	  --export ADDR     Serve Prometheus /metrics from the agent too (like 127.0.0.1:9469)
 ${connectionHelp}
+${alertHelp}
+
+	With --alerts, the agent evaluates the rules and posts to their webhook: attached clients show
+	their own rules but leave posting to the agent (one poller, one poster).
 
 	Examples
 	  $ RUNPOD_API_KEY=... podtop agent &
@@ -32,7 +39,12 @@ ${connectionHelp}
 `;
 
 export async function runAgent(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(agentHelp, argv, {...connectionFlags, group: {type: 'string'}, export: {type: 'string'}}, 'podtop agent');
+	const cli = parseCommandLine(
+		agentHelp,
+		argv,
+		{...connectionFlags, group: {type: 'string'}, export: {type: 'string'}, alerts: alertFlags.alerts},
+		'podtop agent',
+	);
 	const {target, endpointFilter, budget} = readConnectionFlags(cli.flags);
 	if (endpointFilter) {
 		throw new UsageError('the agent serves every endpoint of the account: drop --endpoints (a dashboard can still show fewer)');
@@ -40,14 +52,26 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 
 	const gid = cli.flags.group === undefined ? undefined : groupId(cli.flags.group);
 	const exportAt = cli.flags.export === undefined ? undefined : listenAddress(cli.flags.export, '--export');
-	await withHeadlessEngine(target, {budget, allVisible: true, poll: ['endpoints', 'pods', 'gpus']}, async engine => {
+	const rules = loadAlertRules(cli.flags.alerts);
+	const log = (line: string) => {
+		process.stderr.write(`podtop agent: ${line}\n`);
+	};
+
+	const alerts = rules && {
+		rules,
+		onWebhook({state, alert, delivered, attempts, reason, mayHaveHappened}: WebhookReport) {
+			const what = `${state} ${sanitizeLine(alert.rule)} @ ${sanitizeLine(alert.subjectName)}`;
+			log(
+				delivered
+					? `webhook: ${what} posted`
+					: `webhook: ${what} not posted after ${attempts} tries (${reason ?? 'unknown'})${mayHaveHappened ? ': it may have arrived, so it is not sent again' : ''}`,
+			);
+		},
+	};
+	await withHeadlessEngine(target, {budget, allVisible: true, poll: ['endpoints', 'pods', 'gpus'], alerts}, async engine => {
 		if (!engine.agentLink) {
 			throw new UsageError('the agent serves a live account: set RUNPOD_API_KEY (or point --api-url and --graphql-url at a `podtop sim`)');
 		}
-
-		const log = (line: string) => {
-			process.stderr.write(`podtop agent: ${line}\n`);
-		};
 
 		const server = await serveAgent({store: engine.store, ...engine.agentLink, gid, log});
 		const metrics = exportAt ? createMetrics(engine.store) : undefined;

@@ -1,4 +1,5 @@
 import {render} from 'ink';
+import type {AlertRules} from '../config/alert-rules.js';
 import {keyFingerprint} from '../api/redact.js';
 import {colorful, colorless, ServicesProvider, type Services} from '../components/services.js';
 import {App} from '../dashboard/app.js';
@@ -19,6 +20,9 @@ export type DashboardOptions = Connection & {
 	readonly color: boolean;
 	readonly ascii: boolean;
 	readonly initialJob?: {readonly endpointId: string; readonly jobId: string};
+	readonly alerts?: AlertRules;
+	/** Ring the terminal bell when an alert fires. */
+	readonly bell?: boolean;
 };
 
 /**
@@ -77,6 +81,19 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		process.on(signal, stopOnSignal);
 	}
 
+	// A new firing rings the bell (BEL moves no cursor: the frame stays whole).
+	let firing = new Set<string>();
+	const unsubscribeBell = state.store.subscribe(({alerts}, previous) => {
+		if (alerts === previous.alerts) {
+			return;
+		}
+
+		const fresh = alerts.some(alert => !firing.has(alert.id));
+		firing = new Set(alerts.map(alert => alert.id));
+		if (fresh && options.bell !== false) {
+			process.stdout.write('\u0007');
+		}
+	});
 	let exited = false;
 	const exit = instance.waitUntilExit().finally(() => {
 		exited = true;
@@ -91,6 +108,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 			readOnly: options.readOnly,
 			auditPath: options.auditPath,
 			agent: options.agent,
+			alerts: options.alerts ? {rules: options.alerts} : undefined,
 		});
 		// Quit while it was starting: nothing to show it on.
 		if (!exited) {
@@ -107,6 +125,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 			process.off(signal, stopOnSignal);
 		}
 
+		unsubscribeBell();
 		process.stdout.off('resize', onResize);
 		instance.unmount();
 		instance.cleanup();

@@ -1,6 +1,8 @@
 import {inertJson} from '../format/sanitize.js';
+import type {WebhookReport} from '../poll/alert-notifier.js';
 import {changeEvents} from '../store/change-events.js';
 import {UsageError} from '../lib/usage-error.js';
+import {alertFlags, alertHelp, loadAlertRules} from './alert-flags.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -16,26 +18,46 @@ export const watchHelp = `
 	Options
 	  --jsonl           One JSON object per line (the only format, and the default)
 ${connectionHelp}
+${alertHelp}
+
+	A firing or resolved rule is an "alert" event; each webhook post an "alert.webhook" event.
 
 	Examples
 	  $ podtop watch --jsonl | jq -c 'select(.type == "health") | {endpointId, queue: .health.jobs.inQueue}'
 `;
 
 export async function runWatch(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(watchHelp, argv, {...connectionFlags, jsonl: {type: 'boolean', default: true}}, 'podtop watch');
+	const cli = parseCommandLine(watchHelp, argv, {...connectionFlags, alerts: alertFlags.alerts, jsonl: {type: 'boolean', default: true}}, 'podtop watch');
 	if (!cli.flags.jsonl) {
 		throw new UsageError('watch prints JSON lines only: drop --no-jsonl');
 	}
 
 	const {target, endpointFilter, budget, agent} = readConnectionFlags(cli.flags);
-	await withHeadlessEngine(target, {budget, endpointFilter, allVisible: true, agent}, async engine => {
-		let closed = false;
-		const write = (event: Record<string, unknown>) => {
-			if (!closed) {
-				process.stdout.write(`${inertJson(event)}\n`);
-			}
-		};
+	const rules = loadAlertRules(cli.flags.alerts);
+	let closed = false;
+	const write = (event: Record<string, unknown>) => {
+		if (!closed) {
+			process.stdout.write(`${inertJson(event)}\n`);
+		}
+	};
 
+	const alerts = rules && {
+		rules,
+		onWebhook({state, alert, delivered, attempts, reason, mayHaveHappened}: WebhookReport) {
+			write({
+				type: 'alert.webhook',
+				at: new Date().toISOString(),
+				state,
+				rule: alert.rule,
+				subject: alert.subject,
+				delivered,
+				attempts,
+				reason,
+				mayHaveHappened,
+			});
+		},
+	};
+	await withHeadlessEngine(target, {budget, endpointFilter, allVisible: true, agent, alerts}, async engine => {
 		// A reader that goes away (| head) ends the watch quietly.
 		const stopped = new Promise<void>(resolve => {
 			process.stdout.once('error', () => {

@@ -46,7 +46,8 @@ function gaugeSelector(wide: boolean, glyphs: Glyphs): (state: PodtopState) => s
 
 /**
 Top line: DEMO or LIVE, the API host, the key as a fingerprint, the hottest rate budgets (red when
-backing off) and how fresh the data is. A banner under it when a source is failing.
+backing off) and how fresh the data is. A banner under it when a source is failing, and one when
+an alert rule fires (the oldest, and how many more).
 */
 export function Header({width, freshnessBound, readOnly}: Props) {
 	const {colors, glyphs} = useServices();
@@ -54,6 +55,7 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 		useShallow(state => ({mode: state.mode, apiHost: state.apiHost, keyFingerprint: state.keyFingerprint, via: state.via})),
 	);
 	const connection = usePodtop(state => state.connection);
+	const alerts = usePodtop(state => state.alerts);
 	const failing = (['jobApi', 'graphql'] as const).filter(source => connection[source].staleSince !== undefined);
 	const now = useNow(failing.length > 0);
 	// The gauges as the text they show: the header re-renders only when that text changes, not on
@@ -91,6 +93,13 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 			{failing.length > 0 ? (
 				<Text inverse color={colors.bad} wrap='truncate'>
 					{` ${glyphs.warning} DEGRADED: ${failing.map(source => `${source === 'jobApi' ? 'job API' : 'GraphQL'} failing since ${formatAge(connection[source].staleSince, now)} (${sanitizeLine(connection[source].lastError ?? '')})`).join('; ')} — showing last known data `.padEnd(
+						width,
+					)}
+				</Text>
+			) : null}
+			{alerts.length > 0 ? (
+				<Text inverse bold color={colors.warn} wrap='truncate'>
+					{` ${glyphs.warning} ALERT ${sanitizeLine(alerts[0]!.rule)} ${glyphs.separator} ${sanitizeLine(alerts[0]!.subjectName)}: ${sanitizeLine(alerts[0]!.message)}${alerts.length > 1 ? ` (+${alerts.length - 1} more firing)` : ''} `.padEnd(
 						width,
 					)}
 				</Text>

@@ -110,7 +110,8 @@ export function App({freshnessBound, readOnly}: Props) {
 		})),
 	);
 	const degraded = usePodtop(state => state.connection.jobApi.staleSince !== undefined || state.connection.graphql.staleSince !== undefined);
-	const {width, height, bodyHeight} = frameLayout({columns, rows: lines}, degraded);
+	const alerting = usePodtop(state => state.alerts.length > 0);
+	const {width, height, bodyHeight} = frameLayout({columns, rows: lines}, Number(degraded) + Number(alerting));
 
 	// What is on screen polls at its visible cadence; a job on screen has its stream followed.
 	const focus =

@@ -6,6 +6,9 @@ import {createJobApi} from '../api/job-api.js';
 import type {Health} from '../api/job-types.js';
 import {Pools} from '../api/pools.js';
 import {keyFingerprint} from '../api/redact.js';
+import type {AlertRules} from '../config/alert-rules.js';
+import {createAlertLoop} from '../poll/alert-loop.js';
+import {createWebhookNotifier, type WebhookReport} from '../poll/alert-notifier.js';
 import {createAgentFeed, readAgentSnapshot, type AgentFeed} from '../poll/agent-feed.js';
 import {defaultBudgetSettings, type BudgetSettings} from '../poll/budget-limits.js';
 import type {Cadence} from '../poll/cadence.js';
@@ -78,6 +81,12 @@ export type EngineOptions = {
 	what is this process's own (followed jobs, an open pod); live, and every endpoint, only.
 	*/
 	readonly agent?: boolean;
+	/**
+	Alert rules to evaluate against the store (firing ones land in `state.alerts`), and what to tell
+	of each webhook post. Attached to an agent, a client shows its alerts but leaves posting to the
+	agent: one poller, one poster.
+	*/
+	readonly alerts?: {readonly rules: AlertRules; readonly onWebhook?: (report: WebhookReport) => void};
 	/** A store the caller made already (the dashboard draws its first frame before the engine loads). */
 	readonly state?: {readonly store: PodtopStore; readonly writes: StoreWrites};
 };
@@ -93,6 +102,7 @@ export async function createEngine({
 	readOnly = false,
 	auditPath,
 	agent = false,
+	alerts,
 	state,
 }: EngineOptions): Promise<Engine> {
 	let demo: RunningSimulator | undefined;
@@ -123,6 +133,21 @@ export async function createEngine({
 	// Every endpoint of the account, or none: a filtered view polls its own few.
 	const agentLink = agent && !endpointFilter?.length ? link : undefined;
 	let feed: AgentFeed | undefined;
+	const webhook = alerts?.rules.webhook;
+	const notifier = webhook ? createWebhookNotifier({webhook, onReport: alerts.onWebhook}) : undefined;
+	const alertLoop =
+		alerts && alerts.rules.rules.length > 0
+			? createAlertLoop({
+					store,
+					writes,
+					rules: alerts.rules.rules,
+					onChange(change) {
+						if (store.getState().via === 'direct') {
+							notifier?.notify(change);
+						}
+					},
+				})
+			: undefined;
 	let closing: Promise<void> | undefined;
 	return {
 		mode: target.mode,
@@ -130,6 +155,7 @@ export async function createEngine({
 		store,
 		agentLink: link,
 		start() {
+			alertLoop?.start();
 			if (!agentLink || !(poll ?? allPolledData).includes('endpoints')) {
 				pollers.start();
 				return;
@@ -174,6 +200,8 @@ export async function createEngine({
 		async close() {
 			closing ??= (async () => {
 				feed?.stop();
+				alertLoop?.stop();
+				notifier?.stop();
 				pollers.stop();
 				scheduler.stop();
 				await pools.close();

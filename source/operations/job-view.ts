@@ -11,7 +11,7 @@ function scrollMax(context: OperationContext): number {
 		return 0;
 	}
 
-	const {width, bodyHeight} = frameLayout(view, false);
+	const {width, bodyHeight} = frameLayout(view, 0);
 	const job = context.store.getState().jobs.byKey.get(jobKey(current.endpointId, current.jobId));
 	return context.rows.jobLines(job, width).length - Math.max(1, bodyHeight - 4);
 }
@@ -30,7 +30,7 @@ const scroll = (id: string, title: string, keys: readonly string[], step: (conte
 		},
 	});
 
-const page = (context: OperationContext) => Math.max(1, frameLayout(context.view.getState(), false).bodyHeight - 4);
+const page = (context: OperationContext) => Math.max(1, frameLayout(context.view.getState(), 0).bodyHeight - 4);
 
 /** Scrolling a job's stream: up pauses following the tail, G follows it again. */
 export const jobViewOperations: readonly Operation[] = [

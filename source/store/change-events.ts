@@ -1,5 +1,5 @@
 import type {PodtopState} from './state.js';
-import type {SourceName} from './types.js';
+import type {FiringAlert, SourceName} from './types.js';
 
 export type ChangeEvent = Record<string, unknown> & {readonly type: string};
 
@@ -75,5 +75,31 @@ export function changeEvents(previous: PodtopState, next: PodtopState, at: strin
 		}
 	}
 
+	if (previous.alerts !== next.alerts) {
+		const before = new Set(previous.alerts.map(alert => alert.id));
+		const after = new Set(next.alerts.map(alert => alert.id));
+		for (const alert of next.alerts) {
+			if (!before.has(alert.id)) {
+				events.push({type: 'alert', at, state: 'firing', ...alertFields(alert)});
+			}
+		}
+
+		for (const alert of previous.alerts) {
+			if (!after.has(alert.id)) {
+				events.push({type: 'alert', at, state: 'resolved', ...alertFields(alert)});
+			}
+		}
+	}
+
 	return events;
 }
+
+const alertFields = ({rule, kind, subject, subjectName, message, since, firedAt}: FiringAlert) => ({
+	rule,
+	kind,
+	subject,
+	subjectName,
+	message,
+	since: new Date(since).toISOString(),
+	firedAt: new Date(firedAt).toISOString(),
+});

@@ -6,13 +6,14 @@ import {gpuWrites, type GpuWrites} from './write-gpus.js';
 import {jobWrites, type JobWrites} from './write-jobs.js';
 import {podWrites, type PodWrites} from './write-pods.js';
 import {replicaWrites, type ReplicaWrites} from './write-replica.js';
+import {alertWrites, type AlertWrites} from './write-alerts.js';
 import {statusWrites, type StatusWrites} from './write-status.js';
 
 /** The store as readers see it: the dashboard and the headless commands can read and subscribe, never write. */
 export type PodtopStore = Pick<StoreApi<PodtopState>, 'getState' | 'getInitialState' | 'subscribe'>;
 
 /** Every write to the store. Only the pollers and `engine.perform` hold these. */
-export type StoreWrites = EndpointWrites & PodWrites & GpuWrites & JobWrites & StatusWrites & ReplicaWrites;
+export type StoreWrites = EndpointWrites & PodWrites & GpuWrites & JobWrites & StatusWrites & ReplicaWrites & AlertWrites;
 
 export type StoreOptions = {
 	readonly mode: 'demo' | 'live';
@@ -36,6 +37,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint}: StoreOptions)
 		jobs: {byKey: jobs, revision: 0, changed: []},
 		connection: {jobApi: {}, graphql: {}},
 		budgets: {},
+		alerts: [],
 		focus: 'endpoints',
 	}));
 	const {setState: set, getState: get} = store;
@@ -46,6 +48,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint}: StoreOptions)
 		...jobWrites(set, get, jobs),
 		...statusWrites(set, get),
 		...replicaWrites(set, get),
+		...alertWrites(set, get),
 	};
 	return {store, writes};
 }

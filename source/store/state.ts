@@ -1,5 +1,5 @@
 import type {ServerlessDiscount} from '../api/graphql-types.js';
-import type {BudgetState, ConnectionState, EndpointState, GpuState, PaneName, PodDetail, PodState, SourceName, TrackedJob} from './types.js';
+import type {BudgetState, ConnectionState, EndpointState, FiringAlert, GpuState, PaneName, PodDetail, PodState, SourceName, TrackedJob} from './types.js';
 
 export type Collection<T> = {
 	readonly byId: Readonly<Record<string, T>>;
@@ -40,6 +40,8 @@ export type PodtopState = {
 	readonly jobs: TrackedJobs;
 	readonly connection: Readonly<Record<SourceName, ConnectionState>>;
 	readonly budgets: Readonly<Record<string, BudgetState>>;
+	/** The alert rules firing now (`--alerts`), oldest first. */
+	readonly alerts: readonly FiringAlert[];
 	/** Which pane is on screen, so hidden ones poll slower. */
 	readonly focus: PaneName;
 };

@@ -101,3 +101,19 @@ export type BudgetState = {
 };
 
 export type PaneName = 'endpoints' | 'pods' | 'gpus' | 'job';
+
+/** A rule firing now: its condition has held on one subject for the rule's time. */
+export type FiringAlert = {
+	/** The rule and the subject: one firing per pair. */
+	readonly id: string;
+	readonly rule: string;
+	readonly kind: string;
+	/** What it fires on (an endpoint, pod or GPU type id, or `account`), and that thing's name. */
+	readonly subject: string;
+	readonly subjectName: string;
+	/** What holds, in numbers: "63 jobs in queue (over 50)". */
+	readonly message: string;
+	/** When the condition began to hold, and when the rule fired. */
+	readonly since: number;
+	readonly firedAt: number;
+};

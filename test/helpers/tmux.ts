@@ -67,6 +67,11 @@ export class TmuxSession {
 		}
 	}
 
+	/** Copies everything the program writes to the terminal, raw (bells and escapes too), into `file` from now on. */
+	recordTo(file: string): void {
+		this.#tmux('pipe-pane', '-t', 'main', '-o', `cat >> '${file}'`);
+	}
+
 	async waitFor(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
 		const deadline = Date.now() + timeoutMs;
 		let screen = '';

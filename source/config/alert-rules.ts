@@ -1,0 +1,208 @@
+import {parse, TomlError} from 'smol-toml';
+
+/** What a rule watches, and when it fires. */
+export type AlertCondition =
+	/** An endpoint's queue over `over` jobs for `forMs`. */
+	| {readonly kind: 'queue'; readonly over: number; readonly forMs: number; readonly endpoint: string}
+	/** An endpoint's failed share of finished jobs over `overPercent` in the last `windowMs`. */
+	| {readonly kind: 'failure-rate'; readonly overPercent: number; readonly windowMs: number; readonly endpoint: string}
+	/** Any unhealthy or throttled worker on an endpoint. */
+	| {readonly kind: 'workers'; readonly endpoint: string}
+	/** A GPU type's stock at Low or gone (`at = "Low"`), or gone only (`at = "None"`). */
+	| {readonly kind: 'gpu-stock'; readonly gpu: string; readonly at: 'Low' | 'None'}
+	/** A running pod with GPUs under `underPercent` mean GPU utilisation for `forMs`: paying for nothing. */
+	| {readonly kind: 'idle-pod'; readonly underPercent: number; readonly forMs: number; readonly pod: string}
+	/** The running pods' $/h over `over`. */
+	| {readonly kind: 'spend'; readonly over: number};
+
+export type AlertRule = AlertCondition & {readonly name: string};
+
+export type AlertWebhook = {readonly url: string; readonly retries: number};
+
+export type AlertRules = {readonly rules: readonly AlertRule[]; readonly webhook: AlertWebhook | undefined};
+
+/** A rules file that cannot be used: where and why, said so a person can fix it. */
+export class AlertRulesError extends Error {}
+
+const kinds = {
+	queue: ['over', 'for', 'endpoint'],
+	'failure-rate': ['over', 'window', 'endpoint'],
+	workers: ['endpoint'],
+	'gpu-stock': ['gpu', 'at'],
+	'idle-pod': ['under', 'for', 'pod'],
+	spend: ['over'],
+} as const;
+
+type Kind = keyof typeof kinds;
+
+const isKind = (value: unknown): value is Kind => typeof value === 'string' && Object.hasOwn(kinds, value);
+
+/** `90s`, `2m`, `1h`, `1h30m` (or a number of seconds) in milliseconds. */
+export function parseDuration(value: unknown): number | undefined {
+	if (typeof value === 'number' && Number.isFinite(value) && value >= 0) {
+		return value * 1000;
+	}
+
+	if (typeof value !== 'string' || !/^(?:\d+(?:\.\d+)?[smh])+$/.test(value.trim())) {
+		return undefined;
+	}
+
+	let total = 0;
+	for (const [, amount, unit] of value.trim().matchAll(/(\d+(?:\.\d+)?)([smh])/g)) {
+		total += Number(amount) * (unit === 'h' ? 3_600_000 : unit === 'm' ? 60_000 : 1000);
+	}
+
+	return total;
+}
+
+/** The line of the n-th `[[rule]]` header, for messages about that rule. */
+function ruleLines(text: string): number[] {
+	return text.split('\n').flatMap((line, index) => (/^\s*\[\[\s*rule\s*]]/.test(line) ? [index + 1] : []));
+}
+
+/**
+Reads an alert rules file (TOML): `[[rule]]` tables, each with a `kind` and its own keys, and an
+optional `[webhook]` with `url` (and `retries`). Anything it cannot use is an `AlertRulesError`
+that says the file, the line and what to write instead.
+*/
+export function parseAlertRules(text: string, file: string): AlertRules {
+	let document: Record<string, unknown>;
+	try {
+		document = parse(text);
+	} catch (error) {
+		if (error instanceof TomlError) {
+			const reason = (error.message.split('\n')[0] ?? 'invalid TOML').replace(/^Invalid TOML document: /, '');
+			throw new AlertRulesError(`${file} does not parse at line ${error.line}, column ${error.column}: ${reason}`);
+		}
+
+		throw error;
+	}
+
+	for (const key of Object.keys(document)) {
+		if (key !== 'rule' && key !== 'webhook') {
+			throw new AlertRulesError(`${file}: unknown table or key "${key}"; the file has [[rule]] tables and an optional [webhook]`);
+		}
+	}
+
+	const lines = ruleLines(text);
+	const tables = document.rule === undefined ? [] : document.rule;
+	if (!Array.isArray(tables)) {
+		throw new AlertRulesError(`${file}: rules are [[rule]] tables (with two brackets)`);
+	}
+
+	const rules = tables.map((table: unknown, index) => {
+		const where = `${file} line ${lines[index] ?? '?'} (rule ${index + 1})`;
+		return readRule(table as Record<string, unknown>, where);
+	});
+	return {rules, webhook: readWebhook(document.webhook, file)};
+}
+
+function readWebhook(value: unknown, file: string): AlertWebhook | undefined {
+	if (value === undefined) {
+		return undefined;
+	}
+
+	const table = value as Record<string, unknown>;
+	let url: URL | undefined;
+	try {
+		url = typeof table.url === 'string' ? new URL(table.url) : undefined;
+	} catch {}
+
+	if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+		throw new AlertRulesError(`${file} [webhook]: url must be an http(s) URL, like url = "https://hooks.slack.com/services/…"`);
+	}
+
+	const retries = table.retries ?? 5;
+	if (typeof retries !== 'number' || !Number.isInteger(retries) || retries < 0 || retries > 20) {
+		throw new AlertRulesError(`${file} [webhook]: retries must be a whole number from 0 to 20`);
+	}
+
+	return {url: url.href, retries};
+}
+
+function readRule(table: Record<string, unknown>, where: string): AlertRule {
+	const {kind} = table;
+	if (!isKind(kind)) {
+		throw new AlertRulesError(`${where}: kind must be one of ${Object.keys(kinds).join(', ')}${kind === undefined ? '' : `, not ${JSON.stringify(kind)}`}`);
+	}
+
+	const allowed = new Set<string>(['kind', 'name', ...kinds[kind]]);
+	for (const key of Object.keys(table)) {
+		if (!allowed.has(key)) {
+			throw new AlertRulesError(`${where}: a ${kind} rule has no key "${key}"; its keys are ${[...allowed].join(', ')}`);
+		}
+	}
+
+	const name = table.name ?? kind;
+	if (typeof name !== 'string' || name.trim() === '') {
+		throw new AlertRulesError(`${where}: name must be a non-empty string`);
+	}
+
+	const number = (key: string, {required = true, fallback}: {required?: boolean; fallback?: number} = {}) => {
+		const value = table[key] ?? fallback;
+		if (value === undefined && !required) {
+			return undefined;
+		}
+
+		if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+			throw new AlertRulesError(`${where}: ${key} must be a number ≥ 0${value === undefined ? ' (it is required for this kind)' : ''}`);
+		}
+
+		return value;
+	};
+
+	const duration = (key: string, fallback: string) => {
+		const value = parseDuration(table[key] ?? fallback);
+		if (value === undefined) {
+			throw new AlertRulesError(`${where}: ${key} must be a duration like "90s", "5m" or "1h"`);
+		}
+
+		return value;
+	};
+
+	const pattern = (key: string) => {
+		const value = table[key] ?? '*';
+		if (typeof value !== 'string') {
+			throw new AlertRulesError(`${where}: ${key} must be an id or a name (with * as a wildcard)`);
+		}
+
+		return value;
+	};
+
+	const base = {name: name.trim()};
+	switch (kind) {
+		case 'queue': {
+			return {...base, kind, over: number('over')!, forMs: duration('for', '0s'), endpoint: pattern('endpoint')};
+		}
+
+		case 'failure-rate': {
+			const overPercent = number('over')!;
+			if (overPercent > 100) {
+				throw new AlertRulesError(`${where}: over is a percentage (0 to 100)`);
+			}
+
+			return {...base, kind, overPercent, windowMs: duration('window', '5m'), endpoint: pattern('endpoint')};
+		}
+
+		case 'workers': {
+			return {...base, kind, endpoint: pattern('endpoint')};
+		}
+
+		case 'gpu-stock': {
+			const at = table.at ?? 'Low';
+			if (at !== 'Low' && at !== 'None') {
+				throw new AlertRulesError(`${where}: at must be "Low" (Low or gone) or "None" (gone)`);
+			}
+
+			return {...base, kind, gpu: pattern('gpu'), at};
+		}
+
+		case 'idle-pod': {
+			return {...base, kind, underPercent: number('under', {fallback: 5})!, forMs: duration('for', '30m'), pod: pattern('pod')};
+		}
+
+		case 'spend': {
+			return {...base, kind, over: number('over')!};
+		}
+	}
+}

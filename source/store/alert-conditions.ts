@@ -1,0 +1,109 @@
+import type {AlertRule} from '../config/alert-rules.js';
+import {formatDuration} from '../format/duration.js';
+import {stockOf} from './gpu-stock.js';
+import {meanGpuUtil} from './pod-figures.js';
+import type {PodtopState} from './state.js';
+import type {HealthSample} from './types.js';
+
+/** One subject (endpoint, pod, GPU type, the account) for which a rule's condition holds now. */
+export type Holding = {readonly subject: string; readonly subjectName: string; readonly message: string};
+
+/** `*` as a wildcard, matched against the id or the name, case-insensitively. */
+export function matches(pattern: string, id: string, name: string | null | undefined): boolean {
+	if (pattern === '*') {
+		return true;
+	}
+
+	const regex = new RegExp(`^${pattern.replaceAll(/[.+?^${}()|[\]\\]/g, String.raw`\$&`).replaceAll('*', '.*')}$`, 'i');
+	return regex.test(id) || (name !== null && name !== undefined && regex.test(name));
+}
+
+/** The failed share of the jobs finished in the last `windowMs` of samples, or undefined when none finished or the samples span too little. */
+export function failurePercent(history: readonly HealthSample[], windowMs: number, now: number): number | undefined {
+	const latest = history.at(-1);
+	const oldest = history.find(sample => now - sample.at <= windowMs);
+	// Under a fifth of the window seen (or two samples), there is no rate to speak of.
+	if (!latest || !oldest || latest === oldest || latest.at - oldest.at < Math.min(windowMs / 5, 60_000)) {
+		return undefined;
+	}
+
+	const failed = Math.max(0, latest.failed - oldest.failed);
+	const finished = failed + Math.max(0, latest.completed - oldest.completed);
+	return finished === 0 ? undefined : (failed / finished) * 100;
+}
+
+const money = (value: number) => `$${value.toFixed(2)}/h`;
+
+/** Where a rule's condition holds in this state, subject by subject (how long it has held is the caller's business). */
+export function holdingNow(rule: AlertRule, state: PodtopState, now: number): Holding[] {
+	const endpoints = (pattern: string) =>
+		state.endpoints.order.flatMap(id => {
+			const endpoint = state.endpoints.byId[id]!;
+			return matches(pattern, id, endpoint.record.name) ? [{id, name: endpoint.record.name ?? id, endpoint}] : [];
+		});
+
+	switch (rule.kind) {
+		case 'queue': {
+			return endpoints(rule.endpoint).flatMap(({id, name, endpoint}) => {
+				const queue = endpoint.health?.jobs.inQueue;
+				return queue !== undefined && queue > rule.over ? [{subject: id, subjectName: name, message: `${queue} jobs in queue (over ${rule.over})`}] : [];
+			});
+		}
+
+		case 'failure-rate': {
+			return endpoints(rule.endpoint).flatMap(({id, name, endpoint}) => {
+				const percent = failurePercent(endpoint.history, rule.windowMs, now);
+				return percent !== undefined && percent > rule.overPercent
+					? [
+							{
+								subject: id,
+								subjectName: name,
+								message: `${percent.toFixed(1)} % of jobs failed in ${formatDuration(rule.windowMs / 1000)} (over ${rule.overPercent} %)`,
+							},
+						]
+					: [];
+			});
+		}
+
+		case 'workers': {
+			return endpoints(rule.endpoint).flatMap(({id, name, endpoint}) => {
+				const workers = endpoint.health?.workers;
+				const parts = [workers?.unhealthy ? `${workers.unhealthy} unhealthy` : '', workers?.throttled ? `${workers.throttled} throttled` : ''].filter(Boolean);
+				return parts.length > 0
+					? [{subject: id, subjectName: name, message: `${parts.join(', ')} worker${workers!.unhealthy + workers!.throttled > 1 ? 's' : ''}`}]
+					: [];
+			});
+		}
+
+		case 'gpu-stock': {
+			return state.gpus.order.flatMap(id => {
+				const {record} = state.gpus.byId[id]!;
+				const stock = stockOf(record);
+				const low = stock === 'None' || (rule.at === 'Low' && stock === 'Low');
+				return low && matches(rule.gpu, id, record.displayName)
+					? [{subject: id, subjectName: record.displayName ?? id, message: stock === 'None' ? 'out of stock' : 'stock Low'}]
+					: [];
+			});
+		}
+
+		case 'idle-pod': {
+			return state.pods.order.flatMap(id => {
+				const {record} = state.pods.byId[id]!;
+				const util = meanGpuUtil(record);
+				return record.desiredStatus === 'RUNNING' && util !== undefined && util < rule.underPercent && matches(rule.pod, id, record.name)
+					? [{subject: id, subjectName: record.name ?? id, message: `GPU ${util} % (under ${rule.underPercent} %) at ${money(record.costPerHr ?? 0)}`}]
+					: [];
+			});
+		}
+
+		case 'spend': {
+			const spend = state.pods.order.reduce((sum, id) => {
+				const {record} = state.pods.byId[id]!;
+				return sum + (record.desiredStatus === 'RUNNING' ? (record.costPerHr ?? 0) : 0);
+			}, 0);
+			return state.pods.updatedAt !== undefined && spend > rule.over
+				? [{subject: 'account', subjectName: 'running pods', message: `spending ${money(spend)} (over ${money(rule.over)})`}]
+				: [];
+		}
+	}
+}

@@ -1,0 +1,67 @@
+import {readFileSync} from 'node:fs';
+import {describe, expect, test} from 'vitest';
+import {AlertRulesError, parseAlertRules, parseDuration} from '../../source/config/alert-rules.js';
+
+const readmeExample = (() => {
+	const readme = readFileSync(new URL('../../readme.md', import.meta.url), 'utf8');
+	return /### Alerts[\s\S]*?```toml\n([\s\S]*?)```/.exec(readme)![1]!;
+})();
+
+const problem = (text: string) => {
+	try {
+		parseAlertRules(text, 'alerts.toml');
+	} catch (error) {
+		expect(error).toBeInstanceOf(AlertRulesError);
+		return (error as Error).message;
+	}
+
+	throw new Error('no problem found');
+};
+
+describe('alert rules (TOML)', () => {
+	test("the readme's example reads as six rules and a webhook", () => {
+		const {rules, webhook} = parseAlertRules(readmeExample, 'alerts.toml');
+		expect(webhook).toEqual({url: 'https://hooks.slack.com/services/T000/B000/XXXX', retries: 5});
+		expect(rules).toEqual([
+			{name: 'queue backing up', kind: 'queue', endpoint: 'llama-*', over: 50, forMs: 120_000},
+			{name: 'jobs failing', kind: 'failure-rate', endpoint: '*', overPercent: 5, windowMs: 600_000},
+			{name: 'workers', kind: 'workers', endpoint: '*'},
+			{name: 'H100 running out', kind: 'gpu-stock', gpu: '*H100*', at: 'Low'},
+			{name: 'paying for nothing', kind: 'idle-pod', pod: '*', underPercent: 5, forMs: 1_800_000},
+			{name: 'spend', kind: 'spend', over: 40},
+		]);
+	});
+
+	test('durations: 90s, 2m, 1h30m, or seconds as a number', () => {
+		expect(parseDuration('90s')).toBe(90_000);
+		expect(parseDuration('2m')).toBe(120_000);
+		expect(parseDuration('1h30m')).toBe(5_400_000);
+		expect(parseDuration(45)).toBe(45_000);
+		expect(parseDuration('soon')).toBeUndefined();
+		expect(parseDuration('-1s')).toBeUndefined();
+	});
+
+	test('a file that does not parse says the line and column', () => {
+		expect(problem('[[rule]]\nkind = "queue"\nover = = 5\n')).toMatch(/^alerts\.toml does not parse at line 3, column \d+: /);
+	});
+
+	test("each mistake is named at its rule's line, with what to write instead", () => {
+		expect(problem('[[rule]]\nkind = "queue"\nover = 5\n\n[[rule]]\nkind = "queues"\n')).toBe(
+			'alerts.toml line 5 (rule 2): kind must be one of queue, failure-rate, workers, gpu-stock, idle-pod, spend, not "queues"',
+		);
+		expect(problem('[[rule]]\nkind = "queue"\nover = 5\nfor = "soon"\n')).toBe('alerts.toml line 1 (rule 1): for must be a duration like "90s", "5m" or "1h"');
+		expect(problem('[[rule]]\nkind = "queue"\n')).toBe('alerts.toml line 1 (rule 1): over must be a number ≥ 0 (it is required for this kind)');
+		expect(problem('[[rule]]\nkind = "spend"\nover = 5\nwindow = "5m"\n')).toBe(
+			'alerts.toml line 1 (rule 1): a spend rule has no key "window"; its keys are kind, name, over',
+		);
+		expect(problem('[[rule]]\nkind = "failure-rate"\nover = 150\n')).toContain('over is a percentage (0 to 100)');
+		expect(problem('[[rule]]\nkind = "gpu-stock"\nat = "Medium"\n')).toContain('at must be "Low" (Low or gone) or "None" (gone)');
+		expect(problem('[webhook]\nurl = "ftp://example.com"\n')).toContain('[webhook]: url must be an http(s) URL');
+		expect(problem('[rule]\nkind = "spend"\n')).toContain('rules are [[rule]] tables (with two brackets)');
+		expect(problem('[rules]\n')).toContain('unknown table or key "rules"');
+	});
+
+	test('an empty file is no rules, no webhook', () => {
+		expect(parseAlertRules('', 'alerts.toml')).toEqual({rules: [], webhook: undefined});
+	});
+});
