@@ -1,4 +1,4 @@
-import {parse, TomlError} from 'smol-toml';
+import {parseTomlDocument} from './toml.js';
 
 /** What a rule watches, and when it fires. */
 export type AlertCondition =
@@ -66,17 +66,13 @@ optional `[webhook]` with `url` (and `retries`). Anything it cannot use is an `A
 that says the file, the line and what to write instead.
 */
 export function parseAlertRules(text: string, file: string): AlertRules {
-	let document: Record<string, unknown>;
-	try {
-		document = parse(text);
-	} catch (error) {
-		if (error instanceof TomlError) {
-			const reason = (error.message.split('\n')[0] ?? 'invalid TOML').replace(/^Invalid TOML document: /, '');
-			throw new AlertRulesError(`${file} does not parse at line ${error.line}, column ${error.column}: ${reason}`);
-		}
-
-		throw error;
+	const parsed = parseTomlDocument(text);
+	if ('problem' in parsed) {
+		const {line, column, reason} = parsed.problem;
+		throw new AlertRulesError(`${file} does not parse at line ${line}, column ${column}: ${reason}`);
 	}
+
+	const {document} = parsed;
 
 	for (const key of Object.keys(document)) {
 		if (key !== 'rule' && key !== 'webhook') {
