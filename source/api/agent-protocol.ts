@@ -42,15 +42,24 @@ export function agentDirectory(env: NodeJS.ProcessEnv = process.env): string {
 	return runtime?.startsWith('/') ? join(runtime, 'podtop') : join(tmpdir(), `podtop-${process.getuid?.() ?? 'user'}`);
 }
 
+/** Where `podtop agent --group` serves a group: one folder per group id, shared by its members. */
+export function groupAgentDirectory(gid: number): string {
+	return join(tmpdir(), `podtop-group-${gid}`);
+}
+
+type Service = {readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string};
+
 /**
 One socket per account and service: its name is a hash of both (a different hash from the
 proof, so a name seen in a listing proves nothing).
 */
-export function agentSocketPath(
-	service: {readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string},
-	directory = agentDirectory(),
-): string {
+export function agentSocketPath(service: Service, directory = agentDirectory()): string {
 	return join(directory, `agent-${digest('podtop agent socket', service.apiUrl, service.graphqlUrl, service.apiKey).slice(0, 16)}.sock`);
+}
+
+/** Where a client looks for its agent, in order: its own runtime folder, then the shared folder of each of its groups. */
+export function agentSocketCandidates(service: Service, groups: readonly number[] = process.getgroups?.() ?? []): string[] {
+	return [agentSocketPath(service), ...[...new Set(groups)].map(gid => agentSocketPath(service, groupAgentDirectory(gid)))];
 }
 
 /**

@@ -1,3 +1,5 @@
+import {basename, join} from 'node:path';
+import {groupAgentDirectory} from '../api/agent-protocol.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
 import type {WebhookReport} from '../poll/alert-notifier.js';
@@ -73,7 +75,9 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 			throw new UsageError('the agent serves a live account: set RUNPOD_API_KEY (or point --api-url and --graphql-url at a `podtop sim`)');
 		}
 
-		const server = await serveAgent({store: engine.store, ...engine.agentLink, gid, log});
+		const {proof, socketPath: own} = engine.agentLink;
+		const socketPath = gid === undefined ? own : join(groupAgentDirectory(gid), basename(own));
+		const server = await serveAgent({store: engine.store, socketPath, proof, gid, log});
 		const metrics = exportAt ? createMetrics(engine.store) : undefined;
 		const exporter =
 			metrics && exportAt

@@ -1,4 +1,4 @@
-import {accountProof, agentSocketPath} from '../api/agent-protocol.js';
+import {accountProof, agentSocketCandidates, agentSocketPath} from '../api/agent-protocol.js';
 import {createGraphqlApi} from '../api/graphql-api.js';
 import {createCompatApi} from '../api/compat-api.js';
 import type {GpuTypeRecord, PodRecord, SavedEndpoint} from '../api/graphql-types.js';
@@ -61,7 +61,8 @@ export type Engine = {
 	readonly close: () => Promise<void>;
 };
 
-export type AgentLink = {readonly socketPath: string; readonly proof: string};
+/** Where this account's agent listens (its own folder; `candidates` adds the group folders a client also looks in), and the proof. */
+export type AgentLink = {readonly socketPath: string; readonly candidates: readonly string[]; readonly proof: string};
 
 export type EngineOptions = {
 	readonly target: Target;
@@ -129,7 +130,8 @@ export async function createEngine({
 	writes.setService(new URL(apiUrl).host, keyFingerprint(apiKey));
 
 	const pollers = createPollers({store, writes, api, scheduler, cadence, endpointFilter, allVisible, poll});
-	const link: AgentLink | undefined = target.mode === 'live' ? {socketPath: agentSocketPath(service), proof: accountProof(apiKey)} : undefined;
+	const link: AgentLink | undefined =
+		target.mode === 'live' ? {socketPath: agentSocketPath(service), candidates: agentSocketCandidates(service), proof: accountProof(apiKey)} : undefined;
 	// Every endpoint of the account, or none: a filtered view polls its own few.
 	const agentLink = agent && !endpointFilter?.length ? link : undefined;
 	let feed: AgentFeed | undefined;
@@ -164,7 +166,8 @@ export async function createEngine({
 			// The agent first: the account is polled here only once it is known that none serves it.
 			pollers.start({account: false});
 			feed = createAgentFeed({
-				...agentLink,
+				socketPaths: agentLink.candidates,
+				proof: agentLink.proof,
 				store,
 				writes,
 				onAttached(attached) {
@@ -193,7 +196,7 @@ export async function createEngine({
 		endpointRecord: async endpointId => api.endpointForEdit(endpointId),
 		async snapshot() {
 			const meta = {mode: target.mode, apiHost: store.getState().apiHost, endpointFilter};
-			const account = agentLink ? await readAgentSnapshot(agentLink.socketPath, agentLink.proof) : undefined;
+			const account = agentLink ? await readAgentSnapshot(agentLink.candidates, agentLink.proof) : undefined;
 			return (account && snapshotOfAccount(account, meta)) ?? takeSnapshot(api, meta);
 		},
 		perform: async (id, writeTarget, input) => perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey}, id, writeTarget, input),

@@ -1,4 +1,6 @@
+import {statSync} from 'node:fs';
 import {createConnection, type Socket} from 'node:net';
+import {dirname} from 'node:path';
 import {agentProtocolVersion, agentSilenceMs, createLineSplitter} from '../api/agent-protocol.js';
 import {isAccountSnapshot, type AccountSnapshot} from '../store/account-snapshot.js';
 import type {PodtopStore, StoreWrites} from '../store/create-store.js';
@@ -10,7 +12,8 @@ export type AgentFeed = {
 };
 
 type Options = {
-	readonly socketPath: string;
+	/** Where to look for the agent, in order: the first socket that is there is tried. */
+	readonly socketPaths: readonly string[];
 	/** The account proof (`accountProof(key)`), never the key. */
 	readonly proof: string;
 	readonly store: PodtopStore;
@@ -22,6 +25,24 @@ type Options = {
 	/** How long the agent may take to answer a hello with its snapshot. */
 	readonly answerMs?: number;
 };
+
+/**
+The first of the places that holds a socket in a folder no stranger can write to (a shared group
+folder that anyone may write is no place to trust); the first place when none does (it fails,
+and the caller polls by itself).
+*/
+function findSocket(paths: readonly string[]): string {
+	return (
+		paths.find(path => {
+			try {
+				// eslint-disable-next-line no-bitwise
+				return statSync(path).isSocket() && (statSync(dirname(path)).mode & 0o002) === 0;
+			} catch {
+				return false;
+			}
+		}) ?? paths[0]!
+	);
+}
 
 const parseLine = (line: string): unknown => {
 	try {
@@ -40,7 +61,7 @@ socket, prove the account, adopt its snapshot, apply its events. When the agent 
 closes, or a tick is overdue), `onAttached(false)` at once so the pollers take over, and the feed
 looks for the agent again every `retryMs`.
 */
-export function createAgentFeed({socketPath, proof, store, writes, onAttached, retryMs = 2000, answerMs = 3000}: Options): AgentFeed {
+export function createAgentFeed({socketPaths, proof, store, writes, onAttached, retryMs = 2000, answerMs = 3000}: Options): AgentFeed {
 	let socket: Socket | undefined;
 	let retry: NodeJS.Timeout | undefined;
 	let silence: NodeJS.Timeout | undefined;
@@ -70,7 +91,7 @@ export function createAgentFeed({socketPath, proof, store, writes, onAttached, r
 
 		const split = createLineSplitter(maxLineLength);
 		let adopted = false;
-		const current = createConnection(socketPath);
+		const current = createConnection(findSocket(socketPaths));
 		socket = current;
 		current.setEncoding('utf8');
 		current.on('connect', () => {
@@ -142,10 +163,10 @@ export function createAgentFeed({socketPath, proof, store, writes, onAttached, r
 }
 
 /** One look at the agent's picture of the account (`podtop snapshot`), or undefined when no agent answers in time. */
-export async function readAgentSnapshot(socketPath: string, proof: string, answerMs = 3000): Promise<AccountSnapshot | undefined> {
+export async function readAgentSnapshot(socketPaths: readonly string[], proof: string, answerMs = 3000): Promise<AccountSnapshot | undefined> {
 	return new Promise(resolve => {
 		const split = createLineSplitter(maxLineLength);
-		const socket = createConnection(socketPath);
+		const socket = createConnection(findSocket(socketPaths));
 		const finish = (snapshot: AccountSnapshot | undefined) => {
 			clearTimeout(timer);
 			socket.destroy();

@@ -1,8 +1,9 @@
 import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process';
-import {existsSync, mkdtempSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {groupAgentDirectory} from '../../source/api/agent-protocol.js';
 import type {Engine} from '../../source/engine/create-engine.js';
 import {engineFor, simStats} from '../helpers/engine.js';
 import {cliEnv, cliPath, runCli} from '../helpers/run-cli.js';
@@ -44,7 +45,8 @@ describe('attaching to podtop agent', () => {
 		try {
 			client.start();
 			await waitFor(() => client.store.getState().via === 'agent');
-			const endpointId = client.store.getState().endpoints.order[0]!;
+			// The agent may have had no list yet when the client attached: it comes as events.
+			const endpointId = await waitFor(() => client.store.getState().endpoints.order[0]);
 			await waitFor(() => client.store.getState().endpoints.byId[endpointId]?.health);
 
 			// Killed: the socket closes, the client polls on its own at once, and its data keeps coming.
@@ -113,6 +115,34 @@ describe('attaching to podtop agent', () => {
 				return /^podtop_budget_used_ratio{budget="graphql"} /m.test(body) && body.includes('podtop_endpoint_jobs_in_queue{') ? body : undefined;
 			}, 15_000);
 			expect(text).toMatch(/^podtop_source_stale{source="jobApi"} 0$/m);
+		} finally {
+			agent.kill('SIGTERM');
+			await new Promise(resolve => agent.once('close', resolve));
+		}
+	}, 30_000);
+
+	test('--group: the socket in a folder of the group (0710), open to it (0660); a member finds it there', async () => {
+		const gid = process.getgid!();
+		const group = readFileSync('/etc/group', 'utf8')
+			.split('\n')
+			.map(line => line.split(':'))
+			.find(fields => fields[2] === String(gid))![0]!;
+		const agent = await startAgent('--group', group);
+		try {
+			const socketPath = /on (\S+\.sock) \(mode 0660\)/.exec(agent.log())![1]!;
+			expect(socketPath.startsWith(groupAgentDirectory(gid))).toBe(true);
+			expect(statSync(socketPath).mode & 0o777).toBe(0o660);
+			expect(statSync(groupAgentDirectory(gid)).mode & 0o777).toBe(0o710);
+			// A member whose own runtime folder has no agent looks in its groups' folders.
+			process.env.XDG_RUNTIME_DIR = mkdtempSync(join(tmpdir(), 'podtop-member-'));
+			const member = await engineFor(sim, {agent: true});
+			try {
+				member.start();
+				await waitFor(() => member.store.getState().via === 'agent', 5000);
+			} finally {
+				await member.close();
+				process.env.XDG_RUNTIME_DIR = directory;
+			}
 		} finally {
 			agent.kill('SIGTERM');
 			await new Promise(resolve => agent.once('close', resolve));

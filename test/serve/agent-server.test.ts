@@ -25,7 +25,13 @@ beforeAll(async () => {
 	process.env.XDG_RUNTIME_DIR = directory;
 	sim = await startTestSim({apiKey: key, podCount, graphqlRate: 1000});
 	agent = await engineFor(sim, {allVisible: true, poll: ['endpoints', 'pods', 'gpus'], cadence: fast, budget});
-	server = await serveAgent({store: agent.store, ...agent.agentLink!, drainTimeoutMs: 1000, log: line => log.push(line)});
+	server = await serveAgent({
+		store: agent.store,
+		socketPath: agent.agentLink!.socketPath,
+		proof: agent.agentLink!.proof,
+		drainTimeoutMs: 1000,
+		log: line => log.push(line),
+	});
 	agent.start();
 	await waitFor(
 		() => agent.store.getState().pods.order.length === podCount && agent.store.getState().endpoints.byId[agent.store.getState().endpoints.order[0]!]?.health,
