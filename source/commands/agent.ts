@@ -27,7 +27,8 @@ export const agentHelp = `
 	its own audit log.
 
 	Options
-	  --group NAME      Open the socket to this group too (mode 0660), for a team on one jump host
+	  --group NAME      Serve the group too: the socket in $TMPDIR/podtop-group-<gid>/ (mode 0660),
+	                    where every member's podtop looks; for a team on one jump host
 	  --export ADDR     Serve Prometheus /metrics from the agent too (like 127.0.0.1:9469)
 ${connectionHelp}
 ${alertHelp}

@@ -21,6 +21,7 @@ ${connectionHelp}
 ${alertHelp}
 
 	A firing or resolved rule is an "alert" event; each webhook post an "alert.webhook" event.
+	Attached to \`podtop agent\` (or back on its own), a "source" event says so (via agent or direct).
 
 	Examples
 	  $ podtop watch --jsonl | jq -c 'select(.type == "health") | {endpointId, queue: .health.jobs.inQueue}'

@@ -9,6 +9,10 @@ the store only replaces what changed, so this is cheap and exact.
 */
 export function changeEvents(previous: PodtopState, next: PodtopState, at: string): ChangeEvent[] {
 	const events: ChangeEvent[] = [];
+	if (previous.via !== next.via) {
+		events.push({type: 'source', at, via: next.via});
+	}
+
 	if (previous.endpoints.order !== next.endpoints.order) {
 		events.push({type: 'endpoints', at, ids: next.endpoints.order});
 	}

@@ -96,6 +96,15 @@ describe('attaching to podtop agent', () => {
 			const direct = await runCli(['snapshot', '--json', '--no-agent', ...service], env());
 			expect(JSON.parse(direct.stdout).via).toBe('direct');
 
+			// watch says where its data comes from, and streams the agent's changes.
+			const watch = await runCli(['watch', ...service], env(), 4000);
+			const events = watch.stdout
+				.trim()
+				.split('\n')
+				.map(line => JSON.parse(line));
+			expect(events.find(event => event.type === 'source')).toMatchObject({via: 'agent'});
+			expect(events.some(event => event.type === 'health')).toBe(true);
+
 			// One agent per account: a second one says where the first is, and exits 1.
 			const second = await runCli(['agent', ...service], env());
 			expect(second.code).toBe(1);
