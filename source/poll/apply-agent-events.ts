@@ -1,4 +1,4 @@
-import type {EndpointRecord, GpuTypeRecord, PodRecord, ServerlessDiscount} from '../api/graphql-types.js';
+import type {EndpointRecord, GpuTypeRecord, PodRecord} from '../api/graphql-types.js';
 import type {Health} from '../api/job-types.js';
 import type {PodtopStore, StoreWrites} from '../store/create-store.js';
 import type {HealthResult} from '../store/write-endpoints.js';

@@ -1,11 +1,11 @@
-import {ApiError, describeError} from '../api/errors.js';
+import {describeError} from '../api/errors.js';
 import type {EndpointRecord} from '../api/graphql-types.js';
-import {isTerminalStatus, type StreamChunk} from '../api/job-types.js';
 import type {PodtopStore, StoreWrites} from '../store/create-store.js';
-import type {PaneName, TrackedJob} from '../store/types.js';
+import type {PaneName} from '../store/types.js';
 import {budgetsChanged} from './budget-change.js';
 import {defaultCadence, type Cadence} from './cadence.js';
 import {healthDue} from './health-due.js';
+import {createJobsLoop, type ChunkListener} from './jobs-loop.js';
 import {createPodDetailLoop} from './pod-detail-loop.js';
 import {createLoop, type Loop} from './loop.js';
 import type {ScheduledApi} from './scheduled-api.js';
@@ -15,8 +15,7 @@ import type {Priority, Scheduler} from './scheduler.js';
 export type PolledData = 'endpoints' | 'pods' | 'gpus' | 'jobs';
 export const allPolledData: readonly PolledData[] = ['endpoints', 'pods', 'gpus', 'jobs'];
 
-/** Receives a followed job's stream chunks as they arrive, each exactly once (the store keeps only a tail). */
-export type ChunkListener = (chunks: readonly StreamChunk[]) => void;
+export type {ChunkListener} from './jobs-loop.js';
 
 export type Pollers = {
 	/** Starts the loops; with `account: false`, all but the account's lists and health (an agent feeds those). */
@@ -49,8 +48,6 @@ type Options = {
 	readonly now?: () => number;
 };
 
-const errorKind = (error: unknown) => (error instanceof ApiError ? error.kind : 'network');
-
 /**
 With `engine.perform`, the only writers to the store: one self-scheduling loop per kind of data,
 each through the scheduler's budgets, each reporting its source's health (last success, last
@@ -69,8 +66,6 @@ export function createPollers({
 }: Options): Pollers {
 	const visible = (pane: PaneName) => allVisible || store.getState().focus === pane;
 	const priority = (pane: PaneName): Priority => (visible(pane) ? 'visible' : 'background');
-	const lastPolled = new Map<string, number>();
-	const listeners = new Map<string, Set<ChunkListener>>();
 
 	const endpointsLoop = createLoop(
 		async () => {
@@ -171,58 +166,9 @@ export function createPollers({
 	const podsLoop = listLoop('pods', api.pods, writes.setPods, cadence.podsMs, podsHiddenMs);
 	const gpusLoop = listLoop('gpus', api.gpuTypes, writes.setGpuTypes, cadence.gpusMs, () => cadence.gpusHiddenMs);
 
-	const pollJob = async (job: TrackedJob) => {
-		lastPolled.set(job.key, now());
-		const jobPriority: Priority = job.follow ? 'visible' : 'background';
-		try {
-			if (job.follow && job.status !== 'UNKNOWN') {
-				const body = await api.stream(job.endpointId, job.id, jobPriority);
-				if (body.stream.length > 0) {
-					for (const listener of listeners.get(job.key) ?? []) {
-						listener(body.stream);
-					}
-				}
-
-				writes.appendStream(job.key, body.status, body.stream, now());
-				if (!isTerminalStatus(body.status)) {
-					return;
-				}
-			}
-
-			writes.updateJob(job.key, await api.status(job.endpointId, job.id, jobPriority), now());
-		} catch (error) {
-			writes.setJobError(job.key, describeError(error), errorKind(error));
-		}
-	};
-
-	const jobsLoop = createLoop(
-		async () => {
-			const {byKey} = store.getState().jobs;
-			for (const key of lastPolled.keys()) {
-				if (!byKey.has(key)) {
-					lastPolled.delete(key);
-				}
-			}
-
-			const due = [...byKey.values()].filter(job => {
-				if (isTerminalStatus(job.status) || job.via === 'compat') {
-					return false;
-				}
-
-				const every = job.follow
-					? cadence.streamMs
-					: job.status === 'IN_PROGRESS'
-						? cadence.jobInProgressMs
-						: job.status === 'IN_QUEUE'
-							? cadence.jobInQueueMs
-							: cadence.jobUnknownMs;
-				return now() - (lastPolled.get(job.key) ?? 0) >= every;
-			});
-			await Promise.allSettled(due.map(pollJob));
-		},
-		() => cadence.jobsTickMs,
-	);
-
+	const jobs = createJobsLoop({store, writes, api, cadence, now});
+	const jobsLoop = jobs.loop;
+	const {pollJob} = jobs;
 	const podDetail = createPodDetailLoop({api, writes, cadence, now});
 	const podDetailLoop = podDetail.loop;
 
@@ -300,17 +246,7 @@ export function createPollers({
 				healthLoop.trigger();
 			}
 		},
-		listen(jobKey, listener) {
-			const set = listeners.get(jobKey) ?? new Set();
-			set.add(listener);
-			listeners.set(jobKey, set);
-			return () => {
-				set.delete(listener);
-				if (set.size === 0) {
-					listeners.delete(jobKey);
-				}
-			};
-		},
+		listen: jobs.listen,
 		stop() {
 			for (const loop of loops) {
 				loop.stop();

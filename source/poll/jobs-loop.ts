@@ -1,0 +1,106 @@
+import {ApiError, describeError} from '../api/errors.js';
+import {isTerminalStatus, type StreamChunk} from '../api/job-types.js';
+import type {PodtopStore, StoreWrites} from '../store/create-store.js';
+import type {TrackedJob} from '../store/types.js';
+import type {Cadence} from './cadence.js';
+import {createLoop, type Loop} from './loop.js';
+import type {ScheduledApi} from './scheduled-api.js';
+import type {Priority} from './scheduler.js';
+
+/** Receives a followed job's stream chunks as they arrive, each exactly once (the store keeps only a tail). */
+export type ChunkListener = (chunks: readonly StreamChunk[]) => void;
+
+const errorKind = (error: unknown) => (error instanceof ApiError ? error.kind : 'network');
+
+/**
+The tracked jobs' loop: each polled by its state (a followed one by its stream), until it ends.
+`pollJob` polls one now (after a write); `listen` hears a job's new stream chunks.
+*/
+export function createJobsLoop({
+	store,
+	writes,
+	api,
+	cadence,
+	now,
+}: {
+	readonly store: PodtopStore;
+	readonly writes: StoreWrites;
+	readonly api: ScheduledApi;
+	readonly cadence: Cadence;
+	readonly now: () => number;
+}): {
+	readonly loop: Loop;
+	readonly pollJob: (job: TrackedJob) => Promise<void>;
+	readonly listen: (jobKey: string, listener: ChunkListener) => () => void;
+} {
+	const lastPolled = new Map<string, number>();
+	const listeners = new Map<string, Set<ChunkListener>>();
+
+	const pollJob = async (job: TrackedJob) => {
+		lastPolled.set(job.key, now());
+		const jobPriority: Priority = job.follow ? 'visible' : 'background';
+		try {
+			if (job.follow && job.status !== 'UNKNOWN') {
+				const body = await api.stream(job.endpointId, job.id, jobPriority);
+				if (body.stream.length > 0) {
+					for (const listener of listeners.get(job.key) ?? []) {
+						listener(body.stream);
+					}
+				}
+
+				writes.appendStream(job.key, body.status, body.stream, now());
+				if (!isTerminalStatus(body.status)) {
+					return;
+				}
+			}
+
+			writes.updateJob(job.key, await api.status(job.endpointId, job.id, jobPriority), now());
+		} catch (error) {
+			writes.setJobError(job.key, describeError(error), errorKind(error));
+		}
+	};
+
+	const loop = createLoop(
+		async () => {
+			const {byKey} = store.getState().jobs;
+			for (const key of lastPolled.keys()) {
+				if (!byKey.has(key)) {
+					lastPolled.delete(key);
+				}
+			}
+
+			const due = [...byKey.values()].filter(job => {
+				if (isTerminalStatus(job.status) || job.via === 'compat') {
+					return false;
+				}
+
+				const every = job.follow
+					? cadence.streamMs
+					: job.status === 'IN_PROGRESS'
+						? cadence.jobInProgressMs
+						: job.status === 'IN_QUEUE'
+							? cadence.jobInQueueMs
+							: cadence.jobUnknownMs;
+				return now() - (lastPolled.get(job.key) ?? 0) >= every;
+			});
+			await Promise.allSettled(due.map(pollJob));
+		},
+		() => cadence.jobsTickMs,
+	);
+
+	return {
+		loop,
+		pollJob,
+		listen(jobKey, listener) {
+			const set = listeners.get(jobKey) ?? new Set();
+			set.add(listener);
+			listeners.set(jobKey, set);
+			return () => {
+				set.delete(listener);
+				if (set.size === 0) {
+					listeners.delete(jobKey);
+				}
+			};
+		},
+	};
+}
