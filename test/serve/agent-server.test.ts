@@ -4,11 +4,13 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {accountProof, agentSocketPath} from '../../source/api/agent-protocol.js';
+import {parseAlertRules} from '../../source/config/alert-rules.js';
 import type {Engine} from '../../source/engine/create-engine.js';
 import {defaultCadence} from '../../source/poll/cadence.js';
 import {serveAgent, type AgentServer} from '../../source/serve/agent-server.js';
 import {engineFor, simStats, type SimStats} from '../helpers/engine.js';
 import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
+import {startWebhookReceiver} from '../helpers/webhook-receiver.js';
 
 const key = 'rpa_AGENTSERVERSECRET000011112222333';
 const directory = mkdtempSync(join(tmpdir(), 'podtop-agent-'));
@@ -127,6 +129,31 @@ describe('podtop agent: the socket', () => {
 		reader.socket.destroy();
 		stuck.socket.destroy();
 	}, 20_000);
+
+	test("an attached client shows its own rules' alerts but leaves posting to the agent: one poller, one poster", async () => {
+		const receiver = await startWebhookReceiver();
+		const rules = parseAlertRules(`[webhook]\nurl = "${receiver.url}"\n\n[[rule]]\nname = "stock"\nkind = "gpu-stock"\n`, 'alerts.toml');
+		const client = await engineFor(sim, {agent: true, alerts: {rules}});
+		try {
+			client.start();
+			await waitFor(() => client.store.getState().via === 'agent' && client.store.getState().alerts.length > 0);
+			await new Promise(resolve => setTimeout(resolve, 1500));
+			expect(receiver.deliveries).toEqual([]);
+		} finally {
+			await client.close();
+		}
+
+		// The same rules in a client that polls by itself: it posts.
+		const direct = await engineFor(sim, {agent: false, alerts: {rules}});
+		try {
+			direct.start();
+			await waitFor(() => receiver.deliveries.length > 0);
+			expect(receiver.deliveries[0]!.body.podtop).toMatchObject({state: 'firing', rule: 'stock'});
+		} finally {
+			await direct.close();
+			await receiver.close();
+		}
+	});
 
 	test('five attached engines cost the service nothing more than the agent alone', async () => {
 		const window = async () => {
