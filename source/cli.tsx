@@ -1,4 +1,5 @@
 import {describeError} from './api/errors.js';
+import {installCrashHandler} from './commands/crash.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './commands/connection-flags.js';
 import {alertFlags, alertHelp, bellHelp, loadAlertRules} from './commands/alert-flags.js';
 import {displayFlags, displayHelp} from './commands/dashboard-flags.js';
@@ -84,6 +85,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 	}
 });
 
+installCrashHandler();
 try {
 	await main();
 } catch (error) {

@@ -14,6 +14,7 @@ import {createRowSelectors} from '../rows/visible-rows.js';
 import {createPodtopStore} from '../store/create-store.js';
 import {createViewStore} from '../view-state/view-store.js';
 import {initialViewState, type View} from '../view-state/view-state.js';
+import {onCrash} from './crash.js';
 import type {Connection} from './connection-flags.js';
 
 export type DashboardOptions = Connection & {
@@ -61,6 +62,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	};
 
 	const restore = takeOverTerminal();
+	const undoCrashRestore = onCrash(restore);
 	const writer = createFrameWriter(process.stdout);
 	const onResize = () => {
 		writer.invalidate();
@@ -130,6 +132,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		instance.unmount();
 		instance.cleanup();
 		restore();
+		undoCrashRestore();
 		const engine = await starting.catch(() => undefined);
 		await engine?.close();
 	}

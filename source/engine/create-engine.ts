@@ -5,7 +5,7 @@ import type {GpuTypeRecord, PodRecord, SavedEndpoint} from '../api/graphql-types
 import {createJobApi} from '../api/job-api.js';
 import type {Health} from '../api/job-types.js';
 import {Pools} from '../api/pools.js';
-import {keyFingerprint} from '../api/redact.js';
+import {keyFingerprint, rememberSecret} from '../api/redact.js';
 import type {AlertRules} from '../config/alert-rules.js';
 import {createAlertLoop} from '../poll/alert-loop.js';
 import {createWebhookNotifier, type WebhookReport} from '../poll/alert-notifier.js';
@@ -118,6 +118,7 @@ export async function createEngine({
 	}
 
 	const {apiUrl, graphqlUrl, apiKey} = service;
+	rememberSecret(apiKey);
 	const pools = new Pools();
 	const scheduler = new Scheduler({settings: {...defaultBudgetSettings, ...budget}});
 	const api = createScheduledApi({

@@ -1,5 +1,5 @@
 import {execFileSync} from 'node:child_process';
-import {mkdtempSync, readFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
@@ -68,5 +68,33 @@ describe('the API key appears nowhere', () => {
 			}
 		},
 		60_000,
+	);
+
+	// An exception nobody catches, with the key in its message (a preloaded module throws it).
+	const crasher = path.join(state, 'crash.mjs');
+	writeFileSync(crasher, 'setTimeout(() => { throw new Error(`boom near ${process.env.RUNPOD_API_KEY} \\u001B]0;PWNED\\u0007`); }, 1500);\n');
+
+	test('a crash in a headless command: one line on stderr without the key or escapes, exit 70', async () => {
+		const {code, stderr} = await runCli(['watch', ...urls()], env({NODE_OPTIONS: `--import=${crasher}`}));
+		expect(code).toBe(70);
+		expect(stderr).toMatch(/^podtop crashed: Error: boom near \[redacted]/);
+		expect(stderr).not.toMatch(leak);
+		expect(stderr).not.toContain('\u001B');
+	});
+
+	test.skipIf(!hasTmux)(
+		'a crash in the dashboard: the terminal given back first, then the message, without the key',
+		async () => {
+			const session = new TmuxSession(100, 30, urls(), {RUNPOD_API_KEY: key, XDG_STATE_HOME: state, NODE_OPTIONS: `--import=${crasher}`});
+			try {
+				const screen = await session.waitFor(/PODTOP-EXIT 70/);
+				expect(screen).toMatch(/BEFORE-PODTOP\s+podtop crashed: Error: boom near \[redacted]/);
+				expect(screen).not.toMatch(leak);
+				expect(session.paneTitle()).not.toContain('PWNED');
+			} finally {
+				session.close();
+			}
+		},
+		30_000,
 	);
 });
