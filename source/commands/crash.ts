@@ -6,7 +6,9 @@ const beforeCrash = new Set<() => void>();
 /** Runs `fn` first when podtop crashes (the dashboard gives the terminal back before the message); returns the undo. */
 export function onCrash(fn: () => void): () => void {
 	beforeCrash.add(fn);
-	return () => beforeCrash.delete(fn);
+	return () => {
+		beforeCrash.delete(fn);
+	};
 }
 
 /**

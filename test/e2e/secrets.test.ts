@@ -72,6 +72,7 @@ describe('the API key appears nowhere', () => {
 
 	// An exception nobody catches, with the key in its message (a preloaded module throws it).
 	const crasher = path.join(state, 'crash.mjs');
+	// eslint-disable-next-line no-template-curly-in-string -- the template is the preloaded module's own source
 	writeFileSync(crasher, 'setTimeout(() => { throw new Error(`boom near ${process.env.RUNPOD_API_KEY} \\u001B]0;PWNED\\u0007`); }, 1500);\n');
 
 	test('a crash in a headless command: one line on stderr without the key or escapes, exit 70', async () => {
