@@ -47,4 +47,60 @@ describe.runIf(hasTmux)('the dashboard under injected faults, in a real terminal
 		},
 		60_000,
 	);
+
+	test('GraphQL failing (503s, then resets) on the Pods pane: stale within a poll and a second, the pods kept, fresh again after', async () => {
+		sim = await startTestSim({podCount: 6});
+		session = new TmuxSession(120, 30, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {RUNPOD_API_KEY: sim.apiKey});
+		await session.waitFor(/Endpoints \(\d+\)/);
+		session.send('2');
+		const pods = await session.waitFor(/Pods \(6\)/);
+		const names = [...pods.matchAll(/^(\S+)\s+\d+× /gm)].map(match => match[1]);
+		expect(names.length, pods).toBeGreaterThan(2);
+		for (const fault of [{kind: 'status', status: 503}, {kind: 'reset'}]) {
+			await sim.call('POST', '/__sim/faults', {body: {...fault, operation: 'graphql', share: 1}});
+			const started = performance.now();
+
+			const degraded = await session.waitFor(/DEGRADED: GraphQL failing since/, 20_000);
+			expect(performance.now() - started).toBeLessThan(pollMs + 1500);
+			expect(degraded).toMatch(/Pods \(6\)/);
+			for (const name of names) {
+				expect(degraded).toContain(name);
+			}
+
+			await sim.call('DELETE', '/__sim/faults');
+
+			await session.waitFor(/data ≤/, pollMs + 3000);
+		}
+
+		session.send('q');
+		await session.waitFor(/PODTOP-EXIT 0/);
+	}, 90_000);
+
+	test('a 429 with Retry-After on /health: the dashboard asks that endpoint nothing until it has passed, then carries on', async () => {
+		sim = await startTestSim({endpoints: [{id: 'ep', name: 'steady', workersMin: 1, workersMax: 1, flashBoot: true}]});
+		session = new TmuxSession(120, 30, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {RUNPOD_API_KEY: sim.apiKey});
+		await session.waitFor(/steady +0 +1/);
+		const healthCount = async () => ((await sim!.call('GET', '/__sim/stats')).body.endpoints.ep?.health?.requests ?? 0) as number;
+		await sim.call('POST', '/__sim/faults', {body: {kind: 'status', status: 429, retryAfter: 8, operation: 'health', endpoint: 'ep', count: 1}});
+		const before = await healthCount();
+		// The next poll gets the 429…
+		while ((await healthCount()) === before) {
+			await new Promise(resolve => setTimeout(resolve, 100));
+		}
+
+		const refusedAt = performance.now();
+		const refused = await healthCount();
+		// …and nothing more goes to /health for the 8 s it was told to wait (two polls would have).
+		await new Promise(resolve => setTimeout(resolve, 7000));
+		expect(await healthCount()).toBe(refused);
+		while ((await healthCount()) === refused) {
+			await new Promise(resolve => setTimeout(resolve, 100));
+		}
+
+		expect(performance.now() - refusedAt).toBeGreaterThanOrEqual(8000);
+		await session.waitFor(/data ≤/, 10_000);
+		expect(session.screen()).toMatch(/steady +0 +1/);
+		session.send('q');
+		await session.waitFor(/PODTOP-EXIT 0/);
+	}, 60_000);
 });
