@@ -1,4 +1,5 @@
 import {Text} from 'ink';
+import {useShallow} from 'zustand/react/shallow';
 import {formatAge} from '../format/duration.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {SourceName} from '../store/types.js';
@@ -13,7 +14,14 @@ fail `stale 12s · <error>` (the only thing that ticks, so a healthy idle screen
 */
 export function DataAge({source, width}: Props) {
 	const {colors, glyphs} = useServices();
-	const connection = usePodtop(state => state.connection[source]);
+	// What it shows only: a successful poll (a new lastSuccessAt) must not redraw an unchanged screen.
+	const connection = usePodtop(
+		useShallow(state => {
+			const {staleSince, lastError, lastSuccessAt} = state.connection[source];
+			const loaded = lastSuccessAt !== undefined;
+			return {staleSince, lastError: staleSince !== undefined || !loaded ? lastError : undefined, loaded};
+		}),
+	);
 	const stale = connection.staleSince !== undefined;
 	const now = useNow(stale);
 	if (stale) {
@@ -25,7 +33,7 @@ export function DataAge({source, width}: Props) {
 		);
 	}
 
-	if (connection.lastSuccessAt === undefined) {
+	if (!connection.loaded) {
 		return <Text dimColor>{connection.lastError ? sanitizeLine(connection.lastError).slice(0, width) : 'loading…'}</Text>;
 	}
 

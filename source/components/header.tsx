@@ -54,16 +54,22 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 	const {mode, apiHost, keyFingerprint, via} = usePodtop(
 		useShallow(state => ({mode: state.mode, apiHost: state.apiHost, keyFingerprint: state.keyFingerprint, via: state.via})),
 	);
-	const connection = usePodtop(state => state.connection);
+	// The failing sources only: each successful poll writes a new connection state, which must not redraw the header.
+	const connection = usePodtop(
+		useShallow(state => ({
+			jobApi: state.connection.jobApi.staleSince === undefined ? undefined : state.connection.jobApi,
+			graphql: state.connection.graphql.staleSince === undefined ? undefined : state.connection.graphql,
+		})),
+	);
 	const alerts = usePodtop(state => state.alerts);
-	const failing = (['jobApi', 'graphql'] as const).filter(source => connection[source].staleSince !== undefined);
+	const failing = (['jobApi', 'graphql'] as const).filter(source => connection[source] !== undefined);
 	const now = useNow(failing.length > 0);
 	// The gauges as the text they show: the header re-renders only when that text changes, not on
 	// every budget snapshot or health poll (an unchanged frame costs Ink a whole render).
 	const selectGauges = useMemo(() => gaugeSelector(isWide(width), glyphs), [width, glyphs]);
 	const gaugeTexts = usePodtop(useShallow(selectGauges));
 	const gauges = gaugeTexts.map(text => ({key: text.slice(1), text: text.slice(1), backingOff: text.startsWith('!')}));
-	const stalest = Math.min(...failing.map(source => connection[source].staleSince!));
+	const stalest = Math.min(...failing.map(source => connection[source]!.staleSince!));
 	const right = failing.length > 0 ? `stalest ${formatAge(stalest, now)}` : `data ${freshnessBound}`;
 	const badge = `${mode === 'demo' ? ' DEMO ' : ' LIVE '}${readOnly ? ' READ-ONLY ' : ''}`;
 	const identity = ` ${apiHost} ${glyphs.separator}${via === 'agent' ? ` via agent ${glyphs.separator}` : ''} key ${keyFingerprint.replace('••••', glyphs.key)} ${glyphs.separator} `;
@@ -92,7 +98,7 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 			</Text>
 			{failing.length > 0 ? (
 				<Text inverse color={colors.bad} wrap='truncate'>
-					{` ${glyphs.warning} DEGRADED: ${failing.map(source => `${source === 'jobApi' ? 'job API' : 'GraphQL'} failing since ${formatAge(connection[source].staleSince, now)} (${sanitizeLine(connection[source].lastError ?? '')})`).join('; ')} — showing last known data `.padEnd(
+					{` ${glyphs.warning} DEGRADED: ${failing.map(source => `${source === 'jobApi' ? 'job API' : 'GraphQL'} failing since ${formatAge(connection[source]!.staleSince, now)} (${sanitizeLine(connection[source]!.lastError ?? '')})`).join('; ')} — showing last known data `.padEnd(
 						width,
 					)}
 				</Text>

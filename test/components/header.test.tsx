@@ -36,6 +36,37 @@ describe('Header', () => {
 		expect(banner).toMatch(/⚠ DEGRADED: GraphQL failing since (now|\d+s) \(network error: ECONNREFUSED ␛]0;x\^G\) — showing last known data/);
 	});
 
+	test('a successful poll does not redraw it (an idle screen stays still); a failing one does', async () => {
+		const state = testStore();
+		state.writes.reportSource('graphql', 1000);
+		const {frames} = renderWith(state, <Header width={120} freshnessBound='≤5s' readOnly={false} />);
+		await tick();
+		const drawn = frames.length;
+		for (let poll = 1; poll <= 5; poll++) {
+			state.writes.reportSource('graphql', 1000 + poll * 5000);
+			state.writes.reportSource('jobApi', 1000 + poll * 5000);
+		}
+
+		await tick();
+		expect(frames.length).toBe(drawn);
+		state.writes.reportSource('jobApi', 40_000, 'HTTP 503');
+		await tick();
+		expect(frames.length).toBeGreaterThan(drawn);
+		expect(frames.at(-1)).toContain('DEGRADED: job API failing since');
+	});
+
+	test('an alert firing adds a banner: the oldest, how many more, its names made inert', async () => {
+		const state = testStore();
+		const alert = {kind: 'queue', subject: 'ep1', since: 0, firedAt: 0};
+		state.writes.setAlerts([
+			{...alert, id: 'a', rule: 'backlog', subjectName: 'llama\u001B[2J', message: '80 jobs in queue (over 50)'},
+			{...alert, id: 'b', rule: 'spend', subjectName: 'running pods', message: 'spending $41.00/h (over $40.00/h)', firedAt: 5},
+		]);
+		const {lastFrame} = renderWith(state, <Header width={120} freshnessBound='≤5s' readOnly={false} />);
+		await tick();
+		expect(lastFrame()).toMatch(/^ ⚠ ALERT backlog │ llama␛\[2J: 80 jobs in queue \(over 50\) \(\+1 more firing\)$/m);
+	});
+
 	test('the hottest budgets: GraphQL first, then backing-off ones, then the fullest', () => {
 		const budget = (key: string, used: number, backoffUntil?: number) => ({
 			key,
