@@ -26,8 +26,8 @@ export async function startSim(args) {
 }
 
 /** podtop in a pty of the given size. `output` counts every byte the terminal receives. */
-export function startPodtop({columns = 120, rows = 40, args = [], simUrl, apiKey = 'bench-key'}) {
-	const env = {...process.env, NODE_ENV: 'production', LANG: 'C.UTF-8', TERM: 'xterm-256color', HOME: '/nonexistent-podtop-home'};
+export function startPodtop({columns = 120, rows = 40, args = [], simUrl, apiKey = 'bench-key', extraEnv = {}}) {
+	const env = {...process.env, NODE_ENV: 'production', LANG: 'C.UTF-8', TERM: 'xterm-256color', HOME: '/nonexistent-podtop-home', ...extraEnv};
 	delete env.CI;
 	delete env.RUNPOD_API_KEY;
 	const target = simUrl ? `--api-url ${simUrl}/v2 --graphql-url ${simUrl}/graphql` : '--demo';
