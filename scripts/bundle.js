@@ -5,8 +5,15 @@
 import {chmodSync} from 'node:fs';
 import {build} from 'esbuild';
 
-/** Also in package.json's start script, for `npm start`. */
-export const nodeFlags = '--max-semi-space-size=4 --max-old-space-size=256';
+/**
+V8 tuned for a long-lived TUI on a shared jump host, each measured by `npm run bench` (1,000 endpoints,
+10,000 pods): smaller young and old generations (V8's defaults are sized for a server);
+no Wasm tier-up, so Yoga's layout code stays on the baseline compiler (optimising it at start was a
+35 MB spike in peak RSS, and layout is a small share of a frame); no memory reducer, whose extra full
+collections in every quiet moment were a third of the idle CPU at 10,000 pods. Also in package.json's
+start script, for `npm start`.
+*/
+export const nodeFlags = '--max-semi-space-size=4 --max-old-space-size=256 --no-wasm-tier-up --no-wasm-dynamic-tiering --no-memory-reducer';
 const outdir = new URL('../dist/bundle', import.meta.url).pathname;
 
 await build({
@@ -25,8 +32,6 @@ await build({
 	// Ink connects React's devtools only in development: a stub stands in for them.
 	alias: {'react-devtools-core': new URL('stubs/react-devtools-core.js', import.meta.url).pathname},
 	define: {'process.env.NODE_ENV': '"production"'},
-	// A long-lived TUI does not need V8's default heap growth (sized for a server on this machine):
-	// smaller young and old generations keep 1,000 endpoints and 10,000 pods near 150 MB RSS.
 	banner: {
 		js: `#!/usr/bin/env -S node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,
 	},
