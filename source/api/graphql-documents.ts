@@ -5,9 +5,12 @@ const endpointFields =
 /** An endpoint's writable fields: what a save must send back whole. */
 const savedEndpointFields =
 	'id name templateId gpuIds gpuCount idleTimeout locations networkVolumeId scalerType scalerValue workersMin workersMax workersStandby flashBootType executionTimeoutMs allowedCudaVersions env { key value }';
-/** The list's fields: what the Pods pane shows (10,000 pods are polled whole, so nothing more). */
+/**
+The list's fields: what the Pods pane, the pod view and the exporter show, nothing more: 10,000 pods
+are polled whole (6 MB a poll with `uptimeSeconds` and `lastStatusChange`, which nothing shows; 5 MB without).
+*/
 const podListFields =
-	'id name imageName desiredStatus costPerHr gpuCount vcpuCount memoryInGb uptimeSeconds lastStatusChange podType machine { gpuDisplayName location } runtime { uptimeInSeconds gpus { id gpuUtilPercent memoryUtilPercent } container { cpuPercent memoryPercent } }';
+	'id name imageName desiredStatus costPerHr gpuCount vcpuCount memoryInGb podType machine { gpuDisplayName location } runtime { uptimeInSeconds gpus { id gpuUtilPercent memoryUtilPercent } container { cpuPercent memoryPercent } }';
 /** One pod's fields: the list's, its ports, disks, machine and env (names shown; values only when asked). */
 const podFields = `${podListFields.replace(/ }$/, ' ports { ip isIpPublic privatePort publicPort type } }')} env containerDiskInGb volumeInGb volumeMountPath machineId`;
 

@@ -39,8 +39,6 @@ export type PodRecord = {
 	readonly gpuCount?: number | null;
 	readonly vcpuCount?: number | null;
 	readonly memoryInGb?: number | null;
-	readonly uptimeSeconds?: number | null;
-	readonly lastStatusChange?: string | null;
 	readonly podType?: string | null;
 	readonly machine?: {readonly gpuDisplayName?: string | null; readonly location?: string | null} | null;
 	readonly runtime?: PodRuntime | null;

@@ -6,7 +6,10 @@ import {meanGpuUtil} from './pod-figures.js';
 import type {GetState, SetState} from './state.js';
 import type {PodState} from './types.js';
 
+/** Samples kept per GPU of the open pod (its view draws them wide). */
 export const utilHistoryLimit = 60;
+/** Samples kept per pod in the list: the width of its UTIL HISTORY column, no more (10,000 pods keep one each). */
+export const listUtilHistoryLimit = 12;
 
 export type PodWrites = {
 	readonly setPods: (records: readonly PodRecord[], at: number) => void;
@@ -67,7 +70,10 @@ export function podWrites(set: SetState, get: GetState): PodWrites {
 		setPods(records, at) {
 			const pods = mergeRecords<PodRecord, PodState>(get().pods, records, at, (record, previous) => {
 				const util = meanGpuUtil(record);
-				return {record, utilHistory: util === undefined ? (previous?.utilHistory ?? []) : appendBounded(previous?.utilHistory ?? [], util, utilHistoryLimit)};
+				return {
+					record,
+					utilHistory: util === undefined ? (previous?.utilHistory ?? []) : appendBounded(previous?.utilHistory ?? [], util, listUtilHistoryLimit),
+				};
 			});
 			if (pods) {
 				set({pods});

@@ -4,6 +4,7 @@ import {createPodtopStore} from '../../source/store/create-store.js';
 import {jobKey} from '../../source/store/job-key.js';
 import {healthHistoryLimit, quietSampleMs} from '../../source/store/write-endpoints.js';
 import {textLimit, trackedJobLimit, unfollowedTextLimit} from '../../source/store/write-jobs.js';
+import {listUtilHistoryLimit} from '../../source/store/write-pods.js';
 
 /** The store with its writers: tests write as the pollers do. */
 function store() {
@@ -62,6 +63,18 @@ describe('store', () => {
 		const after = podtop.getState().pods.byId;
 		expect(after.b).toBe(before.b);
 		expect(after.a!.utilHistory).toEqual([20, 80]);
+	});
+
+	test("a pod's list history keeps what its UTIL HISTORY column can draw, the newest last", () => {
+		const podtop = store();
+		for (let poll = 0; poll < listUtilHistoryLimit + 5; poll++) {
+			podtop.writes.setPods([{id: 'a', runtime: {gpus: [{gpuUtilPercent: poll}]}}], poll);
+		}
+
+		const {utilHistory} = podtop.getState().pods.byId.a!;
+		expect(utilHistory).toHaveLength(listUtilHistoryLimit);
+		expect(utilHistory.at(-1)).toBe(listUtilHistoryLimit + 4);
+		expect(utilHistory[0]).toBe(5);
 	});
 
 	test('health history is bounded; a quiet endpoint still gets a sample every 30 s', () => {
