@@ -25,10 +25,15 @@ export type EndpointJobRows = {
 	readonly tracked: number;
 };
 
+type Memoized<Inputs extends readonly unknown[], Result> = ((...inputs: Inputs) => Result) & {
+	/** Lets go of the last answer (its rows may be many). */
+	readonly forget: () => void;
+};
+
 /** Remembers the last answer of `compute` and returns it while the inputs are the same objects. */
-function memoize<Inputs extends readonly unknown[], Result>(compute: (...inputs: Inputs) => Result): (...inputs: Inputs) => Result {
+function memoize<Inputs extends readonly unknown[], Result>(compute: (...inputs: Inputs) => Result): Memoized<Inputs, Result> {
 	let last: {inputs: Inputs; result: Result} | undefined;
-	return (...inputs) => {
+	const memoized = (...inputs: Inputs) => {
 		if (last?.inputs.length === inputs.length && last.inputs.every((input, index) => Object.is(input, inputs[index]))) {
 			return last.result;
 		}
@@ -37,6 +42,12 @@ function memoize<Inputs extends readonly unknown[], Result>(compute: (...inputs:
 		last = {inputs, result};
 		return result;
 	};
+
+	return Object.assign(memoized, {
+		forget() {
+			last = undefined;
+		},
+	});
 }
 
 type Built = {readonly columns: readonly Column[]; readonly all: readonly SortableRow[]; readonly widths: readonly number[]};
@@ -56,7 +67,13 @@ function paneSelector<T>(
 		return {columns: shape, all, widths: contentWidths(shape, all)};
 	});
 	const shown = memoize((rows: Built, filter: string, sort: SortState): PaneRows => ({...rows, shown: filterAndSort(rows.all, filter, sort)}));
-	return (collection: Collection<T>, wide: boolean, filter: string, sort: SortState) => shown(built(collection, wide), filter, sort);
+	return {
+		select: (collection: Collection<T>, wide: boolean, filter: string, sort: SortState) => shown(built(collection, wide), filter, sort),
+		forget() {
+			built.forget();
+			shown.forget();
+		},
+	};
 }
 
 /**
@@ -75,22 +92,34 @@ export function createRowSelectors(glyphs: Glyphs) {
 		return {rows, widths: contentWidths(jobColumns, rows), tracked: tracked.length};
 	});
 	const lines = memoize((job: TrackedJob | undefined, width: number) => (job ? jobLines(job, width) : []));
+	const listPanes = Object.keys(panes) as ListPane[];
+	let lastPane: ListPane | undefined;
 	return {
 		pane(state: PodtopState, view: Pick<ViewState, 'columns' | 'filter' | 'sort'>, pane: ListPane): PaneRows {
 			const wide = isWide(view.columns);
 			const filter = view.filter[pane];
 			const sort = view.sort[pane];
+			// One list pane is shown at a time: the rows of the others are let go (10,000 pods' rows are
+			// 16 MB) and built again when their pane comes back, as every poll of a shown pane does anyway.
+			if (pane !== lastPane) {
+				for (const other of listPanes.filter(name => name !== pane)) {
+					panes[other].forget();
+				}
+
+				lastPane = pane;
+			}
+
 			switch (pane) {
 				case 'endpoints': {
-					return panes.endpoints(state.endpoints, wide, filter, sort);
+					return panes.endpoints.select(state.endpoints, wide, filter, sort);
 				}
 
 				case 'pods': {
-					return panes.pods(state.pods, wide, filter, sort);
+					return panes.pods.select(state.pods, wide, filter, sort);
 				}
 
 				case 'gpus': {
-					return panes.gpus(state.gpus, wide, filter, sort);
+					return panes.gpus.select(state.gpus, wide, filter, sort);
 				}
 			}
 		},
