@@ -7,7 +7,7 @@ import {spawn} from 'node:child_process';
 import {mkdtempSync, readFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {cli, sleep, startPodtop, waitForOutput} from './bench/pty.js';
+import {cli, rssBytes as rss, sleep, startPodtop, waitForOutput} from './bench/pty.js';
 
 const minutes = Number(process.env.SOAK_MINUTES ?? 60);
 // Histories (health, utilisation, stock) fill during the first minutes: growth is measured after that.
@@ -18,7 +18,6 @@ const faults = [
 	{kind: 'truncated', share: 0.01, operation: 'stream'},
 	{kind: 'latency', delayMs: 50, jitterMs: 400, share: 0.2},
 ];
-const rss = pid => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
 const mb = bytes => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 // Each process appends its heap every 2 s (scripts/bench/heap-probe.js); a minute's figure is its lowest heapUsed.
 const probeFolder = mkdtempSync(path.join(tmpdir(), 'podtop-soak-'));

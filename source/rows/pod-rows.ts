@@ -3,6 +3,7 @@ import {levels, sparkline, type Glyphs} from '../format/glyphs.js';
 import {formatDollarsPerHour} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {meanGpuUtil} from '../store/pod-figures.js';
+import {listUtilHistoryLimit} from '../store/write-pods.js';
 import type {PodRecord} from '../api/graphql-types.js';
 import type {PodState} from '../store/types.js';
 import type {Column, SortableRow} from './row.js';
@@ -14,7 +15,7 @@ export const podColumns = {
 		{title: 'STATUS', width: 10},
 		{title: 'PER GPU', width: 8},
 		{title: 'UTIL', width: 4, align: 'right'},
-		{title: 'UTIL HISTORY', width: 12},
+		{title: 'UTIL HISTORY', width: listUtilHistoryLimit},
 		{title: 'VRAM', width: 4, align: 'right'},
 		{title: 'CPU', width: 4, align: 'right'},
 		{title: 'MEM', width: 4, align: 'right'},
@@ -81,7 +82,7 @@ export function podRows(pods: readonly PodState[], wide: boolean, glyphs: Glyphs
 						glyphs,
 					)
 				: '';
-		const history = runtime && !cpuOnly ? sparkline(utilHistory, 12, glyphs, 100) : '';
+		const history = runtime && !cpuOnly ? sparkline(utilHistory, listUtilHistoryLimit, glyphs, 100) : '';
 		const cpu = runtime?.container?.cpuPercent;
 		const memory = runtime?.container?.memoryPercent;
 		const uptime = runtime ? formatDuration(runtime.uptimeInSeconds) : '–';
