@@ -2,7 +2,7 @@ import {ClientError, GraphQLClient} from 'graphql-request';
 import {fetch as undiciFetch} from 'undici';
 import {ApiError, fromTransportError, kindForStatus, parseRetryAfter} from './errors.js';
 import {documents} from './graphql-documents.js';
-import type {EndpointInput, EndpointRecord, GpuTypeRecord, PodDeployInput, PodRecord, SavedEndpoint, ServerlessDiscount} from './graphql-types.js';
+import type {EndpointInput, EndpointRecord, GpuTypeRecord, PodDeployInput, PodRecord, PodSummary, SavedEndpoint, ServerlessDiscount} from './graphql-types.js';
 import type {Pools} from './pools.js';
 
 type CallOptions = {readonly signal?: AbortSignal};
@@ -14,6 +14,8 @@ export type GraphqlApi = {
 	/** One endpoint with every writable field, or undefined when the account has no such endpoint. */
 	readonly endpointForEdit: (id: string, options?: CallOptions) => Promise<SavedEndpoint | undefined>;
 	readonly pods: (options?: CallOptions) => Promise<PodRecord[]>;
+	/** Every pod, only the fields read while the Pods pane is hidden. */
+	readonly podSummaries: (options?: CallOptions) => Promise<PodSummary[]>;
 	readonly pod: (podId: string, options?: CallOptions) => Promise<PodRecord | null>;
 	/** Every GPU type, its `lowestPrice` for a count and cloud (secure, community, or both when undefined). */
 	readonly gpuTypes: (options?: CallOptions & {readonly gpuCount?: number; readonly secureCloud?: boolean}) => Promise<GpuTypeRecord[]>;
@@ -91,6 +93,8 @@ export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; re
 				endpoint => endpoint.id === id,
 			),
 		pods: async (options = {}) => (await call<{myself: {pods: PodRecord[]} | null}>('pods', documents.pods, {}, options.signal)).myself?.pods ?? [],
+		podSummaries: async (options = {}) =>
+			(await call<{myself: {pods: PodSummary[]} | null}>('pods', documents.podSummaries, {}, options.signal)).myself?.pods ?? [],
 		pod: async (podId, options = {}) => (await call<{pod: PodRecord | null}>(`pod ${podId}`, documents.pod, {podId}, options.signal)).pod,
 		gpuTypes: async (options = {}) =>
 			(

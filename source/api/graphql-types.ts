@@ -50,6 +50,11 @@ export type PodRecord = {
 	readonly machineId?: string | null;
 };
 
+/** A pod as the summary query asks for it (the Pods pane hidden): a subset of its record. */
+export type PodSummary = Pick<PodRecord, 'id' | 'name' | 'desiredStatus' | 'costPerHr' | 'gpuCount' | 'podType'> & {
+	readonly runtime?: {readonly gpus?: ReadonlyArray<{readonly gpuUtilPercent?: number | null}> | null} | null;
+};
+
 /** The account's serverless discount, where it has one. */
 export type ServerlessDiscount = {readonly discountFactor?: number | null; readonly type?: string | null; readonly expirationDate?: string | null};
 

@@ -2,6 +2,8 @@ export type Loop = {
 	readonly start: () => void;
 	/** Runs now (a user pressed `r`); if a run is under way, another follows it at once. */
 	readonly trigger: () => void;
+	/** The interval may have changed (a pane was shown or hidden): the sleep under way is cut or stretched to it. */
+	readonly reschedule: () => void;
 	readonly stop: () => void;
 };
 
@@ -15,6 +17,8 @@ export function createLoop(run: (signal: AbortSignal) => Promise<void>, interval
 	let running = false;
 	let again = false;
 	let stopped = true;
+	/** When the sleep under way began (the last run's end). */
+	let sleptFrom = 0;
 
 	const tick = async () => {
 		timer = undefined;
@@ -43,10 +47,19 @@ export function createLoop(run: (signal: AbortSignal) => Promise<void>, interval
 			return;
 		}
 
-		timer = setTimeout(() => {
-			void tick();
-		}, intervalMs());
+		sleep(Date.now());
 	};
+
+	/** Sleeps the interval from `from`, then runs. */
+	function sleep(from: number) {
+		sleptFrom = from;
+		timer = setTimeout(
+			() => {
+				void tick();
+			},
+			Math.max(0, intervalMs() - (Date.now() - from)),
+		);
+	}
 
 	return {
 		start() {
@@ -70,6 +83,14 @@ export function createLoop(run: (signal: AbortSignal) => Promise<void>, interval
 
 			clearTimeout(timer);
 			void tick();
+		},
+		reschedule() {
+			if (timer === undefined) {
+				return;
+			}
+
+			clearTimeout(timer);
+			sleep(sleptFrom);
 		},
 		stop() {
 			stopped = true;

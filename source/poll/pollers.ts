@@ -8,6 +8,7 @@ import {healthDue} from './health-due.js';
 import {createJobsLoop, type ChunkListener} from './jobs-loop.js';
 import {createPodDetailLoop} from './pod-detail-loop.js';
 import {createLoop, type Loop} from './loop.js';
+import {createPaneLists} from './pane-lists.js';
 import type {ScheduledApi} from './scheduled-api.js';
 import type {Priority, Scheduler} from './scheduler.js';
 
@@ -141,30 +142,8 @@ export function createPollers({
 		() => cadence.healthMs,
 	);
 
-	/** A GraphQL list behind one pane: fetched at the pane's cadence (slower while hidden), written whole. */
-	const listLoop = <T>(
-		pane: PaneName,
-		fetch: (priority: Priority) => Promise<T>,
-		write: (value: T, at: number) => void,
-		visibleMs: number,
-		hiddenMs: () => number,
-	) =>
-		createLoop(
-			async () => {
-				try {
-					write(await fetch(priority(pane)), now());
-					writes.reportSource('graphql', now());
-				} catch (error) {
-					writes.reportSource('graphql', now(), describeError(error));
-				}
-			},
-			() => (visible(pane) ? visibleMs : hiddenMs()),
-		);
-
-	// A hidden list of thousands of pods is fetched less often still (6 ms a pod), within the stalest bound.
-	const podsHiddenMs = () => Math.min(cadence.healthStalestMs, Math.max(cadence.podsHiddenMs, store.getState().pods.order.length * 6));
-	const podsLoop = listLoop('pods', api.pods, writes.setPods, cadence.podsMs, podsHiddenMs);
-	const gpusLoop = listLoop('gpus', api.gpuTypes, writes.setGpuTypes, cadence.gpusMs, () => cadence.gpusHiddenMs);
+	const {podsLoop, gpusLoop, onFocus} = createPaneLists({store, writes, api, cadence, allVisible, visible, priority, now});
+	let unsubscribeFocus: (() => void) | undefined;
 
 	const jobs = createJobsLoop({store, writes, api, cadence, now});
 	const jobsLoop = jobs.loop;
@@ -208,6 +187,11 @@ export function createPollers({
 			}
 
 			setAccountPolling(account);
+			unsubscribeFocus ??= store.subscribe((state, previous) => {
+				if (state.focus !== previous.focus) {
+					onFocus(state.focus);
+				}
+			});
 		},
 		setAccountPolling,
 		refresh() {
@@ -248,6 +232,8 @@ export function createPollers({
 		},
 		listen: jobs.listen,
 		stop() {
+			unsubscribeFocus?.();
+			unsubscribeFocus = undefined;
 			for (const loop of loops) {
 				loop.stop();
 			}

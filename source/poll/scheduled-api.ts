@@ -37,6 +37,7 @@ export function createScheduledApi({
 		endpointsAndDiscount: async (priority: Priority) =>
 			read('graphql', 'endpoints+discount', priority, async signal => graphqlApi.endpointsAndDiscount({signal})),
 		pods: async (priority: Priority) => read('graphql', 'pods', priority, async signal => graphqlApi.pods({signal})),
+		podSummaries: async (priority: Priority) => read('graphql', 'pod-summaries', priority, async signal => graphqlApi.podSummaries({signal})),
 		gpuTypes: async (priority: Priority) => read('graphql', 'gpuTypes', priority, async signal => graphqlApi.gpuTypes({signal})),
 
 		run: async (endpointId: string, request: JobRequest) => write(budgetKey(endpointId, 'run'), async signal => jobApi.run(endpointId, request, {signal})),

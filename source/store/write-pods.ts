@@ -1,8 +1,9 @@
-import type {PodRecord} from '../api/graphql-types.js';
+import type {PodRecord, PodSummary} from '../api/graphql-types.js';
 import {appendBounded} from '../lib/bounded.js';
 import {deepEqual} from '../lib/deep-equal.js';
 import {mergeRecords} from './merge-records.js';
 import {meanGpuUtil} from './pod-figures.js';
+import {withSummary} from './pod-summary.js';
 import type {GetState, SetState} from './state.js';
 import type {PodState} from './types.js';
 
@@ -13,6 +14,8 @@ export const listUtilHistoryLimit = 12;
 
 export type PodWrites = {
 	readonly setPods: (records: readonly PodRecord[], at: number) => void;
+	/** The pod list as the summary query saw it (Pods pane hidden): each laid over the pod's last full record. */
+	readonly setPodSummaries: (summaries: readonly PodSummary[], at: number) => void;
 	/** One pod as a write answered it (stopped, resumed, deployed): shown at once, before the next poll. */
 	readonly updatePod: (record: PodRecord, at: number) => void;
 	/** A terminated pod leaves the list at once. */
@@ -64,6 +67,13 @@ export function podWrites(set: SetState, get: GetState): PodWrites {
 		removePod(podId, at) {
 			writes.setPods(
 				current().filter(record => record.id !== podId),
+				at,
+			);
+		},
+		setPodSummaries(summaries, at) {
+			const {byId} = get().pods;
+			writes.setPods(
+				summaries.map(summary => withSummary(byId[summary.id]?.record, summary)),
 				at,
 			);
 		},

@@ -83,4 +83,37 @@ describe('createLoop', () => {
 		loop.stop();
 		expect(runs).toBeGreaterThan(2);
 	});
+
+	test('reschedule() cuts or stretches the sleep under way to the new interval, counted from the last run', async () => {
+		const runs: number[] = [];
+		let interval = 60_000;
+		const loop = createLoop(
+			async () => {
+				runs.push(Date.now());
+			},
+			() => interval,
+		);
+		loop.start();
+		await sleep(20);
+		expect(runs).toHaveLength(1);
+		// Shown: 150 ms from the last run, which was 20 ms ago.
+		interval = 150;
+		loop.reschedule();
+		await sleep(60);
+		expect(runs).toHaveLength(1);
+		await sleep(120);
+		expect(runs).toHaveLength(2);
+		expect(runs[1]! - runs[0]!).toBeGreaterThanOrEqual(140);
+		// Hidden again: the next sleep stretches to a minute.
+		interval = 60_000;
+		loop.reschedule();
+		await sleep(250);
+		expect(runs).toHaveLength(2);
+		// A sleep already longer than the new interval runs at once.
+		interval = 0;
+		loop.reschedule();
+		await sleep(20);
+		expect(runs.length).toBeGreaterThanOrEqual(3);
+		loop.stop();
+	});
 });

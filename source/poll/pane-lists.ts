@@ -1,0 +1,113 @@
+import {describeError} from '../api/errors.js';
+import type {PodRecord, PodSummary} from '../api/graphql-types.js';
+import type {PodtopStore, StoreWrites} from '../store/create-store.js';
+import type {PaneName} from '../store/types.js';
+import type {Cadence} from './cadence.js';
+import {createLoop} from './loop.js';
+import type {ScheduledApi} from './scheduled-api.js';
+import type {Priority} from './scheduler.js';
+
+type Options = {
+	readonly store: PodtopStore;
+	readonly writes: StoreWrites;
+	readonly api: ScheduledApi;
+	readonly cadence: Cadence;
+	readonly allVisible: boolean;
+	readonly visible: (pane: PaneName) => boolean;
+	readonly priority: (pane: PaneName) => Priority;
+	readonly now: () => number;
+};
+
+/**
+The GraphQL lists behind the Pods and GPUs panes: each at its pane's cadence (slower while hidden),
+the pods in full only while their pane is shown, and a pane shown polled at its own cadence at once.
+*/
+export function createPaneLists({store, writes, api, cadence, allVisible, visible, priority, now}: Options) {
+	/** The panes whose list was last fetched as a summary: shown, they need a full one at once. */
+	const summarised = new Set<PaneName>();
+	/** A GraphQL list behind one pane: fetched at the pane's cadence (slower while hidden), written whole. */
+	const listLoop = <T>({
+		pane,
+		fetch,
+		write,
+		visibleMs,
+		hiddenMs,
+	}: {
+		readonly pane: PaneName;
+		readonly fetch: (priority: Priority) => Promise<T>;
+		/** Writes the list; returns whether it came in the shape the pane shows (not a summary). */
+		readonly write: (value: T, at: number) => boolean;
+		readonly visibleMs: number;
+		readonly hiddenMs: () => number;
+	}) =>
+		createLoop(
+			async () => {
+				try {
+					if (write(await fetch(priority(pane)), now())) {
+						summarised.delete(pane);
+					} else {
+						summarised.add(pane);
+					}
+
+					writes.reportSource('graphql', now());
+				} catch (error) {
+					writes.reportSource('graphql', now(), describeError(error));
+				}
+			},
+			() => (visible(pane) ? visibleMs : hiddenMs()),
+		);
+
+	/**
+	The Pods pane reads every field; hidden, only what the header, alerts and resume read is asked for,
+	after one full list at start (so the pane never opens on rows of summaries).
+	*/
+	let podsSeenInFull = false;
+	const podsInFull = () => allVisible || store.getState().focus === 'pods' || !podsSeenInFull;
+	// A hidden list of thousands of pods is fetched less often still (6 ms a pod), within the stalest bound.
+	const podsHiddenMs = () => Math.min(cadence.healthStalestMs, Math.max(cadence.podsHiddenMs, store.getState().pods.order.length * 6));
+	const podsLoop = listLoop({
+		pane: 'pods',
+		fetch: async (listPriority): Promise<{readonly full: PodRecord[]} | {readonly summaries: PodSummary[]}> =>
+			podsInFull() ? {full: await api.pods(listPriority)} : {summaries: await api.podSummaries(listPriority)},
+		write(list, at) {
+			if ('full' in list) {
+				writes.setPods(list.full, at);
+				podsSeenInFull = true;
+				return true;
+			}
+
+			writes.setPodSummaries(list.summaries, at);
+			return false;
+		},
+		visibleMs: cadence.podsMs,
+		hiddenMs: podsHiddenMs,
+	});
+	const gpusLoop = listLoop({
+		pane: 'gpus',
+		fetch: api.gpuTypes,
+		write(list, at) {
+			writes.setGpuTypes(list, at);
+			return true;
+		},
+		visibleMs: cadence.gpusMs,
+		hiddenMs: () => cadence.gpusHiddenMs,
+	});
+	/**
+	The pane on screen changed: a list it shows that came as a summary is fetched in full at once; the
+	rest wait out their new cadence from their last poll (a shown pane's is shorter, a hidden one's longer).
+	*/
+	const onFocus = (pane: PaneName) => {
+		for (const [listPane, loop] of [
+			['pods', podsLoop],
+			['gpus', gpusLoop],
+		] as const) {
+			if (listPane === pane && summarised.has(pane)) {
+				loop.trigger();
+			} else {
+				loop.reschedule();
+			}
+		}
+	};
+
+	return {podsLoop, gpusLoop, onFocus};
+}
