@@ -1,4 +1,4 @@
-import {filterMatcher} from '../view-state/filter-matcher.js';
+import {filterMatcher, matchesEverything} from '../view-state/filter-matcher.js';
 import type {SortState} from '../view-state/view-state.js';
 import type {SortableRow} from './row.js';
 
@@ -32,12 +32,12 @@ natural order of their first column, so the order never flickers between polls.
 export function filterAndSort<T extends SortableRow>(rows: readonly T[], filter: string, sort: SortState): T[] {
 	const matches = filterMatcher(filter);
 	const direction = sort.descending ? -1 : 1;
-	return rows
-		.filter(row => matches(row.searchText))
-		.sort((a, b) => {
-			const left = a.sortValues[sort.column];
-			const right = b.sortValues[sort.column];
-			const primary = left === undefined || right === undefined ? compareValues(left, right) : compareValues(left, right) * direction;
-			return primary || compareValues(a.sortValues[0], b.sortValues[0]) || compareValues(a.key, b.key);
-		});
+	// With no filter, no row's search text is asked for (a Pods row makes its own when read).
+	const kept = matchesEverything(filter) ? [...rows] : rows.filter(row => matches(row.searchText));
+	return kept.sort((a, b) => {
+		const left = a.sortValues[sort.column];
+		const right = b.sortValues[sort.column];
+		const primary = left === undefined || right === undefined ? compareValues(left, right) : compareValues(left, right) * direction;
+		return primary || compareValues(a.sortValues[0], b.sortValues[0]) || compareValues(a.key, b.key);
+	});
 }
