@@ -2,7 +2,7 @@
 // Bundles the CLI into dist/bundle/podtop.js (plus shared chunks): a few files start far faster
 // than hundreds of modules (Ink's dependencies alone take ~370 ms to load unbundled), each command
 // loads only its own chunk, and React is built for production.
-import {chmodSync} from 'node:fs';
+import {chmodSync, rmSync} from 'node:fs';
 import {build} from 'esbuild';
 
 /**
@@ -15,6 +15,8 @@ bundle's shebang, which `npm start` runs too.
 */
 export const nodeFlags = '--max-semi-space-size=4 --max-old-space-size=256 --no-wasm-tier-up --no-wasm-dynamic-tiering --no-memory-reducer';
 const outdir = new URL('../dist/bundle', import.meta.url).pathname;
+// Chunks are named by hash: a rebuild would leave the last build's beside the new ones.
+rmSync(outdir, {recursive: true, force: true});
 
 await build({
 	entryPoints: [new URL('../source/cli.tsx', import.meta.url).pathname],
