@@ -1,6 +1,8 @@
 import {ClientError, GraphQLClient} from 'graphql-request';
 import {fetch as undiciFetch} from 'undici';
-import {ApiError, fromTransportError, kindForStatus, parseRetryAfter} from './errors.js';
+import {ApiError, fromTransportError} from './errors.js';
+import {graphqlError} from './graphql-errors.js';
+import {queryList} from './graphql-list.js';
 import {documents} from './graphql-documents.js';
 import type {EndpointInput, EndpointRecord, GpuTypeRecord, PodDeployInput, PodRecord, PodSummary, SavedEndpoint, ServerlessDiscount} from './graphql-types.js';
 import type {Pools} from './pools.js';
@@ -33,14 +35,7 @@ export type GraphqlApi = {
 function toApiError(error: unknown, label: string): ApiError {
 	if (error instanceof ClientError) {
 		const {status, errors, headers} = error.response;
-		if (status >= 200 && status < 300 && errors?.length) {
-			// A resolver's NOT_FOUND is a missing pod or endpoint (exit 4), not a refusal.
-			const code = (errors[0]!.extensions as {code?: unknown} | undefined)?.code;
-			return new ApiError(code === 'NOT_FOUND' ? 'not-found' : 'graphql', `${label}: ${errors[0]!.message}`, {status});
-		}
-
-		const detail = status === 401 || status === 429 ? `HTTP ${status}` : (errors?.[0]?.message ?? `HTTP ${status}`);
-		return new ApiError(kindForStatus(status), `${label}: ${detail}`, {status, retryAfterMs: parseRetryAfter(headers?.get?.('retry-after'))});
+		return graphqlError({status, errors, retryAfter: headers?.get?.('retry-after')}, label);
 	}
 
 	return fromTransportError(error, label);
@@ -52,19 +47,28 @@ through undici's pool for the origin. The key goes in the Authorization header, 
 */
 export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; readonly apiKey: string; readonly pools: Pools}): GraphqlApi {
 	const dispatcher = pools.for(url);
+	const headers = {authorization: `Bearer ${apiKey}`, 'user-agent': 'podtop'};
 	const client = new GraphQLClient(url, {
-		headers: {authorization: `Bearer ${apiKey}`, 'user-agent': 'podtop'},
+		headers,
 		fetch: (async (input: string | URL | Request, init?: RequestInit) =>
 			undiciFetch(input as string, {...(init as object), dispatcher})) as unknown as typeof fetch,
 	});
-	const call = async <T>(label: string, document: string, variables: Record<string, unknown>, signal: AbortSignal | undefined): Promise<T> => {
+	const withTimeout = (signal: AbortSignal | undefined) => {
 		const timeout = AbortSignal.timeout(pools.timeouts.headersMs + pools.timeouts.bodyMs);
+		return signal ? AbortSignal.any([signal, timeout]) : timeout;
+	};
+
+	const call = async <T>(label: string, document: string, variables: Record<string, unknown>, signal: AbortSignal | undefined): Promise<T> => {
 		try {
-			return await client.request<T>({document, variables, signal: signal ? AbortSignal.any([signal, timeout]) : timeout});
+			return await client.request<T>({document, variables, signal: withTimeout(signal)});
 		} catch (error) {
 			throw toApiError(error, label);
 		}
 	};
+
+	/** The account's pods, read as they stream in (10,000 pods are 5 MB): see queryList. */
+	const podList = async <T>(document: string, signal: AbortSignal | undefined): Promise<T[]> =>
+		queryList<T>({pool: dispatcher, url: new URL(url), headers, document, path: ['myself', 'pods'], signal: withTimeout(signal), label: 'pods'});
 
 	const required = <T>(value: T | null | undefined, label: string): T => {
 		if (value === null || value === undefined) {
@@ -92,9 +96,8 @@ export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; re
 			(await call<{myself: {endpoints: SavedEndpoint[]} | null}>(`endpoint ${id}`, documents.endpointsFull, {}, options.signal)).myself?.endpoints.find(
 				endpoint => endpoint.id === id,
 			),
-		pods: async (options = {}) => (await call<{myself: {pods: PodRecord[]} | null}>('pods', documents.pods, {}, options.signal)).myself?.pods ?? [],
-		podSummaries: async (options = {}) =>
-			(await call<{myself: {pods: PodSummary[]} | null}>('pods', documents.podSummaries, {}, options.signal)).myself?.pods ?? [],
+		pods: async (options = {}) => podList<PodRecord>(documents.pods, options.signal),
+		podSummaries: async (options = {}) => podList<PodSummary>(documents.podSummaries, options.signal),
 		pod: async (podId, options = {}) => (await call<{pod: PodRecord | null}>(`pod ${podId}`, documents.pod, {podId}, options.signal)).pod,
 		gpuTypes: async (options = {}) =>
 			(

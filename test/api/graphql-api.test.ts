@@ -1,7 +1,10 @@
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {createGraphqlApi, type GraphqlApi} from '../../source/api/graphql-api.js';
 import {Pools} from '../../source/api/pools.js';
+import {documents} from '../../source/api/graphql-documents.js';
+import type {PodRecord} from '../../source/api/graphql-types.js';
 import {caught as caughtError} from '../helpers/caught.js';
+import {gqlData} from '../helpers/graphql-client.js';
 import {startTestSim, type TestSim} from '../helpers/sim-client.js';
 
 let sim: TestSim;
@@ -79,6 +82,19 @@ describe('GraphQL client: errors', () => {
 		expect(await caught(api.pods())).toMatchObject({kind: 'rate-limited', retryAfterMs: 3000});
 		await sim.call('POST', '/__sim/faults', {body: {operation: 'graphql', status: 502}});
 		expect((await caught(api.pods())).kind).toBe('server');
+	});
+
+	test('the pod list, read as it streams in, is what the service sent; a truncated or malformed one is an error, never a short list', async () => {
+		// Utilisation and uptime move between two reads: the rest is compared whole, runtimes by their GPUs.
+		const steady = ({runtime, ...rest}: PodRecord) => ({...rest, runtime: runtime && Object.keys(runtime), gpus: runtime?.gpus?.map(gpu => gpu.id)});
+		const sent = (await gqlData(sim, documents.pods)).myself.pods as PodRecord[];
+		expect((await api.pods()).map(pod => steady(pod))).toEqual(sent.map(pod => steady(pod)));
+		expect((await api.podSummaries()).map(pod => pod.id)).toEqual(sent.map(pod => pod.id));
+		await sim.call('POST', '/__sim/faults', {body: {kind: 'truncated', operation: 'graphql', count: 1}});
+		expect(['network', 'timeout']).toContain((await caught(api.pods())).kind);
+		await sim.call('POST', '/__sim/faults', {body: {kind: 'malformed', operation: 'graphql', count: 1}});
+		expect(await caught(api.pods())).toMatchObject({kind: 'server', message: 'pods: the answer was not JSON'});
+		expect(await api.pods()).toHaveLength(sent.length);
 	});
 
 	test('no service → network', async () => {

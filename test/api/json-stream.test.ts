@@ -1,0 +1,92 @@
+import {describe, expect, test} from 'vitest';
+import {parseSplitJson} from '../../source/api/json-stream.js';
+
+/** A small deterministic random source, so a failure can be run again. */
+function random(seed: number) {
+	let state = seed;
+	return () => {
+		state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+		return state / 2_147_483_648;
+	};
+}
+
+const awkward = ['{', '}', '[', ']', '"', '\\', ',', ':', 'é', '×', '😀', '\n', '\u0000', 'plain'];
+
+function value(next: () => number, depth: number): unknown {
+	const pick = Math.floor(next() * (depth > 3 ? 4 : 7));
+	switch (pick) {
+		case 0: {
+			return Array.from({length: 1 + Math.floor(next() * 4)}, () => awkward[Math.floor(next() * awkward.length)]).join('');
+		}
+
+		case 1: {
+			return Math.round(next() * 1e6) / 100;
+		}
+
+		case 2: {
+			return next() < 0.5 ? null : next() < 0.5;
+		}
+
+		case 3: {
+			return '';
+		}
+
+		case 4: {
+			return Array.from({length: Math.floor(next() * 4)}, () => value(next, depth + 1));
+		}
+
+		default: {
+			return Object.fromEntries(Array.from({length: Math.floor(next() * 4)}, (_, index) => [`${awkward[index]!}k${index}`, value(next, depth + 1)]));
+		}
+	}
+}
+
+/** The bytes of `text` in chunks of 1 to `most` bytes: multi-byte characters are cut apart. */
+async function* chunked(text: string, next: () => number, most: number): AsyncGenerator<Uint8Array> {
+	const bytes = new TextEncoder().encode(text);
+	for (let start = 0; start < bytes.length;) {
+		const end = start + 1 + Math.floor(next() * most);
+		yield bytes.subarray(start, end);
+		start = end;
+	}
+}
+
+/** The document with each index placed back by its element, at the list's path. */
+function rejoined({document, elements}: {document: unknown; elements: unknown[]}): unknown {
+	const answer = structuredClone(document) as {data: {myself: {pods: unknown[]}}};
+	answer.data.myself.pods = answer.data.myself.pods.map(item => (typeof item === 'number' ? elements[item] : item));
+	return answer;
+}
+
+describe('parseSplitJson', () => {
+	test('200 random answers in random chunks parse as JSON.parse parses them whole, each list object apart', async () => {
+		for (let seed = 1; seed <= 200; seed++) {
+			const next = random(seed);
+			const pods = Array.from({length: Math.floor(next() * 6)}, () => ({id: String(next()), extra: value(next, 0), nested: [{deeper: value(next, 2)}]}));
+			const answer = {before: value(next, 1), data: {myself: {pods, after: value(next, 2)}}, errors: [{message: 'x', path: ['a'], locations: [{line: 1}]}]};
+			const text = JSON.stringify(answer, undefined, seed % 2 === 0 ? 2 : undefined);
+
+			const split = await parseSplitJson(chunked(text, next, seed % 3 === 0 ? 3 : 64), ['data', 'myself', 'pods']);
+			expect(split.elements, `seed ${seed}`).toHaveLength(pods.length);
+			expect(rejoined(split), `seed ${seed}`).toEqual(JSON.parse(text));
+		}
+	});
+
+	test('the list on the path is indices; lists elsewhere, at its depth or not, are left whole', async () => {
+		const text =
+			'{"other":[{"id":"c"}],"data":{"myself":{"list":[{"id":"d"}],"pods":[{"id":"a","gpus":[{"u":1}]},null,{"id":"b"}]}},"errors":[{"locations":[{"line":1}]}]}';
+		const split = await parseSplitJson(chunked(text, random(7), 10), ['data', 'myself', 'pods']);
+		expect(split.document).toEqual({other: [{id: 'c'}], data: {myself: {list: [{id: 'd'}], pods: [0, null, 1]}}, errors: [{locations: [{line: 1}]}]});
+		expect(split.elements).toEqual([{id: 'a', gpus: [{u: 1}]}, {id: 'b'}]);
+	});
+
+	test('a truncated or malformed answer is a SyntaxError, as with JSON.parse', async () => {
+		const text = '{"data":{"myself":{"pods":[{"id":"a"},{"id":"b"}]}}}';
+		for (let end = 1; end < text.length; end++) {
+			await expect(parseSplitJson(chunked(text.slice(0, end), random(end), 5), ['data', 'myself', 'pods']), `cut at ${end}`).rejects.toThrow(SyntaxError);
+		}
+
+		await expect(parseSplitJson(chunked('{"data":{"myself":{"pods":[{"id":}]}}}', random(1), 5), ['data', 'myself', 'pods'])).rejects.toThrow(SyntaxError);
+		await expect(parseSplitJson(chunked('<html>502</html>', random(1), 5), ['data', 'myself', 'pods'])).rejects.toThrow(SyntaxError);
+	});
+});
