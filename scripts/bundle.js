@@ -29,7 +29,10 @@ await build({
 	format: 'esm',
 	target: 'node20',
 	jsx: 'automatic',
+	// Names are kept (errors stay readable); whitespace goes: V8 keeps every loaded script's source
+	// in the heap (3.6 → 2.6 MB of chunks).
 	minifySyntax: true,
+	minifyWhitespace: true,
 	legalComments: 'none',
 	// Ink connects React's devtools only in development: a stub stands in for them.
 	alias: {'react-devtools-core': new URL('stubs/react-devtools-core.js', import.meta.url).pathname},
