@@ -142,6 +142,34 @@ describe('Pods pane', () => {
 		expect(frame).toMatch(/pod-1500/);
 		expect(frame).not.toMatch(/pod-0{4}/);
 	});
+
+	test('the filter finds pods by what their rows do not show (image, id) and by GPU; ! inverts', async () => {
+		const store = testStore();
+		store.writes.setPods(
+			[
+				{id: 'a1', name: 'trainer', imageName: 'axolotl/axolotl:main', desiredStatus: 'RUNNING', gpuCount: 1, machine: {gpuDisplayName: 'H100 SXM'}},
+				{id: 'b2', name: 'notebook', imageName: 'runpod/pytorch:2.4', desiredStatus: 'EXITED', gpuCount: 1, machine: {gpuDisplayName: 'A40'}},
+			],
+			0,
+		);
+		const shown = async (filter: string) => {
+			const {lastFrame} = renderWith(store, <PodsPane {...paneProps()} />, {view: {filter: {endpoints: '', pods: filter, gpus: ''}}});
+			await tick();
+			return lastFrame()!;
+		};
+
+		for (const filter of ['axolotl', 'A1', 'h100']) {
+			const frame = await shown(filter);
+			expect(frame, filter).toMatch(/Pods \(1\/2\)/);
+			expect(frame, filter).toMatch(/trainer/);
+			expect(frame, filter).not.toMatch(/notebook/);
+		}
+
+		const inverted = await shown('!pytorch');
+		expect(inverted).toMatch(/trainer/);
+		expect(inverted).not.toMatch(/notebook/);
+		expect(await shown('!')).toMatch(/Pods \(2\)/);
+	});
 });
 
 describe('GPUs pane', () => {
