@@ -1,5 +1,5 @@
 import {expect, test} from 'vitest';
-import type {PodRecord} from '../../source/api/graphql-types.js';
+import type {PodRecord, PodSummary} from '../../source/api/graphql-types.js';
 import {deepEqual} from '../../source/lib/deep-equal.js';
 import {withSummary} from '../../source/store/pod-summary.js';
 
@@ -22,29 +22,25 @@ const full: PodRecord = {
 	},
 };
 
+/** What the summary query says of `full` when nothing changed. */
+const unchanged: PodSummary = {
+	id: 'p1',
+	name: 'trainer',
+	desiredStatus: 'RUNNING',
+	costPerHr: 4.2,
+	gpuCount: 2,
+	podType: 'ON_DEMAND',
+	runtime: {gpus: [{gpuUtilPercent: 90}, {gpuUtilPercent: 80}]},
+};
+
 test('a summary that changed nothing merges to a record equal to the last full one', () => {
-	const merged = withSummary(full, {
-		id: 'p1',
-		name: 'trainer',
-		desiredStatus: 'RUNNING',
-		costPerHr: 4.2,
-		gpuCount: 2,
-		podType: 'ON_DEMAND',
-		runtime: {gpus: [{gpuUtilPercent: 90}, {gpuUtilPercent: 80}]},
-	});
+	const merged = withSummary(full, unchanged);
 	expect(deepEqual(merged, full)).toBe(true);
 	expect(merged.machine).toBe(full.machine);
 });
 
 test("a summary's fields are fresh; GPUs keep their ids and memory figures from the full record", () => {
-	const merged = withSummary(full, {
-		id: 'p1',
-		name: 'trainer',
-		desiredStatus: 'RUNNING',
-		costPerHr: 4.2,
-		gpuCount: 2,
-		runtime: {gpus: [{gpuUtilPercent: 5}, {gpuUtilPercent: 7}]},
-	});
+	const merged = withSummary(full, {...unchanged, runtime: {gpus: [{gpuUtilPercent: 5}, {gpuUtilPercent: 7}]}});
 	expect(merged.runtime?.gpus).toEqual([
 		{id: 'GPU-a', gpuUtilPercent: 5, memoryUtilPercent: 70},
 		{id: 'GPU-b', gpuUtilPercent: 7, memoryUtilPercent: 60},
