@@ -43,6 +43,9 @@ test('pods: x stops after y, u resumes (a spot pod asks its bid in a form), Ctrl
 	const spot = await deploy('ui-spot', true);
 	engine = await engineFor(sim, {poll: ['pods', 'gpus'], budget: {graphqlPerWindow: 100}});
 	engine.start();
+	// The spot pod's minimum bid comes from the GPU types, a background poll that the writes below
+	// (at the user's priority) would otherwise keep waiting on a loaded machine.
+	await waitFor(() => engine!.store.getState().gpus.order.length > 0);
 	const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine});
 	stdin.write('2');
 	await frameMatching(lastFrame, /ui-ondemand/);
