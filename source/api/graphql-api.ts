@@ -48,6 +48,7 @@ through undici's pool for the origin. The key goes in the Authorization header, 
 export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; readonly apiKey: string; readonly pools: Pools}): GraphqlApi {
 	const dispatcher = pools.for(url);
 	const headers = {authorization: `Bearer ${apiKey}`, 'user-agent': 'podtop'};
+	const endpointUrl = new URL(url);
 	const client = new GraphQLClient(url, {
 		headers,
 		fetch: (async (input: string | URL | Request, init?: RequestInit) =>
@@ -68,7 +69,7 @@ export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; re
 
 	/** The account's pods, read as they stream in (10,000 pods are 5 MB): see queryList. */
 	const podList = async <T>(document: string, signal: AbortSignal | undefined): Promise<T[]> =>
-		queryList<T>({pool: dispatcher, url: new URL(url), headers, document, path: ['myself', 'pods'], signal: withTimeout(signal), label: 'pods'});
+		queryList<T>({pool: dispatcher, url: endpointUrl, headers, document, path: ['myself', 'pods'], signal: withTimeout(signal), label: 'pods'});
 
 	const required = <T>(value: T | null | undefined, label: string): T => {
 		if (value === null || value === undefined) {

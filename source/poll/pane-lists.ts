@@ -23,8 +23,6 @@ The GraphQL lists behind the Pods and GPUs panes: each at its pane's cadence (sl
 the pods in full only while their pane is shown, and a pane shown polled at its own cadence at once.
 */
 export function createPaneLists({store, writes, api, cadence, allVisible, visible, priority, now}: Options) {
-	/** The panes whose list was last fetched as a summary: shown, they need a full one at once. */
-	const summarised = new Set<PaneName>();
 	/** A GraphQL list behind one pane: fetched at the pane's cadence (slower while hidden), written whole. */
 	const listLoop = <T>({
 		pane,
@@ -35,20 +33,14 @@ export function createPaneLists({store, writes, api, cadence, allVisible, visibl
 	}: {
 		readonly pane: PaneName;
 		readonly fetch: (priority: Priority) => Promise<T>;
-		/** Writes the list; returns whether it came in the shape the pane shows (not a summary). */
-		readonly write: (value: T, at: number) => boolean;
+		readonly write: (value: T, at: number) => void;
 		readonly visibleMs: number;
 		readonly hiddenMs: () => number;
 	}) =>
 		createLoop(
 			async () => {
 				try {
-					if (write(await fetch(priority(pane)), now())) {
-						summarised.delete(pane);
-					} else {
-						summarised.add(pane);
-					}
-
+					write(await fetch(priority(pane)), now());
 					writes.reportSource('graphql', now());
 				} catch (error) {
 					writes.reportSource('graphql', now(), describeError(error));
@@ -61,8 +53,8 @@ export function createPaneLists({store, writes, api, cadence, allVisible, visibl
 	The Pods pane reads every field; hidden, only what the header, alerts and resume read is asked for,
 	after one full list at start (so the pane never opens on rows of summaries).
 	*/
-	let podsSeenInFull = false;
-	const podsInFull = () => allVisible || store.getState().focus === 'pods' || !podsSeenInFull;
+	let podsLastFetched: 'nothing' | 'full' | 'summaries' = 'nothing';
+	const podsInFull = () => allVisible || store.getState().focus === 'pods' || podsLastFetched === 'nothing';
 	// A hidden list of thousands of pods is fetched less often still (6 ms a pod), within the stalest bound.
 	const podsHiddenMs = () => Math.min(cadence.healthStalestMs, Math.max(cadence.podsHiddenMs, store.getState().pods.order.length * 6));
 	const podsLoop = listLoop({
@@ -72,12 +64,11 @@ export function createPaneLists({store, writes, api, cadence, allVisible, visibl
 		write(list, at) {
 			if ('full' in list) {
 				writes.setPods(list.full, at);
-				podsSeenInFull = true;
-				return true;
+				podsLastFetched = 'full';
+			} else {
+				writes.setPodSummaries(list.summaries, at);
+				podsLastFetched = 'summaries';
 			}
-
-			writes.setPodSummaries(list.summaries, at);
-			return false;
 		},
 		visibleMs: cadence.podsMs,
 		hiddenMs: podsHiddenMs,
@@ -85,28 +76,22 @@ export function createPaneLists({store, writes, api, cadence, allVisible, visibl
 	const gpusLoop = listLoop({
 		pane: 'gpus',
 		fetch: api.gpuTypes,
-		write(list, at) {
-			writes.setGpuTypes(list, at);
-			return true;
-		},
+		write: writes.setGpuTypes,
 		visibleMs: cadence.gpusMs,
 		hiddenMs: () => cadence.gpusHiddenMs,
 	});
 	/**
-	The pane on screen changed: a list it shows that came as a summary is fetched in full at once; the
-	rest wait out their new cadence from their last poll (a shown pane's is shorter, a hidden one's longer).
+	The pane on screen changed: pods shown after a summary are fetched in full at once; otherwise each
+	list waits out its new cadence from its last poll (a shown pane's is shorter, a hidden one's longer).
 	*/
 	const onFocus = (pane: PaneName) => {
-		for (const [listPane, loop] of [
-			['pods', podsLoop],
-			['gpus', gpusLoop],
-		] as const) {
-			if (listPane === pane && summarised.has(pane)) {
-				loop.trigger();
-			} else {
-				loop.reschedule();
-			}
+		if (pane === 'pods' && podsLastFetched === 'summaries') {
+			podsLoop.trigger();
+		} else {
+			podsLoop.reschedule();
 		}
+
+		gpusLoop.reschedule();
 	};
 
 	return {podsLoop, gpusLoop, onFocus};

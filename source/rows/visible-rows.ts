@@ -100,7 +100,7 @@ export function createRowSelectors(glyphs: Glyphs) {
 			const filter = view.filter[pane];
 			const sort = view.sort[pane];
 			// One list pane is shown at a time: the rows of the others are let go (10,000 pods' rows are
-			// 16 MB) and built again when their pane comes back, as every poll of a shown pane does anyway.
+			// 3 MB) and built again when their pane comes back, as every poll of a shown pane does anyway.
 			if (pane !== lastPane) {
 				for (const other of listPanes.filter(name => name !== pane)) {
 					panes[other].forget();
