@@ -23,6 +23,8 @@ export type ViewAction =
 	| {readonly type: 'open-overlay'; readonly overlay: 'help' | 'filter' | 'palette'}
 	| ({readonly type: 'confirm'} & Confirmation)
 	| {readonly type: 'close-overlay'}
+	/** Enter on a typed confirmation that does not match: it stays open and says so. */
+	| {readonly type: 'reject-confirmation'}
 	| {readonly type: 'next-job-status-filter'}
 	/** In a pod's details: show or hide its environment's values. */
 	| {readonly type: 'toggle-env'}
@@ -154,10 +156,16 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 			return state.overlay.type === 'none' ? state : {...state, overlay: {type: 'none'}};
 		}
 
+		case 'reject-confirmation': {
+			return state.overlay.type === 'confirm' ? {...state, overlay: {...state.overlay, rejected: true}} : state;
+		}
+
 		case 'input': {
-			return state.overlay.type === 'filter' || state.overlay.type === 'palette' || state.overlay.type === 'confirm'
-				? {...state, overlay: {...state.overlay, input: action.input}}
-				: state;
+			if (state.overlay.type === 'confirm') {
+				return {...state, overlay: {...state.overlay, input: action.input, rejected: false}};
+			}
+
+			return state.overlay.type === 'filter' || state.overlay.type === 'palette' ? {...state, overlay: {...state.overlay, input: action.input}} : state;
 		}
 
 		case 'apply-filter': {

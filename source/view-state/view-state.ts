@@ -44,8 +44,18 @@ export type Overlay =
 	| {readonly type: 'help'}
 	| {readonly type: 'filter'; readonly input: string}
 	| {readonly type: 'palette'; readonly input: string}
-	| ({readonly type: 'confirm'; readonly input: string} & Confirmation)
+	| ConfirmOverlay
 	| FormOverlay;
+
+/**
+A question on screen. A typed one stays open until the text matches or Esc: `rejected` says Enter
+was pressed on text that does not match (shown as refused; the next character typed replaces it).
+*/
+export type ConfirmOverlay = {readonly type: 'confirm'; readonly input: string; readonly rejected?: boolean} & Confirmation;
+
+/** Whether a confirmation may go ahead: a y/N question on its key, a typed one only on the exact text. */
+export const confirmationMatches = (overlay: Pick<ConfirmOverlay, 'input' | 'typeToConfirm'>) =>
+	overlay.typeToConfirm === undefined || overlay.input === overlay.typeToConfirm;
 
 /** Which tracked jobs the endpoint details list, by status. */
 export const jobStatusFilters = ['all', 'active', 'completed', 'failed', 'cancelled'] as const;
