@@ -34,8 +34,12 @@ await build({
 	minifySyntax: true,
 	minifyWhitespace: true,
 	legalComments: 'none',
-	// Ink connects React's devtools only in development: a stub stands in for them.
-	alias: {'react-devtools-core': new URL('stubs/react-devtools-core.js', import.meta.url).pathname},
+	// Ink connects React's devtools only in development (DEV=true): stubs stand in for them and for
+	// the WebSocket (ws, with its optional native add-ons) Ink hands them.
+	alias: {
+		'react-devtools-core': new URL('stubs/react-devtools-core.js', import.meta.url).pathname,
+		ws: new URL('stubs/ws.js', import.meta.url).pathname,
+	},
 	define: {'process.env.NODE_ENV': '"production"'},
 	banner: {
 		js: `#!/usr/bin/env -S node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,
