@@ -2,8 +2,17 @@
 // Bundles the CLI into dist/bundle/podtop.js (plus shared chunks): a few files start far faster
 // than hundreds of modules (Ink's dependencies alone take ~370 ms to load unbundled), each command
 // loads only its own chunk, and React is built for production.
-import {chmodSync, rmSync} from 'node:fs';
+import {chmodSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {build} from 'esbuild';
+
+/**
+The bundle inlines every package it imports except package.json's `dependencies`: those it leaves to
+Node, and they are what `npm install podtop` installs. Keep there only what cannot be inlined (a
+native binding, say); everything else is a devDependency. test/package/bundle-dependencies.test.ts
+checks the two agree, using the import list the build writes to dist/bundle-imports.json.
+*/
+const {dependencies = {}} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const runtimeDependencies = Object.keys(dependencies);
 
 /**
 V8 tuned for a long-lived TUI on a shared jump host, each measured by `npm run bench` (1,000 endpoints,
@@ -18,7 +27,7 @@ const outdir = new URL('../dist/bundle', import.meta.url).pathname;
 // Chunks are named by hash: a rebuild would leave the last build's beside the new ones.
 rmSync(outdir, {recursive: true, force: true});
 
-await build({
+const {metafile} = await build({
 	entryPoints: [new URL('../source/cli.tsx', import.meta.url).pathname],
 	outdir,
 	entryNames: 'podtop',
@@ -34,6 +43,8 @@ await build({
 	minifySyntax: true,
 	minifyWhitespace: true,
 	legalComments: 'none',
+	// An external package also covers its subpaths (`libsql/x`).
+	external: runtimeDependencies,
 	// Ink connects React's devtools only in development (DEV=true): stubs stand in for them and for
 	// the WebSocket (ws, with its optional native add-ons) Ink hands them.
 	alias: {
@@ -45,5 +56,10 @@ await build({
 		js: `#!/usr/bin/env -S node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,
 	},
 	logLevel: 'warning',
+	metafile: true,
 });
 chmodSync(`${outdir}/podtop.js`, 0o755);
+
+// What the bundle leaves for Node to load, beside dist/bundle (which is what gets published).
+const imports = new Set(Object.values(metafile.outputs).flatMap(output => output.imports.filter(({external}) => external).map(({path}) => path)));
+writeFileSync(new URL('../dist/bundle-imports.json', import.meta.url), `${JSON.stringify([...imports].sort(), undefined, '\t')}\n`);
