@@ -59,7 +59,7 @@ afterAll(async () => {
 // `npm test` has just built dist/ (pack skips `prepare`, which would build it again).
 describe('the published package (npm pack, then npm install -g from the tarball)', () => {
 	test('packs the bundle, the readme and the Grafana dashboard, nothing else', async () => {
-		const {stdout} = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', directory], {cwd: root});
+		const {stdout} = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', directory], {cwd: root, timeout: 25_000});
 		packed = JSON.parse(stdout)[0] as Packed;
 		const files = packed.files.map(file => file.path);
 		expect(files.filter(file => !/^(?:package\.json|readme\.md|media\/grafana-dashboard\.json|dist\/bundle\/[\w-]+\.js)$/.test(file))).toEqual([]);
@@ -70,12 +70,15 @@ describe('the published package (npm pack, then npm install -g from the tarball)
 
 	test('installs into a fresh prefix with no package but the runtime dependencies, from the cache', async () => {
 		const prefix = path.join(directory, 'prefix');
-		// The cache is warm after `npm install` of the checkout; npm asks the registry only for what it lacks.
+		// Nothing to fetch today. A dependency's tarballs are in the cache `npm install` of the checkout
+		// warmed; npm asks the registry for what the cache lacks (a global install wants the full
+		// metadata document, where a lockfile install keeps the abbreviated one).
 		await run(
 			'npm',
 			['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--no-update-notifier', path.join(directory, packed.filename)],
 			{
 				cwd: directory,
+				timeout: 55_000,
 			},
 		);
 		const files = await walk(path.join(prefix, 'lib', 'node_modules', 'podtop'));
