@@ -2,17 +2,17 @@
 // Bundles the CLI into dist/bundle/podtop.js (plus shared chunks): a few files start far faster
 // than hundreds of modules (Ink's dependencies alone take ~370 ms to load unbundled), each command
 // loads only its own chunk, and React is built for production.
-import {chmodSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {chmodSync, rmSync, writeFileSync} from 'node:fs';
 import {build} from 'esbuild';
 
 /**
-The bundle inlines every package it imports except package.json's `dependencies`: those it leaves to
-Node, and they are what `npm install podtop` installs. Keep there only what cannot be inlined (a
-native binding, say); everything else is a devDependency. test/package/bundle-dependencies.test.ts
-checks the two agree, using the import list the build writes to dist/bundle-imports.json.
+The packages the bundle leaves for Node to load: what cannot be inlined (a native binding). They, and
+only they, are package.json's `dependencies`, what `npm install podtop` installs; everything the
+bundle inlines is a devDependency (`npm install -D`). test/package/bundle-dependencies.test.ts checks
+the two agree, from the import list the build writes to dist/bundle-imports.json: a package
+installed without -D fails it instead of quietly shipping.
 */
-const {dependencies = {}} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const runtimeDependencies = Object.keys(dependencies);
+const runtimeDependencies = [];
 
 /**
 V8 tuned for a long-lived TUI on a shared jump host, each measured by `npm run bench` (1,000 endpoints,
