@@ -1,6 +1,7 @@
-import {formatDollarsPerHour} from '../format/numbers.js';
+import type {PodRecord} from '../api/graphql-types.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
+import {describeCost} from '../store/pod-figures.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -72,10 +73,8 @@ export async function runPod(argv: readonly string[]): Promise<void> {
 
 	const {target, budget, readOnly, auditPath} = readConnectionFlags(flags);
 	await withHeadlessEngine(target, {budget, readOnly, auditPath, poll: []}, async engine => {
-		const done =
-			(verb: string) =>
-			(pod: {readonly id: string; readonly name?: string | null; readonly desiredStatus?: string | null; readonly costPerHr?: number | null}) =>
-				`${verb}: pod ${pod.id} (${sanitizeLine(pod.name ?? '')}) is ${sanitizeLine(pod.desiredStatus ?? '?')}, ${formatDollarsPerHour(pod.costPerHr)}`;
+		const done = (verb: string) => (pod: PodRecord) =>
+			`${verb}: pod ${pod.id} (${sanitizeLine(pod.name ?? '')}) is ${sanitizeLine(pod.desiredStatus ?? '?')}, ${describeCost(pod)}`;
 		switch (action) {
 			case 'stop': {
 				reportWrite(await engine.perform('pod.stop', {podId}, undefined), flags.json, done('stopped (container disk wiped, volume kept)'));

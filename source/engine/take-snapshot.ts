@@ -2,13 +2,30 @@ import type {EndpointRecord, GpuTypeRecord, PodRecord} from '../api/graphql-type
 import type {Health} from '../api/job-types.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';
 import type {AccountSnapshot} from '../store/account-snapshot.js';
+import {podCost} from '../store/pod-figures.js';
+
+/**
+A pod as a snapshot gives it: its record as the service sent it (`costPerHr` its price while it runs,
+which a stopped pod keeps), and what it costs now.
+*/
+export type SnapshotPod = PodRecord & {
+	/** Dollars per hour it costs now: running, `costPerHr`; stopped, its volume; null when podtop cannot know. */
+	readonly costNowPerHr: number | null;
+	/** `costNowPerHr` is podtop's estimate from the published storage price, not the service's figure. */
+	readonly costNowEstimated: boolean;
+};
+
+function snapshotPod(record: PodRecord): SnapshotPod {
+	const {now, estimated} = podCost(record);
+	return {...record, costNowPerHr: now ?? null, costNowEstimated: estimated};
+}
 
 export type Snapshot = {
 	readonly mode: 'demo' | 'live';
 	readonly apiHost: string;
 	readonly generatedAt: string;
 	readonly endpoints: ReadonlyArray<EndpointRecord & {readonly health: Health}>;
-	readonly pods: readonly PodRecord[];
+	readonly pods: readonly SnapshotPod[];
 	readonly gpuTypes: readonly GpuTypeRecord[];
 	/** Where it came from: the service now, or the picture of an agent on this host. */
 	readonly via: 'direct' | 'agent';
@@ -25,7 +42,7 @@ export async function takeSnapshot(api: ScheduledApi, {mode, apiHost, endpointFi
 	const [records, pods, gpuTypes] = await Promise.all([api.endpoints('action'), api.pods('action'), api.gpuTypes('action')]);
 	const watched = endpointFilter?.length ? endpointFilter.map(id => records.find(record => record.id === id) ?? {id, name: id}) : records;
 	const endpoints = await Promise.all(watched.map(async record => ({...record, health: await api.health(record.id, 'action')})));
-	return {mode, apiHost, generatedAt: new Date().toISOString(), endpoints, pods, gpuTypes, via: 'direct'};
+	return {mode, apiHost, generatedAt: new Date().toISOString(), endpoints, pods: pods.map(pod => snapshotPod(pod)), gpuTypes, via: 'direct'};
 }
 
 /**
@@ -54,5 +71,13 @@ export function snapshotOfAccount(account: AccountSnapshot, {mode, apiHost}: Sna
 
 	const records = <R>(collection: {readonly order: readonly string[]; readonly byId: Readonly<Record<string, {readonly record: R}>>}) =>
 		collection.order.map(id => collection.byId[id]!.record);
-	return {mode, apiHost, generatedAt: new Date().toISOString(), endpoints: withHealth, pods: records(pods), gpuTypes: records(gpus), via: 'agent'};
+	return {
+		mode,
+		apiHost,
+		generatedAt: new Date().toISOString(),
+		endpoints: withHealth,
+		pods: records(pods).map(pod => snapshotPod(pod)),
+		gpuTypes: records(gpus),
+		via: 'agent',
+	};
 }

@@ -2,7 +2,7 @@ import {formatDollarsPerHour, formatPrice, formatWorkerRange} from '../format/nu
 import {formatDuration} from '../format/duration.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {textTable} from '../format/text-table.js';
-import {meanGpuUtil} from '../store/pod-figures.js';
+import {formatCostNow, meanGpuUtil, podCost} from '../store/pod-figures.js';
 import type {Snapshot} from '../engine/take-snapshot.js';
 
 /** The snapshot as text for people: three tables under a header that says DEMO or LIVE. */
@@ -27,7 +27,7 @@ export function snapshotText(snapshot: Snapshot): string {
 		new Set([2, 3, 4, 5, 6, 8, 9, 10, 11, 12]),
 	);
 	const pods = textTable(
-		['POD', 'NAME', 'GPU', 'STATUS', 'GPU%', 'CPU%', 'MEM%', 'UPTIME', 'COST'],
+		['POD', 'NAME', 'GPU', 'STATUS', 'GPU%', 'CPU%', 'MEM%', 'UPTIME', 'COST NOW', 'RUNNING $/H'],
 		snapshot.pods.map(pod => {
 			const util = meanGpuUtil(pod);
 			return [
@@ -39,10 +39,11 @@ export function snapshotText(snapshot: Snapshot): string {
 				pod.runtime?.container?.cpuPercent?.toString() ?? '–',
 				pod.runtime?.container?.memoryPercent?.toString() ?? '–',
 				pod.runtime ? formatDuration(pod.runtime.uptimeInSeconds) : '–',
+				formatCostNow(podCost(pod)),
 				formatDollarsPerHour(pod.costPerHr),
 			];
 		}),
-		new Set([4, 5, 6, 7, 8]),
+		new Set([4, 5, 6, 7, 8, 9]),
 	);
 	const gpus = textTable(
 		['GPU TYPE', 'MEM', 'SECURE', 'COMMUNITY', 'SPOT', 'STOCK', 'FREE'],

@@ -1,6 +1,8 @@
 import {Counter, Gauge, Registry, type LabelValues} from 'prom-client';
+import {formatPrice} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {stockOf} from '../store/gpu-stock.js';
+import {podCost, stoppedVolumeDollarsPerGbMonth} from '../store/pod-figures.js';
 import type {PodtopStore} from '../store/create-store.js';
 import type {PodtopState} from '../store/state.js';
 import type {SourceName, StockStatus} from '../store/types.js';
@@ -170,11 +172,26 @@ export function createMetrics(store: PodtopStore): {readonly registry: Registry;
 			yield [labels, record.runtime?.uptimeInSeconds];
 		}
 	});
-	gauge('podtop_pod_cost_dollars_per_hour', 'What the pod costs per hour', podLabels, function* (state) {
-		for (const {labels, record} of pods(state)) {
-			yield [labels, record.costPerHr];
-		}
-	});
+	gauge(
+		'podtop_pod_cost_dollars_per_hour',
+		"The pod's price per hour while it runs (the service's costPerHr; a stopped pod keeps it)",
+		podLabels,
+		function* (state) {
+			for (const {labels, record} of pods(state)) {
+				yield [labels, record.costPerHr];
+			}
+		},
+	);
+	gauge(
+		'podtop_pod_cost_now_dollars_per_hour',
+		`What the pod costs per hour now: running, its price; stopped, its volume at ${formatPrice(stoppedVolumeDollarsPerGbMonth)}/GB/month (an estimate); absent when unknown`,
+		podLabels,
+		function* (state) {
+			for (const {labels, record} of pods(state)) {
+				yield [labels, podCost(record).now];
+			}
+		},
+	);
 	gauge('podtop_pod_info', 'Always 1: the pod with its status, GPU type and image as labels', [...podLabels, 'status', 'gpu_type', 'image'], function* (state) {
 		for (const {labels, record} of pods(state)) {
 			yield [{...labels, status: label(record.desiredStatus), gpu_type: label(record.machine?.gpuDisplayName), image: label(record.imageName)}, 1];
