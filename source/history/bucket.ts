@@ -48,12 +48,12 @@ export function addToBucket(
 			bucket.max[index] = null;
 		}
 
-		if (mean !== null) {
-			bucket.sum[index] = (bucket.sum[index] ?? 0) + mean * count;
-			bucket.counted[index] = (bucket.counted[index] ?? 0) + count;
-		} else {
+		if (mean === null) {
 			bucket.sum[index] ??= 0;
 			bucket.counted[index] ??= 0;
+		} else {
+			bucket.sum[index] = (bucket.sum[index] ?? 0) + mean * count;
+			bucket.counted[index] = (bucket.counted[index] ?? 0) + count;
 		}
 	}
 

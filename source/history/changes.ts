@@ -1,15 +1,6 @@
-import type {PodtopState} from '../store/state.js';
-import type {Collection} from '../store/state.js';
+import {type PodtopState, type Collection} from '../store/state.js';
 import type {FiringAlert} from '../store/types.js';
-import {
-	endpointRecordPart,
-	endpointStateSample,
-	gpuRecordPart,
-	gpuStateSample,
-	podRecordPart,
-	podStateSample,
-	type Sample,
-} from './fields.js';
+import {endpointRecordPart, endpointStateSample, gpuRecordPart, gpuStateSample, podRecordPart, podStateSample, type Sample} from './fields.js';
 import type {HistoryEventType, SeriesKind} from './history-types.js';
 
 /** A thing by kind and id, as the maps below key it. */
@@ -17,6 +8,8 @@ export const thingKey = (kind: SeriesKind, key: string) => `${kind}\0${key}`;
 
 /** An event as written: what the timeline holds. */
 export type EventRow = {
+	/** When it happened, when that is not the moment it is written (a write read from the audit log). */
+	readonly at?: number;
 	readonly type: HistoryEventType;
 	readonly kind?: SeriesKind;
 	readonly subject?: string;
@@ -35,6 +28,8 @@ export type Batch = {
 	readonly records: Array<{readonly thing: string; readonly record: string}>;
 	readonly deleted: string[];
 	readonly events: EventRow[];
+	/** Marks kept with the batch, in the same transaction (how far the audit log was read). */
+	readonly meta: Map<string, string>;
 };
 
 /** What has been written so far, so that only changes are written again. Updated after each commit. */
@@ -46,9 +41,9 @@ export type Written = {
 
 export const emptyWritten = (): Written => ({samples: new Map(), records: new Map(), jobStatus: new Map()});
 
-export const emptyBatch = (): Batch => ({things: new Map(), samples: [], records: [], deleted: [], events: []});
+export const emptyBatch = (): Batch => ({things: new Map(), samples: [], records: [], deleted: [], events: [], meta: new Map()});
 
-export const isEmptyBatch = (batch: Batch) => batch.samples.length + batch.records.length + batch.deleted.length + batch.events.length === 0;
+export const isEmptyBatch = (batch: Batch) => batch.samples.length + batch.records.length + batch.deleted.length + batch.events.length + batch.meta.size === 0;
 
 const sampleText = (sample: Sample) => `${sample.state ?? ''}\0${JSON.stringify(sample.values)}`;
 
@@ -194,7 +189,8 @@ export function collectChanges(
 	collectionChanges(podSpec, previous?.pods, next.pods, full);
 	collectionChanges(gpuSpec, previous?.gpus, next.gpus, full);
 
-	const accountChanged = options.keyframe || previous?.pods !== next.pods || previous.alerts !== next.alerts || previous.endpoints.order !== next.endpoints.order;
+	const accountChanged =
+		options.keyframe || previous?.pods !== next.pods || previous.alerts !== next.alerts || previous.endpoints.order !== next.endpoints.order;
 	if (accountChanged && (next.pods.updatedAt !== undefined || next.endpoints.updatedAt !== undefined)) {
 		const thing = thingKey('account', 'account');
 		const sample = accountSample(next);

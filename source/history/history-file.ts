@@ -21,20 +21,22 @@ export function defaultHistoryDirectory(env: NodeJS.ProcessEnv = process.env): s
 type Service = {readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string};
 
 /**
-One file per account and service, named by a hash of both (never the key, and a different hash
+An account and service as one short id, for the file's name and the audit log's lines: a hash of both (never the key, and a different hash
 from the agent's proof and socket name, so the name proves nothing).
 */
-export function historyFileName(service: Service): string {
-	const digest = createHash('sha256').update(['podtop history file', service.apiUrl, service.graphqlUrl, service.apiKey].join('\0')).digest('hex');
-	return `account-${digest.slice(0, 16)}.sqlite`;
+export function historyAccountId(service: Service): string {
+	return createHash('sha256').update(['podtop history file', service.apiUrl, service.graphqlUrl, service.apiKey].join('\0')).digest('hex').slice(0, 16);
 }
+
+/** The account's file in the history folder. */
+export const historyFileName = (service: Service) => `account-${historyAccountId(service)}.sqlite`;
 
 const sqliteCode = (error: unknown): string => (typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '');
 
 /** The file is not a database, or a damaged one. */
 export const isCorruption = (error: unknown) => /^SQLITE_(NOTADB|CORRUPT)/.test(sqliteCode(error));
 /** The disk (or the file's cap) is full. */
-export const isDiskFull = (error: unknown) => /^SQLITE_FULL/.test(sqliteCode(error)) || /ENOSPC|disk is full/i.test(String(error));
+export const isDiskFull = (error: unknown) => sqliteCode(error).startsWith('SQLITE_FULL') || /enospc|disk is full/i.test(String(error));
 
 /** Makes the folder if needed and keeps it private (0700): it holds what the account did. */
 export function ensurePrivateDirectory(directory: string): void {
@@ -169,7 +171,9 @@ export function openHistoryForWriting(file: string, now = Date.now()): OpenedHis
 			}
 
 			const code = sqliteCode(error) || (error as NodeJS.ErrnoException).code || String(error);
-			throw new HistoryUnavailableError(`cannot write the history file ${file} (${code}): podtop runs without history (--history-dir elsewhere, or --no-history)`);
+			throw new HistoryUnavailableError(
+				`cannot write the history file ${file} (${code}): podtop runs without history (--history-dir elsewhere, or --no-history)`,
+			);
 		}
 	}
 

@@ -49,19 +49,17 @@ export type Series = {
 };
 
 /** A thing the store knows by id and name: what `podtop history <name>` resolves against. */
-export type KnownThing = {readonly kind: SeriesKind; readonly key: string; readonly name: string; readonly firstAt: number; readonly lastAt: number; readonly deletedAt: number | undefined};
+export type KnownThing = {
+	readonly kind: SeriesKind;
+	readonly key: string;
+	readonly name: string;
+	readonly firstAt: number;
+	readonly lastAt: number;
+	readonly deletedAt: number | undefined;
+};
 
 export type HistoryEventType =
-	| 'alert.firing'
-	| 'alert.resolved'
-	| 'write'
-	| 'job'
-	| 'created'
-	| 'deleted'
-	| 'status'
-	| 'recording.paused'
-	| 'recording.resumed'
-	| 'load';
+	'alert.firing' | 'alert.resolved' | 'write' | 'job' | 'created' | 'deleted' | 'status' | 'recording.paused' | 'recording.resumed' | 'load';
 
 /** One line of the recorded timeline. `data` holds what the type carries (an alert, a write's outcome, a job's times). */
 export type HistoryEvent = {

@@ -186,13 +186,20 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 	let stopped = false;
 	const steps: Array<() => boolean> = [rollMinute, rollHour, () => prune('raw'), () => prune('minute'), () => prune('hour')];
 
+	/** Runs each step until it has nothing left, yielding to the event loop between slices. */
+	const drain = async (step: () => boolean): Promise<void> => {
+		if (!stopped && step()) {
+			await yieldToEvents();
+			return drain(step);
+		}
+	};
+
 	const run = async () => {
 		running ??= (async () => {
 			try {
 				for (const step of steps) {
-					while (!stopped && step()) {
-						await yieldToEvents();
-					}
+					// eslint-disable-next-line no-await-in-loop -- one step after another, in order
+					await drain(step);
 				}
 
 				if (!stopped) {
@@ -209,11 +216,12 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 	};
 
 	const schedule = () => {
-		timer = setTimeout(async () => {
-			await run();
-			if (!stopped) {
-				schedule();
-			}
+		timer = setTimeout(() => {
+			void run().then(() => {
+				if (!stopped) {
+					schedule();
+				}
+			});
 		}, everyMs);
 		timer.unref();
 	};

@@ -13,8 +13,8 @@ const clockSlackMs = 5000;
 export type Recorder = {
 	/** Writes what changed since the last write, now or at `at` (the demo's simulated past). */
 	readonly flush: (at?: number) => void;
-	/** Adds events to the next write (writes from the audit log, jobs an attached client forwards). */
-	readonly record: (events: readonly EventRow[]) => void;
+	/** Adds events to the next write (writes from the audit log, jobs an attached client forwards), with marks kept in the same transaction. */
+	readonly record: (events: readonly EventRow[], meta?: ReadonlyMap<string, string>) => void;
 	readonly state: () => RecordingState;
 	readonly stop: () => void;
 };
@@ -48,6 +48,7 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 	let lastKeyframeMinute = -1;
 	let changedJobs = new Set<string>();
 	let extraEvents: EventRow[] = [];
+	let extraMeta = new Map<string, string>();
 	let state: RecordingState = {state: 'recording', file};
 	let retryAt = 0;
 	let due: NodeJS.Immediate | undefined;
@@ -95,8 +96,15 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 		const next = store.getState();
 		const keyframe = minuteOf(at) !== lastKeyframeMinute;
 		const jobs = changedJobs;
-		const {batch, pending} = lastState === next && !keyframe ? {batch: emptyBatch(), pending: emptyWritten()} : collectChanges(lastState, next, jobs, {keyframe, known: thing => series.has(thing), written});
+		const {batch, pending} =
+			lastState === next && !keyframe
+				? {batch: emptyBatch(), pending: emptyWritten()}
+				: collectChanges(lastState, next, jobs, {keyframe, known: thing => series.has(thing), written});
 		batch.events.push(...extraEvents);
+		for (const [key, value] of extraMeta) {
+			batch.meta.set(key, value);
+		}
+
 		if (isEmptyBatch(batch)) {
 			return;
 		}
@@ -123,6 +131,7 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 		lastState = next;
 		changedJobs = new Set();
 		extraEvents = [];
+		extraMeta = new Map();
 		if (keyframe) {
 			lastKeyframeMinute = minuteOf(at);
 		}
@@ -176,8 +185,12 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 
 	return {
 		flush,
-		record(events) {
+		record(events, meta) {
 			extraEvents.push(...events);
+			for (const [key, value] of meta ?? []) {
+				extraMeta.set(key, value);
+			}
+
 			schedule();
 		},
 		state: () => state,

@@ -1,7 +1,16 @@
 import {statSync} from 'node:fs';
 import type {SqliteDatabase} from './history-file.js';
-import type {HistoryEvent, HistoryInfo, HistoryReader, KnownThing, Series, SeriesKind, SeriesQuery, Tier} from './history-types.js';
-import {tiers} from './history-types.js';
+import {
+	type HistoryEvent,
+	type HistoryInfo,
+	type HistoryReader,
+	type KnownThing,
+	type Series,
+	type SeriesKind,
+	type SeriesQuery,
+	type Tier,
+	tiers,
+} from './history-types.js';
 import {mergePoints} from './merge-points.js';
 import {defaultRetention, type Retention, tierStepMs} from './retention.js';
 import {stateAt} from './state-at.js';
@@ -27,12 +36,18 @@ type Options = {
 /** Range queries over one account's SQLite file. Each call reads what it needs by seeks on (time, series). */
 export function createSqliteReader({db, file, retention = defaultRetention, ownsDatabase = true}: Options): HistoryReader {
 	const statements = {
-		thing: db.prepare(`SELECT id, kind, key, name, first_at, deleted_at FROM series WHERE kind = ? AND (key = ? OR name = ?) ORDER BY key = ? DESC, deleted_at IS NOT NULL, first_at DESC LIMIT 1`).raw(),
+		thing: db
+			.prepare(
+				`SELECT id, kind, key, name, first_at, deleted_at FROM series WHERE kind = ? AND (key = ? OR name = ?) ORDER BY key = ? DESC, deleted_at IS NOT NULL, first_at DESC LIMIT 1`,
+			)
+			.raw(),
 		things: db.prepare(`SELECT kind, key, name, first_at, deleted_at FROM series ORDER BY kind, name`).raw(),
 		thingsOfKind: db.prepare(`SELECT kind, key, name, first_at, deleted_at FROM series WHERE kind = ? ORDER BY name`).raw(),
-		raw: db.prepare(
-			`SELECT json_group_array(json_array(r.at, r.state, json(r.v))) FROM polls p JOIN raw r ON r.at = p.at AND r.sid = ? WHERE p.at BETWEEN ? AND ? ORDER BY p.at`,
-		).raw(),
+		raw: db
+			.prepare(
+				`SELECT json_group_array(json_array(r.at, r.state, json(r.v))) FROM polls p JOIN raw r ON r.at = p.at AND r.sid = ? WHERE p.at BETWEEN ? AND ? ORDER BY p.at`,
+			)
+			.raw(),
 		rollup: (tier: 'minute' | 'hour') =>
 			db
 				.prepare(

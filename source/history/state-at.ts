@@ -1,4 +1,3 @@
-import type {EndpointRecord, GpuTypeRecord, PodRecord} from '../api/graphql-types.js';
 import {endpointFigures} from '../store/endpoint-figures.js';
 import type {Collection} from '../store/state.js';
 import type {EndpointState, FiringAlert, GpuState, HealthSample, PodState, StockStatus} from '../store/types.js';
@@ -16,7 +15,9 @@ const gapMs = 2 * keyframeMs + 30_000;
 /** Endpoint figures (throughput, failure rate, drain) are taken over this much before the moment, as the live ones are. */
 const figuresMs = 5 * 60_000;
 
-type Latest = Array<[sid: number, kind: SeriesKind, key: string, name: string | null, deletedAt: number | null, at: number, state: string | null, values: Values]>;
+type Latest = Array<
+	[sid: number, kind: SeriesKind, key: string, name: string | null, deletedAt: number | null, at: number, state: string | null, values: Values]
+>;
 
 const prepared = new WeakMap<SqliteDatabase, ReturnType<typeof prepare>>();
 
@@ -37,7 +38,9 @@ function prepare(db: SqliteDatabase) {
 		},
 		rawValuesAt: db.prepare(`SELECT json_group_array(json_array(sid, at, json(v))) FROM raw WHERE at = ? AND sid IN (SELECT value FROM json_each(?))`).raw(),
 		rollupValuesAt: {
-			minute: db.prepare(`SELECT json_group_array(json_array(sid, at, json(vlast))) FROM minute WHERE at = ? AND sid IN (SELECT value FROM json_each(?))`).raw(),
+			minute: db
+				.prepare(`SELECT json_group_array(json_array(sid, at, json(vlast))) FROM minute WHERE at = ? AND sid IN (SELECT value FROM json_each(?))`)
+				.raw(),
 			hour: db.prepare(`SELECT json_group_array(json_array(sid, at, json(vlast))) FROM hour WHERE at = ? AND sid IN (SELECT value FROM json_each(?))`).raw(),
 		},
 		records: db
@@ -79,7 +82,8 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 		prepared.set(db, statements);
 	}
 
-	const tier: Tier | undefined = spans.raw && at >= spans.raw.from ? 'raw' : spans.minute && at >= spans.minute.from ? 'minute' : spans.hour && at >= spans.hour.from ? 'hour' : undefined;
+	const tier: Tier | undefined =
+		spans.raw && at >= spans.raw.from ? 'raw' : spans.minute && at >= spans.minute.from ? 'minute' : spans.hour && at >= spans.hour.from ? 'hour' : undefined;
 	if (!tier) {
 		return undefined;
 	}
@@ -110,7 +114,10 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 	}
 
 	// A thing deleted after its last sample and before the moment was gone by then.
-	latest = latest.filter(([, , , , deletedAt, sampleAt]) => deletedAt === null || deletedAt <= sampleAt || deletedAt > at);
+	latest = latest.filter(row => {
+		const [deletedAt, sampleAt] = [row[4], row[5]];
+		return deletedAt === null || deletedAt <= sampleAt || deletedAt > at;
+	});
 	latest.sort((a, b) => a[0] - b[0]);
 	const records = new Map(
 		json<Array<[number, string | null]>>(statements.records.get(at, JSON.stringify(latest.map(row => row[0])))).map(([sid, record]) => [
@@ -129,7 +136,7 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 		const stored = records.get(sid) ?? {};
 		switch (kind) {
 			case 'endpoint': {
-				const record = endpointAt({id: key, name: name ?? key, ...stored} as EndpointRecord, values);
+				const record = endpointAt({id: key, name: name ?? key, ...stored}, values);
 				const now = sample(sampleAt, values);
 				const earlier = earlierBySid.get(sid);
 				const history = earlier && earlier.at < sampleAt ? [earlier, now] : [now];
@@ -139,13 +146,13 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 			}
 
 			case 'pod': {
-				pods[key] = {record: podAt({id: key, name, ...stored} as PodRecord, {state: state ?? undefined, values}), utilHistory: []};
+				pods[key] = {record: podAt({id: key, name, ...stored}, {state: state ?? undefined, values}), utilHistory: []};
 				order.pod.push(key);
 				break;
 			}
 
 			case 'gpu': {
-				const record = gpuAt({id: key, displayName: name, ...stored} as GpuTypeRecord, {state: state ?? undefined, values});
+				const record = gpuAt({id: key, displayName: name, ...stored}, {state: state ?? undefined, values});
 				gpus[key] = {record, stockHistory: [(state ?? 'Unknown') as StockStatus]};
 				order.gpu.push(key);
 				break;

@@ -18,7 +18,10 @@ export function createBatchWriter(db: SqliteDatabase) {
 		records: db.prepare(`INSERT OR REPLACE INTO records (sid, at, record) SELECT value->>0, ?, value->>1 FROM json_each(?)`),
 		samples: db.prepare(`INSERT OR REPLACE INTO raw (at, sid, state, v) SELECT ?, value->>0, value->>1, value->2 FROM json_each(?)`),
 		poll: db.prepare(`INSERT INTO polls (at, keyframe) VALUES (?, ?) ON CONFLICT (at) DO UPDATE SET keyframe = max(keyframe, excluded.keyframe)`),
-		events: db.prepare(`INSERT INTO events (at, type, kind, subject, name, ref, data) SELECT ?, value->>0, value->>1, value->>2, value->>3, value->>4, value->5 FROM json_each(?)`),
+		events: db.prepare(
+			`INSERT INTO events (at, type, kind, subject, name, ref, data) SELECT coalesce(value->>6, ?), value->>0, value->>1, value->>2, value->>3, value->>4, value->5 FROM json_each(?)`,
+		),
+		meta: db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
 		series: db.prepare(`SELECT id, kind, key, name, deleted_at FROM series`).raw(),
 	};
 
@@ -44,7 +47,9 @@ export function createBatchWriter(db: SqliteDatabase) {
 			const fresh = [...batch.things].filter(([thing]) => !series.has(thing));
 			const added: Array<[string, SeriesEntry]> = [];
 			if (fresh.length > 0) {
-				const rows = statements.newSeries.raw().all(at, JSON.stringify(fresh.map(([, {kind, key, name}]) => [kind, key, name]))) as Array<[number, SeriesKind, string]>;
+				const rows = statements.newSeries.raw().all(at, JSON.stringify(fresh.map(([, {kind, key, name}]) => [kind, key, name]))) as Array<
+					[number, SeriesKind, string]
+				>;
 				for (const [id, kind, key] of rows) {
 					added.push([`${kind}\0${key}`, {id, name: batch.things.get(`${kind}\0${key}`)?.name ?? key, deleted: false}]);
 				}
@@ -85,7 +90,10 @@ export function createBatchWriter(db: SqliteDatabase) {
 			}
 
 			if (batch.samples.length > 0) {
-				statements.samples.run(at, `[${batch.samples.map(({thing, state, values}) => `[${lookup(thing)},${JSON.stringify(state ?? null)},${values}]`).join(',')}]`);
+				statements.samples.run(
+					at,
+					`[${batch.samples.map(({thing, state, values}) => `[${lookup(thing)},${JSON.stringify(state ?? null)},${values}]`).join(',')}]`,
+				);
 				statements.poll.run(at, keyframe ? 1 : 0);
 			}
 
@@ -93,9 +101,21 @@ export function createBatchWriter(db: SqliteDatabase) {
 				statements.events.run(
 					at,
 					JSON.stringify(
-						batch.events.map(event => [event.type, event.kind ?? null, event.subject ?? null, event.name ?? null, event.ref ?? null, event.data]),
+						batch.events.map(event => [
+							event.type,
+							event.kind ?? null,
+							event.subject ?? null,
+							event.name ?? null,
+							event.ref ?? null,
+							event.data,
+							event.at ?? null,
+						]),
 					),
 				);
+			}
+
+			for (const [key, value] of batch.meta) {
+				statements.meta.run(key, value);
 			}
 
 			db.exec('COMMIT');
@@ -111,7 +131,6 @@ export function createBatchWriter(db: SqliteDatabase) {
 					entry.deleted = deleted.has(thing);
 				}
 			}
-
 		} catch (error) {
 			try {
 				db.exec('ROLLBACK');

@@ -25,7 +25,16 @@ const pod = (id: string, util: number, status = 'RUNNING'): PodRecord => ({
 	costPerHr: 3.99,
 	gpuCount: 2,
 	env: ['SECRET=hunter2'],
-	runtime: status === 'RUNNING' ? {gpus: [{gpuUtilPercent: util, memoryUtilPercent: 50}, {gpuUtilPercent: util + 1, memoryUtilPercent: 51}], container: {cpuPercent: 30, memoryPercent: 40}} : null,
+	runtime:
+		status === 'RUNNING'
+			? {
+					gpus: [
+						{gpuUtilPercent: util, memoryUtilPercent: 50},
+						{gpuUtilPercent: util + 1, memoryUtilPercent: 51},
+					],
+					container: {cpuPercent: 30, memoryPercent: 40},
+				}
+			: null,
 });
 
 function setup() {
