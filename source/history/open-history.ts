@@ -179,21 +179,37 @@ export function openHistory({
 		}
 	};
 
-	try {
-		if (!(record && becomeRecorder())) {
+	/** A process that only reads opens the file when something asks for a range, not before. */
+	let readerOpened = false;
+	const openReader = () => {
+		readerOpened = true;
+		try {
 			const db = openHistoryForReading(file);
 			if (db) {
 				reader = createSqliteReader({db, file, retention});
 			}
+		} catch (error) {
+			log(error instanceof Error ? error.message : String(error));
+		}
+	};
 
+	try {
+		if (record && becomeRecorder()) {
+			readerOpened = true;
+		} else if (record) {
+			openReader();
 			setStatus(
-				record ? {state: 'reading', file, reason: 'another podtop records this account'} : {state: 'off', reason: 'this command reads history only'},
-				record ? `another podtop (the agent?) records this account's history; this one reads ${file}` : undefined,
+				{state: 'reading', file, reason: 'another podtop records this account'},
+				`another podtop (the agent?) records this account's history; this one reads ${file}`,
 			);
+		} else {
+			setStatus({state: 'off', reason: 'this command reads history only'});
 		}
 
-		timer = setTimeout(tick, retryMs);
-		timer.unref();
+		if (record) {
+			timer = setTimeout(tick, retryMs);
+			timer.unref();
+		}
 	} catch (error) {
 		lock?.release();
 		lock = undefined;
@@ -202,7 +218,13 @@ export function openHistory({
 	}
 
 	return {
-		reader: () => reader,
+		reader() {
+			if (!readerOpened && !closed) {
+				openReader();
+			}
+
+			return reader;
+		},
 		status,
 		flush(at) {
 			recorder?.flush(at);
