@@ -12,7 +12,8 @@ bundle inlines is a devDependency (`npm install -D`). test/package/bundle-depend
 the two agree, from the import list the build writes to dist/bundle-imports.json: a package
 installed without -D fails it instead of quietly shipping.
 */
-const runtimeDependencies = [];
+// libsql: SQLite for the recorded history; its prebuilt binary comes in a per-platform package of the registry.
+const runtimeDependencies = ['libsql'];
 
 /**
 V8 tuned for a long-lived TUI on a shared jump host, each measured by `npm run bench` (1,000 endpoints,

@@ -4,6 +4,7 @@ import {connectionFlags, connectionHelp, readConnectionFlags} from './commands/c
 import {alertFlags, alertHelp, bellHelp, loadAlertRules} from './commands/alert-flags.js';
 import {displayFlags, displayHelp} from './commands/dashboard-flags.js';
 import {exitCodeFor} from './commands/exit-code.js';
+import {historyFlags, historyHelp, readHistoryFlags} from './commands/history-flags.js';
 import {parseCommandLine} from './commands/parse-command-line.js';
 import {sanitizeLine} from './format/sanitize.js';
 import {UsageError} from './lib/usage-error.js';
@@ -28,6 +29,7 @@ const help = `
 	  sim                   Run the local simulator of the service (job and GraphQL APIs)
 ${connectionHelp}
 ${displayHelp}
+${historyHelp}
 ${alertHelp}${bellHelp}
 
 	With no API key configured, or with --demo, podtop runs on its built-in simulator and says
@@ -68,14 +70,15 @@ async function main(): Promise<void> {
 		return;
 	}
 
-	const cli = parseCommandLine(help, argv, {...connectionFlags, ...displayFlags, ...alertFlags}, 'podtop');
+	const cli = parseCommandLine(help, argv, {...connectionFlags, ...displayFlags, ...historyFlags, ...alertFlags}, 'podtop');
 	if (cli.input.length > 0) {
 		throw new UsageError(`unknown command "${cli.input[0]}"; the commands are ${Object.keys(commands).join(', ')} (see podtop --help)`);
 	}
 
 	const {runDashboard} = await import('./commands/dashboard.js');
 	const alerts = loadAlertRules(cli.flags.alerts);
-	await runDashboard({...readConnectionFlags(cli.flags), color: cli.flags.color, ascii: cli.flags.ascii, alerts, bell: cli.flags.bell});
+	const history = readHistoryFlags(cli.flags);
+	await runDashboard({...readConnectionFlags(cli.flags), color: cli.flags.color, ascii: cli.flags.ascii, alerts, bell: cli.flags.bell, history});
 }
 
 // A reader that went away (`| head`) ends podtop quietly.

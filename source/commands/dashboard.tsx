@@ -6,6 +6,7 @@ import {App} from '../dashboard/app.js';
 import {createFrameWriter} from '../dashboard/frame-writer.js';
 import {takeOverTerminal} from '../dashboard/terminal.js';
 import type {Engine} from '../engine/create-engine.js';
+import type {HistoryOptions} from '../history/open-history.js';
 import {resolveTarget} from '../engine/resolve-target.js';
 import {asciiGlyphs, localeIsUtf8, unicodeGlyphs} from '../format/glyphs.js';
 import {UsageError} from '../lib/usage-error.js';
@@ -24,6 +25,7 @@ export type DashboardOptions = Connection & {
 	readonly alerts?: AlertRules;
 	/** Ring the terminal bell when an alert fires. */
 	readonly bell?: boolean;
+	readonly history?: HistoryOptions;
 };
 
 /**
@@ -111,6 +113,11 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 			auditPath: options.auditPath,
 			agent: options.agent,
 			alerts: options.alerts ? {rules: options.alerts} : undefined,
+			history: options.history,
+			record: true,
+			notice(line) {
+				view.dispatch({type: 'message', text: line, tone: 'info'});
+			},
 		});
 		// Quit while it was starting: nothing to show it on.
 		if (!exited) {

@@ -7,6 +7,8 @@ import type {Health} from '../api/job-types.js';
 import {Pools} from '../api/pools.js';
 import {keyFingerprint, rememberSecret} from '../api/redact.js';
 import type {AlertRules} from '../config/alert-rules.js';
+import {historyAccountId} from '../history/history-file.js';
+import {openHistory, type History, type HistoryOptions} from '../history/open-history.js';
 import {createAlertLoop} from '../poll/alert-loop.js';
 import {createWebhookNotifier, type WebhookReport} from '../poll/alert-notifier.js';
 import {createAgentFeed, readAgentSnapshot, type AgentFeed} from '../poll/agent-feed.js';
@@ -56,6 +58,8 @@ export type Engine = {
 	readonly endpointRecord: (endpointId: string) => Promise<SavedEndpoint | undefined>;
 	/** One consistent picture now, within the same budgets (`podtop snapshot`). */
 	readonly snapshot: () => Promise<Snapshot>;
+	/** The account's recorded history: its reader (range queries) and what the recorder is doing. */
+	readonly history: History;
 	readonly perform: <Id extends WriteId>(id: Id, target: WriteTypes[Id]['target'], input: WriteTypes[Id]['input']) => Promise<PerformResult<Id>>;
 	/** Stops the pollers, aborts requests, closes connections and the demo simulator. */
 	readonly close: () => Promise<void>;
@@ -90,6 +94,12 @@ export type EngineOptions = {
 	readonly alerts?: {readonly rules: AlertRules; readonly onWebhook?: (report: WebhookReport) => void};
 	/** A store the caller made already (the dashboard draws its first frame before the engine loads). */
 	readonly state?: {readonly store: PodtopStore; readonly writes: StoreWrites};
+	/** How history is kept and read (`--history-dir`, `--no-history`, `--retention`, `--history-source`). */
+	readonly history?: HistoryOptions;
+	/** Record the account's history when no other podtop does (the agent, the dashboard, `watch`); otherwise it is only read. */
+	readonly record?: boolean;
+	/** Notices for the user that are no error (history paused, read only, a damaged file moved aside). */
+	readonly notice?: (line: string) => void;
 };
 
 /** Everything behind the UI, built outside React: the demo simulator when needed, clients, scheduler, store, pollers. */
@@ -105,6 +115,9 @@ export async function createEngine({
 	agent = false,
 	alerts,
 	state,
+	history: historyOptions = {},
+	record = false,
+	notice,
 }: EngineOptions): Promise<Engine> {
 	let demo: RunningSimulator | undefined;
 	let service: {readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string};
@@ -131,6 +144,18 @@ export async function createEngine({
 	writes.setService(new URL(apiUrl).host, keyFingerprint(apiKey));
 
 	const pollers = createPollers({store, writes, api, scheduler, cadence, endpointFilter, allVisible, poll});
+	const account = historyAccountId(service);
+	// A filtered view sees part of the account: it reads history, never writes it.
+	const history = openHistory({
+		store,
+		service,
+		mode: target.mode,
+		options: historyOptions,
+		record: record && !endpointFilter?.length,
+		auditPath,
+		account,
+		log: notice,
+	});
 	const link: AgentLink | undefined =
 		target.mode === 'live' ? {socketPath: agentSocketPath(service), candidates: agentSocketCandidates(service), proof: accountProof(apiKey)} : undefined;
 	// Every endpoint of the account, or none: a filtered view polls its own few.
@@ -200,7 +225,8 @@ export async function createEngine({
 			const account = agentLink ? await readAgentSnapshot(agentLink.candidates, agentLink.proof) : undefined;
 			return (account && snapshotOfAccount(account, meta)) ?? takeSnapshot(api, meta);
 		},
-		perform: async (id, writeTarget, input) => perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey}, id, writeTarget, input),
+		history,
+		perform: async (id, writeTarget, input) => perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey, account}, id, writeTarget, input),
 		async close() {
 			closing ??= (async () => {
 				feed?.stop();
@@ -208,6 +234,7 @@ export async function createEngine({
 				notifier?.stop();
 				pollers.stop();
 				scheduler.stop();
+				await history.close();
 				await pools.close();
 				await demo?.close();
 			})();

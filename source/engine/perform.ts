@@ -31,6 +31,8 @@ export type PerformContext = {
 	/** Where the audit log goes; undefined: not kept (tests). */
 	readonly auditPath: string | undefined;
 	readonly apiKey: string;
+	/** The account's id (a hash, never the key), so its history can find its writes in the audit log. */
+	readonly account?: string;
 };
 
 const auditOutcome: Record<PerformOutcome, AuditEntry['outcome']> = {
@@ -80,6 +82,7 @@ export async function perform<Id extends WriteId>(
 			await appendAudit(context.auditPath, {
 				time: new Date().toISOString(),
 				mode: context.mode,
+				...(context.account ? {account: context.account} : {}),
 				operation: id,
 				target: Object.fromEntries(Object.entries(target).map(([name, value]) => [name, sanitizeLine(String(value))])),
 				...inputDigest(input),
