@@ -37,6 +37,8 @@ export type History = {
 	readonly flush: (at?: number) => void;
 	/** Rolls up and prunes what is due now (the demo's backfill, tests). */
 	readonly maintain: () => Promise<void>;
+	/** Settles once what there is to read is there (in DEMO, once the simulated past is recorded). */
+	readonly ready: Promise<void>;
 	readonly close: () => Promise<void>;
 };
 
@@ -91,12 +93,19 @@ export function openHistory({
 
 	if (options.reader) {
 		setStatus({state: 'remote', source: options.reader.kind});
-		return {reader: () => options.reader, status, flush() {}, maintain: async () => undefined, close: async () => options.reader?.close()};
+		return {
+			reader: () => options.reader,
+			status,
+			flush() {},
+			maintain: async () => undefined,
+			ready: Promise.resolve(),
+			close: async () => options.reader?.close(),
+		};
 	}
 
 	if (options.disabled) {
 		setStatus({state: 'off', reason: '--no-history'});
-		return {reader: () => undefined, status, flush() {}, maintain: async () => undefined, close: async () => undefined};
+		return {reader: () => undefined, status, flush() {}, maintain: async () => undefined, ready: Promise.resolve(), close: async () => undefined};
 	}
 
 	const file = mode === 'demo' ? demoFile() : join(options.directory ?? defaultHistoryDirectory(), historyFileName(service));
@@ -232,6 +241,7 @@ export function openHistory({
 		async maintain() {
 			await maintenance?.run();
 		},
+		ready: Promise.resolve(),
 		async close() {
 			closed = true;
 			clearTimeout(timer);
