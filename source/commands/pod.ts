@@ -1,6 +1,7 @@
 import {formatDollarsPerHour} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
+import {isSubcommand, subcommandUsage} from './command-list.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -30,8 +31,6 @@ ${connectionHelp}
 	  $ podtop pod resume abc123xyz --bid 0.25
 `;
 
-const actions = ['stop', 'resume', 'terminate'] as const;
-
 /** `podtop pod stop|resume|terminate`: one pod, one write. */
 export async function runPod(argv: readonly string[]): Promise<void> {
 	if (argv[0] === 'deploy') {
@@ -53,8 +52,8 @@ export async function runPod(argv: readonly string[]): Promise<void> {
 		'podtop pod',
 	);
 	const [action, podId, ...rest] = cli.input;
-	if (!action || !(actions as readonly string[]).includes(action) || !podId || rest.length > 0) {
-		throw new UsageError('usage: podtop pod stop|resume|terminate <pod_id>');
+	if (!isSubcommand('pod', action) || !podId || rest.length > 0) {
+		throw new UsageError(subcommandUsage('pod', action));
 	}
 
 	const {flags} = cli;
