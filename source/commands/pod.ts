@@ -52,7 +52,8 @@ export async function runPod(argv: readonly string[]): Promise<void> {
 		'podtop pod',
 	);
 	const [action, podId, ...rest] = cli.input;
-	if (!isSubcommand('pod', action) || !podId || rest.length > 0) {
+	// deploy is taken above when it comes first; anywhere else it is a mistake, not another verb.
+	if (!isSubcommand('pod', action) || action === 'deploy' || !podId || rest.length > 0) {
 		throw new UsageError(subcommandUsage('pod', action));
 	}
 

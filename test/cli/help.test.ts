@@ -55,5 +55,10 @@ describe('podtop --help', () => {
 				expect(wrong.stderr, name).toBe(`podtop: podtop ${name} takes ${subs.join('|')}, not "frobnicate" (see podtop ${name} --help)\n`);
 			}
 		}
+
+		// deploy after a flag is not taken for another pod verb (terminate was the fallback).
+		const late = await runCli(['pod', '--json', 'deploy', 'x', '--yes']);
+		expect(late.code).toBe(2);
+		expect(late.stderr).toBe('podtop: usage: podtop pod deploy --gpu-type ID --image IMAGE (see podtop pod --help)\n');
 	});
 });
