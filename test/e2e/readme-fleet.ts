@@ -8,9 +8,9 @@ export type Pod = {readonly id: string; readonly name: string};
 export type Fleet = {
 	readonly sim: TestSim;
 	readonly endpoints: readonly EndpointSpec[];
-	/** An echo worker with workers up: jobs on it finish at once. */
+	/** An echo worker with workers up: jobs on it start at once. */
 	readonly echo: EndpointSpec;
-	/** An echo worker with no minimum: a job there waits in the queue, to be cancelled. */
+	/** An echo worker with no minimum: held at no workers until podtop follows a job there. */
 	readonly spare: EndpointSpec;
 	/** An endpoint whose queue the purge empties. */
 	readonly flaky: EndpointSpec;
@@ -59,3 +59,8 @@ export const scrape = async (output: string) => {
 		250,
 	);
 };
+
+/** Sets an endpoint's workers to `count` (min and max) over GraphQL, the rest of its record kept. */
+export async function scaleTo(sim: TestSim, id: string, count: number): Promise<void> {
+	await gqlData(sim, 'mutation($input: EndpointInput!) { saveEndpoint(input: $input) { id } }', {input: {id, workersMin: count, workersMax: count}});
+}

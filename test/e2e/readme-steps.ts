@@ -2,8 +2,8 @@ import {writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {expect} from 'vitest';
 import type {Outcome, Step} from '../helpers/readme-runner.js';
-import {waitForStatus} from '../helpers/sim-client.js';
-import {jobOn, json, scrape, type Fleet} from './readme-fleet.js';
+import {waitFor, waitForStatus} from '../helpers/sim-client.js';
+import {jobOn, json, scaleTo, scrape, type Fleet} from './readme-fleet.js';
 
 const agent = /^RUNPOD_API_KEY=… podtop agent$/;
 const groupAgent = /^RUNPOD_API_KEY=… podtop agent --group ops$/;
@@ -68,12 +68,21 @@ export const steps: ReadonlyArray<Step<Fleet>> = [
 		}),
 	},
 	{
+		// The job waits in a queue with no workers until podtop follows it, then runs: however slow
+		// podtop is to start, it sees the stream arrive (a job over before it looks prints its output).
 		match: /^podtop job <endpoint> <id>$/,
+		async during({sim, spare}) {
+			await waitFor(async () => (await sim.call('GET', '/__sim/stats')).body.endpoints[spare.id]?.stream?.requests > 0, 20_000, 100);
+			await scaleTo(sim, spare.id, 1);
+		},
 		runs: ok(
 			({stdout}) => {
 				expect(stdout).toBe('hello\nfrom a job\n');
 			},
-			async fleet => jobOn(fleet, {delay_ms: 6000, stream: ['hello\n', 'from a job\n']}),
+			async fleet => {
+				await scaleTo(fleet.sim, fleet.spare.id, 0);
+				return jobOn(fleet, {delay_ms: 500, stream: ['hello\n', 'from a job\n']}, fleet.spare);
+			},
 		),
 	},
 	{
@@ -131,7 +140,7 @@ export const steps: ReadonlyArray<Step<Fleet>> = [
 			({stdout}) => {
 				expect(json(stdout)).toMatchObject({status: 'CANCELLED'});
 			},
-			async fleet => jobOn(fleet, {delay_ms: 60_000}, fleet.spare),
+			async fleet => jobOn(fleet, {delay_ms: 60_000}),
 		),
 	},
 	{

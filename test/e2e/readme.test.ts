@@ -4,7 +4,6 @@ import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {fences, readmeCommands, type ReadmeCommand} from '../helpers/readme-commands.js';
 import {notRun, repoRoot, runSteps} from '../helpers/readme-runner.js';
 import {startTestSim} from '../helpers/sim-client.js';
-import {hasTmux} from '../helpers/tmux.js';
 import {fleetOf, type Fleet} from './readme-fleet.js';
 import {steps} from './readme-steps.js';
 
@@ -39,7 +38,7 @@ describe('every command of the readme runs as written, against a simulator', () 
 		fleet = await fleetOf(await startTestSim({apiKey: 'rpa_README0000111122223333444455556666', graphqlRate: 100}));
 		const running = fleet.sim;
 		const urls = ['--api-url', `${running.url}/v2`, '--graphql-url', `${running.url}/graphql`];
-		for (const [command, outcome] of runSteps(commands, {steps, fleet, key: running.apiKey, urls, hasTmux})) {
+		for (const [command, outcome] of runSteps(commands, {steps, fleet, key: running.apiKey, urls})) {
 			problems.set(command, outcome);
 		}
 	});
@@ -52,7 +51,7 @@ describe('every command of the readme runs as written, against a simulator', () 
 	for (const command of commands) {
 		const [step] = stepOf(command);
 		const name = `${command.text}${step?.why ? ` (${step.why})` : ''}`;
-		const reason = step && notRun(step, hasTmux);
+		const reason = step && notRun(step, command);
 		if (reason) {
 			test.skip(`${name}: not run, ${reason}`, () => {});
 		} else {

@@ -1,11 +1,11 @@
-import {spawn} from 'node:child_process';
+import {spawn, spawnSync} from 'node:child_process';
 import {mkdtempSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import type {ReadmeCommand} from './readme-commands.js';
 import {cliEnv, cliPath, collect, type CliResult} from './run-cli.js';
-import {TmuxSession} from './tmux.js';
+import {hasTmux, TmuxSession} from './tmux.js';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -36,6 +36,8 @@ export type Step<Fleet> = {
 	readonly stop?: 'SIGINT' | 'SIGTERM';
 	/** A long or dashboard run is up once its output (or screen) matches. */
 	readonly ready?: (fleet: Fleet) => RegExp;
+	/** Done while a once run runs (say, let the job it follows go on once it looks). */
+	readonly during?: (fleet: Fleet) => Promise<void>;
 	/** Values later steps may use, read from a long run's output once it is up. */
 	readonly provides?: (output: string) => Fill;
 	/** One run per entry (the readme says two outcomes), each with its own fill and exit. */
@@ -175,18 +177,26 @@ const semaphore = (limit: number) => {
 	};
 };
 
-/** Why a step is not run, if it is not: the table says so, or a dashboard needs tmux. */
-export const notRun = <Fleet>(step: Step<Fleet>, hasTmux: boolean): string | undefined =>
-	step.skip ?? (step.how === 'dashboard' && !hasTmux ? 'the dashboard needs tmux, which is not installed here' : undefined);
+const hasCurl = spawnSync('curl', ['--version'], {stdio: 'ignore'}).status === 0;
 
-const runnable = <Fleet>(step: Step<Fleet>, hasTmux: boolean) => notRun(step, hasTmux) === undefined;
+/** Why a command is not run, if it is not: its step says so, or a program it needs is not installed here. */
+export function notRun<Fleet>(step: Step<Fleet>, command: ReadmeCommand): string | undefined {
+	if (step.skip) {
+		return step.skip;
+	}
+
+	if (step.how === 'dashboard' && !hasTmux) {
+		return 'the dashboard needs tmux, which is not installed here';
+	}
+
+	return command.words[0] === 'curl' && !hasCurl ? 'curl is not installed here' : undefined;
+}
 
 type Options<Fleet> = {
 	readonly steps: ReadonlyArray<Step<Fleet>>;
 	readonly fleet: Fleet;
 	readonly key: string;
 	readonly urls: readonly string[];
-	readonly hasTmux: boolean;
 	readonly limit?: number;
 };
 
@@ -197,7 +207,7 @@ type Options<Fleet> = {
  */
 export function runSteps<Fleet>(
 	commands: readonly ReadmeCommand[],
-	{steps, fleet, key, urls, hasTmux, limit = 4}: Options<Fleet>,
+	{steps, fleet, key, urls, limit = 4}: Options<Fleet>,
 ): Map<ReadmeCommand, Promise<string[]>> {
 	const slot = semaphore(limit);
 	const up = new Map<Step<Fleet>, Gate>(steps.map(step => [step, gate()]));
@@ -252,7 +262,8 @@ export function runSteps<Fleet>(
 				} else {
 					outcome = await slot(async () => {
 						const {file, args} = await program();
-						return runOnce(file, args, env, cwd, step.stdin);
+						const [result] = await Promise.all([runOnce(file, args, env, cwd, step.stdin), step.during?.(fleet)]);
+						return result;
 					});
 				}
 
@@ -275,9 +286,11 @@ export function runSteps<Fleet>(
 		done.get(step)!.resolve({});
 	};
 
+	const started = new Set<Step<Fleet>>();
 	for (const command of commands) {
 		const step = stepOf(command);
-		if (step && runnable(step, hasTmux)) {
+		if (step && notRun(step, command) === undefined) {
+			started.add(step);
 			results.set(
 				command,
 				execute(command, step).finally(() => {
@@ -287,8 +300,8 @@ export function runSteps<Fleet>(
 		}
 	}
 
-	// What will not run (skipped, or a dashboard with no tmux here) holds nothing up.
-	for (const step of steps.filter(step => !runnable(step, hasTmux))) {
+	// What will not run (skipped, or wanting a program not installed here) holds nothing up.
+	for (const step of steps.filter(step => !started.has(step))) {
 		finish(step);
 	}
 
