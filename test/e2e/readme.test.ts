@@ -1,4 +1,5 @@
-import {readFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {fences, readmeCommands, type ReadmeCommand} from '../helpers/readme-commands.js';
@@ -19,6 +20,7 @@ const stepOf = (command: ReadmeCommand) => steps.filter(step => step.match.test(
 const commands = readmeCommands(readme);
 const problems = new Map<ReadmeCommand, Promise<string[]>>();
 let fleet: Fleet;
+const scratch = mkdtempSync(path.join(tmpdir(), 'podtop-readme-'));
 
 describe('the readme', () => {
 	test('every code fence opens and closes on a line of its own', () => {
@@ -38,7 +40,7 @@ describe('every command of the readme runs as written, against a simulator', () 
 		fleet = await fleetOf(await startTestSim({apiKey: 'rpa_README0000111122223333444455556666', graphqlRate: 100}));
 		const running = fleet.sim;
 		const urls = ['--api-url', `${running.url}/v2`, '--graphql-url', `${running.url}/graphql`];
-		for (const [command, outcome] of runSteps(commands, {steps, fleet, key: running.apiKey, urls})) {
+		for (const [command, outcome] of runSteps(commands, {steps, fleet, key: running.apiKey, urls, scratch})) {
 			problems.set(command, outcome);
 		}
 	});
@@ -46,6 +48,7 @@ describe('every command of the readme runs as written, against a simulator', () 
 	afterAll(async () => {
 		await Promise.allSettled(problems.values());
 		await fleet?.sim.close();
+		rmSync(scratch, {recursive: true, force: true});
 	});
 
 	for (const command of commands) {

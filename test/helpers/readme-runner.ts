@@ -1,6 +1,5 @@
 import {spawn, spawnSync} from 'node:child_process';
-import {mkdtempSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {mkdirSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import type {ReadmeCommand} from './readme-commands.js';
@@ -59,10 +58,10 @@ export function fillWords(words: readonly string[], fill: Fill): string[] {
 }
 
 /** A folder per fence, as a terminal of its own: working directory, state, runtime and temporary folders. */
-export function fenceFolders(fence: number): {readonly cwd: string; readonly env: Record<string, string>} {
-	const base = mkdtempSync(path.join(tmpdir(), `podtop-readme-${fence}-`));
-	const env = {XDG_STATE_HOME: path.join(base, 'state'), XDG_RUNTIME_DIR: base, TMPDIR: base};
-	return {cwd: base, env};
+export function fenceFolders(scratch: string, fence: number): {readonly cwd: string; readonly env: Record<string, string>} {
+	const base = path.join(scratch, String(fence));
+	mkdirSync(base, {mode: 0o700});
+	return {cwd: base, env: {XDG_STATE_HOME: path.join(base, 'state'), XDG_RUNTIME_DIR: base, TMPDIR: base}};
 }
 
 /** The program to start for a readme command: podtop (for `npm start -- …` too, unless through npm), or curl. */
@@ -197,6 +196,8 @@ type Options<Fleet> = {
 	readonly fleet: Fleet;
 	readonly key: string;
 	readonly urls: readonly string[];
+	/** Where each fence gets its folder (the caller removes it). */
+	readonly scratch: string;
 	readonly limit?: number;
 };
 
@@ -207,13 +208,13 @@ type Options<Fleet> = {
  */
 export function runSteps<Fleet>(
 	commands: readonly ReadmeCommand[],
-	{steps, fleet, key, urls, limit = 4}: Options<Fleet>,
+	{steps, fleet, key, urls, scratch, limit = 4}: Options<Fleet>,
 ): Map<ReadmeCommand, Promise<string[]>> {
 	const slot = semaphore(limit);
 	const up = new Map<Step<Fleet>, Gate>(steps.map(step => [step, gate()]));
 	const done = new Map<Step<Fleet>, Gate>(steps.map(step => [step, gate()]));
 	const folders = new Map<number, ReturnType<typeof fenceFolders>>();
-	const folderOf = (fence: number) => folders.get(fence) ?? folders.set(fence, fenceFolders(fence)).get(fence)!;
+	const folderOf = (fence: number) => folders.get(fence) ?? folders.set(fence, fenceFolders(scratch, fence)).get(fence)!;
 	const stepOf = (command: ReadmeCommand) => steps.find(step => step.match.test(command.text));
 	const needed = (need: RegExp) => steps.find(step => step.match === need)!;
 
