@@ -22,7 +22,9 @@ const help = `
 	  purge <endpoint> --yes  Remove every queued job of an endpoint (running ones stay)
 	  pod stop|resume|terminate <id>     Stop, resume (--bid for spot) or terminate (--yes) a pod
 	  endpoint scale|delete <id>         Set workers (--min, --max) or delete (--yes) an endpoint
-	  snapshot              Print endpoints, pods and GPU stock once (tables or --json)
+	  snapshot              Print endpoints, pods and GPU stock once (tables or --json; --at TIME: as it was then)
+	  history [<thing>]     The recorded series of an endpoint, pod or GPU type (--json, --csv); --info
+	  events                The recorded timeline: alerts, writes, jobs, status changes (--jsonl)
 	  watch                 Print one JSON line per change (--jsonl) until interrupted
 	  agent                 Poll the account once for every podtop on this host (Unix socket)
 	  export                Serve Prometheus metrics (/metrics) of the account and of podtop itself
@@ -42,6 +44,7 @@ ${alertHelp}${bellHelp}
 	  $ podtop
 	  $ RUNPOD_API_KEY=... podtop --endpoints abc123,def456
 	  $ podtop snapshot --json
+	  $ podtop history llama-70b --since 6h --step 5m
 	  $ podtop <command> --help
 `;
 
@@ -59,6 +62,8 @@ const commands: Record<string, (argv: readonly string[]) => Promise<void>> = {
 	sim: async argv => (await import('./commands/sim.js')).runSim(argv),
 	snapshot: async argv => (await import('./commands/snapshot.js')).runSnapshot(argv),
 	watch: async argv => (await import('./commands/watch.js')).runWatch(argv),
+	history: async argv => (await import('./commands/history.js')).runHistory(argv),
+	events: async argv => (await import('./commands/events.js')).runEvents(argv),
 };
 
 async function main(): Promise<void> {
