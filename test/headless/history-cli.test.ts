@@ -1,5 +1,5 @@
 import {spawn} from 'node:child_process';
-import {mkdtempSync} from 'node:fs';
+import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
@@ -82,7 +82,11 @@ beforeAll(async () => {
 	expect(ended.code).toBe(0);
 }, 120_000);
 
-afterAll(async () => sim.close());
+afterAll(async () => {
+	await sim.close();
+	rmSync(state, {recursive: true, force: true});
+	rmSync(runtime, {recursive: true, force: true});
+});
 
 type Figures = {min: number; mean: number; max: number; last: number};
 type Point = {at: string; samples: number; state: string | null; inQueue: Figures; completed: Figures; workersMax: Figures};
