@@ -32,6 +32,7 @@ ${alertHelp}${bellHelp}
 	  $ podtop
 	  $ RUNPOD_API_KEY=... podtop --endpoints abc123,def456
 	  $ podtop snapshot --json
+	  $ podtop history llama-70b --since 6h --step 5m
 	  $ podtop <command> --help
 `;
 
@@ -49,6 +50,8 @@ const commands: Record<CommandName, (argv: readonly string[]) => Promise<void>> 
 	sim: async argv => (await import('./commands/sim.js')).runSim(argv),
 	snapshot: async argv => (await import('./commands/snapshot.js')).runSnapshot(argv),
 	watch: async argv => (await import('./commands/watch.js')).runWatch(argv),
+	history: async argv => (await import('./commands/history.js')).runHistory(argv),
+	events: async argv => (await import('./commands/events.js')).runEvents(argv),
 };
 
 async function main(): Promise<void> {
