@@ -1,7 +1,10 @@
+import {spawn} from 'node:child_process';
 import {readFileSync} from 'node:fs';
+import path from 'node:path';
 import {request} from 'undici';
 import type {EndpointSpec} from '../../source/sim/endpoint-spec.js';
 import {gqlData} from '../helpers/graphql-client.js';
+import {cliEnv, cliPath, runCli} from '../helpers/run-cli.js';
 import {waitFor, type TestSim} from '../helpers/sim-client.js';
 
 export type Pod = {readonly id: string; readonly name: string};
@@ -63,4 +66,37 @@ export const scrape = async (output: string) => {
 /** Sets an endpoint's workers to `count` (min and max) over GraphQL, the rest of its record kept. */
 export async function scaleTo(sim: TestSim, id: string, count: number): Promise<void> {
 	await gqlData(sim, 'mutation($input: EndpointInput!) { saveEndpoint(input: $input) { id } }', {input: {id, workersMin: count, workersMax: count}});
+}
+
+const recordings = new Map<string, Promise<void>>();
+
+/**
+A recorded history in a fence's state folder: `podtop watch` against the simulator (it records the
+account when no agent does) until `podtop history` finds the echo endpoint there with samples.
+Once per folder, whatever the order the fence's steps run in.
+*/
+export async function recorded(fleet: Fleet, cwd: string): Promise<void> {
+	let recording = recordings.get(cwd);
+	if (!recording) {
+		recording = (async () => {
+			const env = cliEnv({XDG_STATE_HOME: path.join(cwd, 'state'), XDG_RUNTIME_DIR: cwd, TMPDIR: cwd, RUNPOD_API_KEY: fleet.sim.apiKey});
+			const urls = ['--api-url', `${fleet.sim.url}/v2`, '--graphql-url', `${fleet.sim.url}/graphql`];
+			const watch = spawn(process.execPath, [cliPath, 'watch', '--jsonl', ...urls], {env, stdio: 'ignore'});
+			try {
+				await waitFor(async () => (await runCli(['history', fleet.echo.id, '--json', ...urls], env)).code === 0, 20_000, 500);
+			} finally {
+				watch.kill('SIGINT');
+				await new Promise(resolve => watch.once('close', resolve));
+			}
+		})();
+		recordings.set(cwd, recording);
+	}
+
+	return recording;
+}
+
+/** The moment a second ago as a time of day (`HH:MM:SS`), for a readme line that says `03:12`. */
+export function secondAgo(): string {
+	const date = new Date(Date.now() - 1000);
+	return [date.getHours(), date.getMinutes(), date.getSeconds()].map(value => String(value).padStart(2, '0')).join(':');
 }

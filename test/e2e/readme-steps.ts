@@ -3,7 +3,7 @@ import path from 'node:path';
 import {expect} from 'vitest';
 import type {Outcome, Step} from '../helpers/readme-runner.js';
 import {waitFor, waitForStatus} from '../helpers/sim-client.js';
-import {jobOn, json, scaleTo, scrape, type Fleet} from './readme-fleet.js';
+import {jobOn, json, recorded, scaleTo, scrape, secondAgo, type Fleet} from './readme-fleet.js';
 
 const agent = /^RUNPOD_API_KEY=… podtop agent$/;
 const groupAgent = /^RUNPOD_API_KEY=… podtop agent --group ops$/;
@@ -255,6 +255,92 @@ export const steps: ReadonlyArray<Step<Fleet>> = [
 				},
 			},
 		],
+	},
+	// The history fence reads what `watch` recorded into the fence's own state folder moments before.
+	{
+		match: /^podtop history$/,
+		runs: ok(
+			({stdout}, {echo}) => {
+				expect(stdout).toContain(echo.id);
+			},
+			async (fleet, cwd) => {
+				await recorded(fleet, cwd);
+				return {};
+			},
+		),
+	},
+	{
+		match: /^podtop history llama-70b --since 6h --step 5m$/,
+		runs: ok(
+			({stdout}) => {
+				expect(stdout).toMatch(/inqueue|queue/i);
+			},
+			async (fleet, cwd) => {
+				await recorded(fleet, cwd);
+				return {'llama-70b': fleet.echo.name};
+			},
+		),
+	},
+	{
+		match: /^podtop history llama-70b --json \| jq /,
+		why: 'its JSON checked for what the jq program reads',
+		runs: ok(
+			({stdout}) => {
+				const points = json(stdout).points as Array<Record<string, any>>;
+				expect(points.length).toBeGreaterThan(0);
+				expect(typeof points[0]!.at).toBe('string');
+				expect(typeof points[0]!.inQueue.max).toBe('number');
+			},
+			async (fleet, cwd) => {
+				await recorded(fleet, cwd);
+				return {'llama-70b': fleet.echo.name};
+			},
+		),
+	},
+	{
+		match: /^podtop history "H100 SXM" --since 7d --step 1h --csv > h100\.csv$/,
+		why: 'its CSV checked on stdout',
+		runs: ok(
+			({stdout}) => {
+				expect(stdout.split('\n')[0]).toMatch(/^at,key,name,/);
+				expect(stdout.trim().split('\n').length).toBeGreaterThan(1);
+			},
+			async (fleet, cwd) => {
+				await recorded(fleet, cwd);
+				return {};
+			},
+		),
+	},
+	{
+		match: /^podtop history --info$/,
+		runs: ok(
+			({stdout}) => {
+				expect(stdout).toMatch(/integrity.*ok/i);
+			},
+			async (fleet, cwd) => {
+				await recorded(fleet, cwd);
+				return {};
+			},
+		),
+	},
+	{
+		match: /^podtop snapshot --at 03:12$/,
+		runs: ok(
+			({stdout}, {echo}) => {
+				expect(stdout).toContain(echo.name);
+			},
+			async (fleet, cwd) => {
+				await recorded(fleet, cwd);
+				return {'03:12': secondAgo()};
+			},
+		),
+	},
+	{
+		match: /^podtop events --since 24h --type alert,write$/,
+		runs: ok(undefined, async (fleet, cwd) => {
+			await recorded(fleet, cwd);
+			return {};
+		}),
 	},
 	{match: agent, how: 'long', ready: () => /serving the account .* \(mode 0600\)/, runs: ok()},
 	{match: groupAgent, how: 'long', ready: () => /serving the account .* \(mode 0660\)/, runs: ok(undefined, ({group}) => ({ops: group}))},

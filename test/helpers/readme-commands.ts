@@ -10,6 +10,8 @@ export type ReadmeCommand = {
 	readonly words: readonly string[];
 	/** Ended with `&`: runs in the background while the fence goes on. */
 	readonly background: boolean;
+	/** What its output goes to, as written: `| jq …` or `> file` (not run: the step checks the output it reads). */
+	readonly into?: string;
 };
 
 /** The fences of a Markdown text: language and body. An opening or closing line must hold the fence alone. */
@@ -35,11 +37,12 @@ export function fences(markdown: string): Array<{readonly lang: string; readonly
 type Word = {readonly text: string; readonly quoted: boolean};
 
 /** Splits a fence body into commands: quotes, `\` line ends, `#` comments, `&&` and a final `&`, as sh does. */
-function splitCommands(body: string): Array<{readonly words: Word[]; readonly source: string; readonly background: boolean}> {
-	const commands: Array<{words: Word[]; source: string; background: boolean}> = [];
+function splitCommands(body: string): Array<{readonly words: Word[]; readonly source: string; readonly background: boolean; readonly into?: string}> {
+	const commands: Array<{words: Word[]; source: string; background: boolean; into?: string}> = [];
 	let words: Word[] = [];
 	let word: {text: string; quoted: boolean} | undefined;
 	let source = '';
+	let into: string | undefined;
 	const endWord = () => {
 		if (word) {
 			words.push(word);
@@ -50,11 +53,13 @@ function splitCommands(body: string): Array<{readonly words: Word[]; readonly so
 	const endCommand = (background: boolean) => {
 		endWord();
 		if (words.length > 0) {
-			commands.push({words, source: source.replaceAll(/\s+/g, ' ').trim(), background});
+			const text = source.replaceAll(/\s+/g, ' ').trim();
+			commands.push({words, source: into ? `${text} ${into}` : text, background, ...(into ? {into} : {})});
 		}
 
 		words = [];
 		source = '';
+		into = undefined;
 	};
 
 	for (let index = 0; index < body.length; index++) {
@@ -66,6 +71,13 @@ function splitCommands(body: string): Array<{readonly words: Word[]; readonly so
 			index = end;
 		} else if (char === '\\' && body[index + 1] === '\n') {
 			index++;
+		} else if ((char === '|' || char === '>') && !word) {
+			// A pipe or a redirect: the rest of the line is where the output goes (up to a comment).
+			const lineEnd = body.includes('\n', index) ? body.indexOf('\n', index) : body.length;
+			const comment = body.slice(index, lineEnd).search(/\s#\s/);
+			const end = comment === -1 ? lineEnd : index + comment;
+			into = body.slice(index, end).trim();
+			index = end - 1;
 		} else if (char === '#' && !word) {
 			index = body.includes('\n', index) ? body.indexOf('\n', index) - 1 : body.length;
 		} else if (char === '&') {
@@ -93,7 +105,7 @@ export function readmeCommands(markdown: string): ReadmeCommand[] {
 	for (const [fence, {body}] of fences(markdown)
 		.filter(({lang}) => lang === 'sh')
 		.entries()) {
-		for (const {words, source, background} of splitCommands(body)) {
+		for (const {words, source, background, into} of splitCommands(body)) {
 			const envWords = words.slice(
 				0,
 				words.findIndex(word => !/^[A-Z_]+=/.test(word.text)),
@@ -113,6 +125,7 @@ export function readmeCommands(markdown: string): ReadmeCommand[] {
 					env,
 					words: chosen.map(word => word.text),
 					background,
+					...(into ? {into} : {}),
 				});
 			}
 		}
