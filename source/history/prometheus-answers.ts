@@ -94,14 +94,16 @@ class Gathered {
 		}
 	}
 
-	done(width: number, raw: boolean): ThingPoints[] {
+	/** The points, oldest first, each padded to `width` positions at least (and past `pairsFrom`, to whole pairs: a pod's GPUs). */
+	done(width: number, raw: boolean, pairsFrom = Number.POSITIVE_INFINITY): ThingPoints[] {
 		return [...this.things].map(([key, thing]) => ({
 			key,
 			name: thing.name,
 			points: [...thing.points.values()]
 				.sort((a, b) => a.at - b.at)
 				.map(point => {
-					const length = Math.max(width, point.min.length, point.mean.length, point.max.length, point.last.length);
+					const longest = Math.max(width, point.min.length, point.mean.length, point.max.length, point.last.length);
+					const length = longest > pairsFrom ? pairsFrom + Math.ceil((longest - pairsFrom) / 2) * 2 : longest;
 					const pad = (values: Array<number | null>) => Array.from({length}, (_, index) => values[index] ?? null);
 					const last = pad(point.last);
 					return raw
@@ -138,7 +140,7 @@ export function rawPoints(kind: ThingKind, matrix: readonly MatrixSeries[]): Thi
 		}
 	}
 
-	return gathered.done(kindFields[kind].length, true);
+	return gathered.done(kindFields[kind].length, true, kind === 'pod' ? kindFields.pod.length : undefined);
 }
 
 /** Splits a part's tag, `<summary>:<metric>`. */
@@ -177,7 +179,7 @@ export function stepPoints(kind: ThingKind, matrix: readonly MatrixSeries[], ste
 		}
 	}
 
-	return gathered.done(kindFields[kind].length, false);
+	return gathered.done(kindFields[kind].length, false, kind === 'pod' ? kindFields.pod.length : undefined);
 }
 
 /** The account's points: a step query's (each field's summaries, the scrapes a step holds) or a raw window's (each field as it stood). */
