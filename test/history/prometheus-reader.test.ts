@@ -3,7 +3,10 @@ import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {ApiError} from '../../source/api/errors.js';
 import {kindFields} from '../../source/history/fields.js';
 import type {HistoryReader, Series} from '../../source/history/history-types.js';
+import {vectorOf} from '../../source/history/prometheus-answers.js';
+import {figuresOffsetMs, stateQuery} from '../../source/history/prometheus-queries.js';
 import {createPrometheusReader} from '../../source/history/prometheus-reader.js';
+import {pastAccount} from '../../source/history/prometheus-state.js';
 import {UsageError} from '../../source/lib/usage-error.js';
 import {cliEnv, cliPath} from '../helpers/run-cli.js';
 import {hasPrometheus, startPrometheus, type RunningPrometheus} from '../helpers/prometheus.js';
@@ -206,6 +209,20 @@ describe.skipIf(!hasPrometheus)(
 				expect(servedValues(texts(), 'podtop_endpoint_jobs_in_queue', `endpoint_id="${id}"`)).toContain(endpoint.health!.jobs.inQueue);
 				expect(endpoint.healthAt).toBeLessThanOrEqual(stoppedAt - 10_000);
 				expect(endpoint.healthAt).toBeGreaterThan(stoppedAt - 12_000);
+			}
+
+			// The figures compare with the counters 4 min before; this run is 30 s long, so ask Prometheus for them 15 s before instead.
+			const query = stateQuery().replaceAll(`offset ${figuresOffsetMs}ms`, 'offset 15000ms');
+			const answer = (await (
+				await fetch(`${prometheus.url}/api/v1/query`, {method: 'POST', body: new URLSearchParams({query, time: String((stoppedAt - 10_000) / 1000)})})
+			).json()) as {data: unknown};
+			const withFigures = pastAccount(vectorOf(answer.data, 'test'), stoppedAt - 10_000)!;
+			for (const {id} of listed.endpoints) {
+				const {history, figures, healthAt} = withFigures.endpoints.byId[id]!;
+				expect(history).toHaveLength(2);
+				expect(history[0]!.at).toBeGreaterThan(healthAt! - 17_000);
+				expect(history[0]!.at).toBeLessThanOrEqual(healthAt! - 15_000);
+				expect(figures.throughputPerMinute).toBeGreaterThanOrEqual(0);
 			}
 
 			expect(await reader.stateAt(startedAt - 10 * 60_000)).toBeUndefined();
