@@ -140,30 +140,19 @@ export function createMetrics(store: PodtopStore): {readonly registry: Registry;
 		}
 	});
 
-	gauge(
-		'podtop_pod_gpu_utilization_percent',
-		'GPU utilisation per GPU of the pod (gpu: its id, gpu_index: its place in the pod, from 0)',
-		[...podLabels, 'gpu', 'gpu_index'],
-		function* (state) {
+	for (const [name, what, field] of [
+		['podtop_pod_gpu_utilization_percent', 'GPU utilisation', 'gpuUtilPercent'],
+		['podtop_pod_gpu_memory_utilization_percent', 'GPU memory in use', 'memoryUtilPercent'],
+	] as const) {
+		gauge(name, `${what} per GPU of the pod (gpu: its id, gpu_index: its place in the pod, from 0)`, [...podLabels, 'gpu', 'gpu_index'], function* (state) {
 			for (const {labels, record} of pods(state)) {
 				for (const [index, gpu] of (record.runtime?.gpus ?? []).entries()) {
-					yield [{...labels, gpu: label(gpu?.id ?? String(index)), gpu_index: String(index)}, gpu?.gpuUtilPercent];
+					yield [{...labels, gpu: label(gpu?.id ?? String(index)), gpu_index: String(index)}, gpu?.[field]];
 				}
 			}
-		},
-	);
-	gauge(
-		'podtop_pod_gpu_memory_utilization_percent',
-		'GPU memory in use per GPU of the pod (gpu: its id, gpu_index: its place in the pod, from 0)',
-		[...podLabels, 'gpu', 'gpu_index'],
-		function* (state) {
-			for (const {labels, record} of pods(state)) {
-				for (const [index, gpu] of (record.runtime?.gpus ?? []).entries()) {
-					yield [{...labels, gpu: label(gpu?.id ?? String(index)), gpu_index: String(index)}, gpu?.memoryUtilPercent];
-				}
-			}
-		},
-	);
+		});
+	}
+
 	gauge('podtop_pod_gpus', 'GPUs the pod has (its gpuCount)', podLabels, function* (state) {
 		for (const {labels, record} of pods(state)) {
 			yield [labels, record.gpuCount];
