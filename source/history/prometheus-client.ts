@@ -88,17 +88,24 @@ export function createPrometheusClient({url, timeoutMs = defaultTimeoutMs, maxBy
 	const request = async (method: 'GET' | 'POST', path: string, body?: string): Promise<unknown> => {
 		let response: Dispatcher.ResponseData;
 		let text: string;
+		// The whole exchange, answer included, in `timeoutMs` (undici's own timeouts bound each wait, not a slow trickle).
+		const stop = new AbortController();
+		const timer = setTimeout(() => {
+			stop.abort(new DOMException('no answer in time', 'TimeoutError'));
+		}, timeoutMs);
 		try {
 			response = await pool.request({
 				path: `${base}${path}`,
 				method,
 				headers: body === undefined ? headers : {...headers, 'content-type': 'application/x-www-form-urlencoded'},
 				body,
-				signal: AbortSignal.timeout(timeoutMs),
+				signal: stop.signal,
 			});
 			text = await readBody(response, maxBytes, what);
 		} catch (error) {
-			throw fromTransportError(error, what);
+			throw fromTransportError(stop.signal.aborted ? stop.signal.reason : error, what);
+		} finally {
+			clearTimeout(timer);
 		}
 
 		const {statusCode} = response;

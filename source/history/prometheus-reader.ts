@@ -43,7 +43,9 @@ names (prometheus-metrics.ts maps each kind's fields to them). `series` reads ev
 raw) in windows up to 6 h without a step or with one under a minute, merged to the step when there
 is one; otherwise one range query at the step (widened so a series holds at most 10,000 points),
 each point the step's min, mean, max and last (`*_over_time`) and the scrapes it holds, tier
-'minute' for steps under an hour and 'hour' from an hour. `stateAt` is one instant query. There is
+'minute' for steps under an hour and 'hour' from an hour. The account is a sum over pods, not a
+stored series: in raw windows Prometheus evaluates it every 15 s (the series' step says so), in
+steps by subqueries. `stateAt` is one instant query. There is
 no timeline (`events` says so) and no alert history; names pass the exporter's sanitiser and are
 shown through podtop's again.
 */
