@@ -8,7 +8,7 @@ import {figuresOffsetMs, stateQuery} from '../../source/history/prometheus-queri
 import {createPrometheusReader} from '../../source/history/prometheus-reader.js';
 import {pastAccount} from '../../source/history/prometheus-state.js';
 import {UsageError} from '../../source/lib/usage-error.js';
-import {cliEnv, cliPath} from '../helpers/run-cli.js';
+import {cliEnv, cliPath, runCli} from '../helpers/run-cli.js';
 import {hasPrometheus, startPrometheus, type RunningPrometheus} from '../helpers/prometheus.js';
 import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
 
@@ -57,6 +57,8 @@ describe.skipIf(!hasPrometheus)(
 		let exporter: ChildProcess;
 		let prometheus: RunningPrometheus;
 		let reader: HistoryReader;
+		/** The Prometheus URL with a user and password in it (this Prometheus asks for none; the password must still never show). */
+		let sourceUrl: string;
 		let listed: Listed;
 		/** What the exporter served, fetched every 200 ms. */
 		const served: Array<{readonly at: number; readonly text: string}> = [];
@@ -81,7 +83,8 @@ describe.skipIf(!hasPrometheus)(
 			const url = new URL(prometheus.url);
 			url.username = 'team';
 			url.password = password;
-			reader = createPrometheusReader({url: url.toString()});
+			sourceUrl = url.toString();
+			reader = createPrometheusReader({url: sourceUrl});
 
 			startedAt = Date.now();
 			while (Date.now() - startedAt < scrapeForMs) {
@@ -267,6 +270,49 @@ describe.skipIf(!hasPrometheus)(
 			expect(error).toBeInstanceOf(UsageError);
 			expect((error as Error).message).toMatch(/events need the local store/);
 		});
+
+		test('podtop history, snapshot --at and events read it with --history-source; the password never shows', async () => {
+			const source = `prometheus=${sourceUrl}`;
+			const run = async (args: string[]) => {
+				const result = await runCli(
+					[...args, '--history-source', source, '--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`],
+					cliEnv({RUNPOD_API_KEY: key}),
+					30_000,
+				);
+				expect(`${result.stdout}${result.stderr}`).not.toContain(password);
+				return result;
+			};
+
+			const iso = (at: number) => new Date(at).toISOString();
+			const endpoint = listed.endpoints[0]!;
+			const history = await run(['history', endpoint.name, '--kind', 'endpoint', '--from', iso(startedAt - 5000), '--to', iso(stoppedAt), '--json']);
+			expect(history.code, history.stderr).toBe(0);
+			const document = JSON.parse(history.stdout) as {key: string; name: string; tier: string; fields: string[]; points: Array<{inQueue: {last: number}}>};
+			const [series] = await reader.series({kind: 'endpoint', keys: [endpoint.id], from: startedAt - 5000, to: stoppedAt});
+			expect(document).toMatchObject({key: endpoint.id, name: endpoint.name, tier: 'raw', fields: series!.fields});
+			expect(document.points.map(point => point.inQueue.last)).toEqual(column(series!, 'inQueue'));
+
+			const snapshot = await run(['snapshot', '--at', iso(stoppedAt - 10_000), '--json']);
+			expect(snapshot.code, snapshot.stderr).toBe(0);
+			const past = JSON.parse(snapshot.stdout) as {
+				at: string;
+				endpoints: Array<{id: string; name: string}>;
+				pods: Array<{id: string}>;
+				gpuTypes: Array<{id: string}>;
+			};
+			expect(past.at).toBe(iso(stoppedAt - 10_000));
+			expect(past.endpoints.map(({id, name}) => `${id} ${name}`).sort()).toEqual(listed.endpoints.map(({id, name}) => `${id} ${name}`).sort());
+			expect(past.pods.map(({id}) => id).sort()).toEqual(listed.pods.map(({id}) => id).sort());
+			expect(past.gpuTypes.map(({id}) => id).sort()).toEqual(listed.gpuTypes.map(({id}) => id).sort());
+
+			const events = await run(['events', '--since', '1h']);
+			expect(events.code).toBe(2);
+			expect(events.stderr).toContain('events need the local store');
+
+			const info = await run(['history', '--info', '--json']);
+			expect(info.code, info.stderr).toBe(0);
+			expect(JSON.parse(info.stdout)).toMatchObject({source: prometheus.url, kind: 'prometheus', tiers: [{tier: 'raw', retention: '15d'}]});
+		}, 120_000);
 
 		test('a Prometheus that is not there is a network error that names the host, never the password', async () => {
 			const gone = createPrometheusReader({url: `http://team:${password}@127.0.0.1:9/`, timeoutMs: 3000});
