@@ -76,8 +76,9 @@ export function accountRawQuery(): string {
 }
 
 /**
-The account's fields per step: min, mean and max by a subquery every `resolutionMs` through the
-step, the last as it stood at the step's end, and the scrapes the step holds.
+The account's fields per step: min, mean, max and last by a subquery every `resolutionMs` through
+the step (the last one in it even when the exporter stopped before the step's end), and the
+scrapes the step holds.
 */
 export function accountStepQuery(stepMs: number, resolutionMs: number): string {
 	const window = promDuration(stepMs);
@@ -86,9 +87,7 @@ export function accountStepQuery(stepMs: number, resolutionMs: number): string {
 			return [];
 		}
 
-		return summaries.map(([summary, over]) =>
-			tagged(summary === 'last' ? `(${expression})` : `${over}((${expression})[${window}:${promDuration(resolutionMs)}])`, `${summary}:${index}`),
-		);
+		return summaries.map(([summary, over]) => tagged(`${over}((${expression})[${window}:${promDuration(resolutionMs)}])`, `${summary}:${index}`));
 	});
 	parts.push(tagged(`max(count_over_time(${scrapedMetric}[${window}]))`, 'count:account'));
 	return parts.join(' or ');

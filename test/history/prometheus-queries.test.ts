@@ -61,6 +61,9 @@ describe('PromQL building', () => {
 		expect(query).toContain(
 			'min_over_time((sum(max by (pod_id) (podtop_pod_cost_dollars_per_hour) and on (pod_id) podtop_pod_info{status="RUNNING"}) or 0 * max(podtop_source_stale))[3600000ms:180000ms])',
 		);
+		expect(query).toContain(
+			'label_replace(last_over_time((count(max by (pod_id) (podtop_pod_info)) or 0 * max(podtop_source_stale))[3600000ms:180000ms]), "podtop_term", "last:2", "", "")',
+		);
 		expect(query).toContain('"last:3"');
 		expect(query).not.toContain('"last:4"');
 		expect(query).toContain('label_replace(max(count_over_time(podtop_source_stale[3600000ms])), "podtop_term", "count:account", "", "")');

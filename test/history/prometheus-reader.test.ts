@@ -214,17 +214,19 @@ describe.skipIf(!hasPrometheus)(
 				expect(endpoint.healthAt).toBeGreaterThan(stoppedAt - 12_000);
 			}
 
-			// The figures compare with the counters 4 min before; this run is 30 s long, so ask Prometheus for them 15 s before instead.
-			const query = stateQuery().replaceAll(`offset ${figuresOffsetMs}ms`, 'offset 15000ms');
+			// The figures compare with the counters 4 min before; this run is 30 s long, so ask Prometheus for them 18 s before instead (figures need 15 s).
+			const figuresAt = stoppedAt - 3000;
+			const query = stateQuery().replaceAll(`offset ${figuresOffsetMs}ms`, 'offset 18000ms');
 			const answer = (await (
-				await fetch(`${prometheus.url}/api/v1/query`, {method: 'POST', body: new URLSearchParams({query, time: String((stoppedAt - 10_000) / 1000)})})
+				await fetch(`${prometheus.url}/api/v1/query`, {method: 'POST', body: new URLSearchParams({query, time: String(figuresAt / 1000)})})
 			).json()) as {data: unknown};
-			const withFigures = pastAccount(vectorOf(answer.data, 'test'), stoppedAt - 10_000)!;
+			const withFigures = pastAccount(vectorOf(answer.data, 'test'), figuresAt)!;
 			for (const {id} of listed.endpoints) {
 				const {history, figures, healthAt} = withFigures.endpoints.byId[id]!;
 				expect(history).toHaveLength(2);
-				expect(history[0]!.at).toBeGreaterThan(healthAt! - 17_000);
-				expect(history[0]!.at).toBeLessThanOrEqual(healthAt! - 15_000);
+				expect(history[0]!.at).toBeGreaterThan(figuresAt - 20_000);
+				expect(history[0]!.at).toBeLessThanOrEqual(figuresAt - 18_000);
+				expect(history[1]!.at).toBe(healthAt);
 				expect(figures.throughputPerMinute).toBeGreaterThanOrEqual(0);
 			}
 
@@ -243,6 +245,17 @@ describe.skipIf(!hasPrometheus)(
 				6,
 			);
 			expect(last[4]).toBeNull();
+
+			// By the minute: subqueries through each step; the pods never changed, so every figure of the count is the count.
+			const [minutes] = await reader.series({kind: 'account', keys: ['account'], from: startedAt, to: stoppedAt - 5000, step: 60_000});
+			expect(minutes).toMatchObject({tier: 'minute', step: 60_000});
+			const pods = listed.pods.length;
+			for (const point of minutes!.points) {
+				expect([point.min[2], point.mean[2], point.max[2], point.last[2]]).toEqual([pods, pods, pods, pods]);
+				expect(point.count).toBeGreaterThan(0);
+				expect(point.mean[0]).toBeGreaterThanOrEqual(point.min[0]! - 1e-9);
+				expect(point.mean[0]).toBeLessThanOrEqual(point.max[0]! + 1e-9);
+			}
 		});
 
 		test('things, span and info say what Prometheus holds; the URL is shown without its credentials; events need the local store', async () => {
