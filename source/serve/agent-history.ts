@@ -104,7 +104,8 @@ export async function answerHistory(
 	try {
 		call = callOf(method, args);
 	} catch (error_) {
-		return error(`bad arguments to history ${method}: ${error_ instanceof Error ? error_.message : String(error_)}`);
+		const reason = error_ instanceof Error ? error_.message : String(error_);
+		return error(error_ instanceof Refused ? reason : `bad arguments to history ${method}: ${reason}`);
 	}
 
 	let timer: NodeJS.Timeout | undefined;
