@@ -1,5 +1,6 @@
 import {basename, join} from 'node:path';
 import {groupAgentDirectory, type AgentFeature} from '../api/agent-protocol.js';
+import type {RecordingState} from '../history/history-types.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
 import type {WebhookReport} from '../poll/alert-notifier.js';
@@ -113,14 +114,19 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 				log(`serving ${exporter.url}`);
 			}
 
-			const recording = engine.history.status.getState();
-			if (recording.state === 'recording') {
-				log(`recording history in ${recording.file}`);
-			}
+			// Now, or later: when the podtop that recorded before the agent came (a dashboard) hands the file over.
+			const sayRecording = (state: RecordingState, previous?: RecordingState) => {
+				if (state.state === 'recording' && previous?.state !== 'recording' && previous?.state !== 'paused') {
+					log(`recording history in ${state.file}`);
+				}
+			};
 
+			sayRecording(engine.history.status.getState());
+			const unsubscribe = engine.history.status.subscribe(sayRecording);
 			try {
 				await untilSignal();
 			} finally {
+				unsubscribe();
 				metrics?.close();
 				await exporter?.close();
 				await server.close();

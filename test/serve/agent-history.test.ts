@@ -38,7 +38,7 @@ let own: HistoryReader;
 let socketPath: string;
 
 /** `podtop agent --group`, recording into a state folder only its user can read. */
-async function startAgent(): Promise<typeof agent> {
+async function startAgent(ready = 'recording history in'): Promise<typeof agent> {
 	const env = cliEnv({RUNPOD_API_KEY: key, XDG_RUNTIME_DIR: runtime, XDG_STATE_HOME: agentState, TMPDIR: shared});
 	const child = spawn(process.execPath, [cliPath, 'agent', '--group', group, '--api-url', service.apiUrl, '--graphql-url', service.graphqlUrl], {env});
 	let log = '';
@@ -46,7 +46,7 @@ async function startAgent(): Promise<typeof agent> {
 	child.stderr.on('data', (text: string) => {
 		log += text;
 	});
-	await waitFor(() => log.includes('recording history in'), 15_000);
+	await waitFor(() => log.includes(ready), 15_000);
 	return Object.assign(child, {log: () => log});
 }
 
@@ -321,4 +321,25 @@ describe('attached clients and the agent’s history', () => {
 		},
 		60_000,
 	);
+
+	test('a dashboard that recorded before the agent came hands the file over to it when it attaches', async () => {
+		agent.kill('SIGTERM');
+		await new Promise(resolve => agent.once('close', resolve));
+		const dashboard = await engineFor(sim, {agent: true, record: true, history: {directory: join(agentState, 'podtop', 'history')}});
+		try {
+			dashboard.start();
+			await waitFor(() => dashboard.history.status.getState().state === 'recording', 10_000);
+			agent = await startAgent('serving');
+			expect(agent.log()).toContain('another podtop (the agent?) records this account');
+			await waitFor(() => dashboard.store.getState().via === 'agent', 10_000);
+			await waitFor(() => dashboard.history.status.getState().state === 'reading');
+			expect(dashboard.history.status.getState()).toMatchObject({reason: 'the agent records this account', file});
+			// The agent takes the file within its retry (5 s), and what it records is what the dashboard reads.
+			await waitFor(() => agent.log().includes(`recording history in ${file}`), 15_000);
+			const before = (await dashboard.history.reader()!.span())!.to;
+			await waitFor(async () => (await dashboard.history.reader()!.span())!.to > before, 15_000);
+		} finally {
+			await dashboard.close();
+		}
+	}, 60_000);
 });
