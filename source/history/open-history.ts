@@ -292,7 +292,9 @@ export function openHistory({
 				}
 
 				if (on) {
-					readOnly('the agent records this account');
+					// Opened when a range is first asked for: a member of another user's agent never needs this user's file.
+					readerOpened = reader !== undefined;
+					setStatus({state: 'reading', file, reason: 'the agent records this account'});
 				} else if (was && becomeRecorder()) {
 					readerOpened = true;
 				} else if (was) {
