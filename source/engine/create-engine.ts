@@ -86,10 +86,10 @@ export type EngineOptions = {
 	readonly auditPath?: string;
 	/**
 	Take the account from an agent on this host (`podtop agent`) when one serves it, polling only
-	what is this process's own (followed jobs, an open pod); live, and every endpoint, only. A
-	process that polls nothing of the account (`snapshot`, `history`) reads the agent's history
-	when it cannot read the file. False (`--no-agent`): no agent is asked anything; unset (the
-	write verbs): an agent of another user (`--group`) is only told of this process's writes.
+	what is this process's own (followed jobs, an open pod); live, and every endpoint, only. Unset,
+	the process is not fed, but a process that polls nothing of the account (`snapshot`, `history`)
+	reads the agent's history when it cannot read the file, and an agent of another user
+	(`--group`) is told of its writes. False (`--no-agent`): no agent is asked anything.
 	*/
 	readonly agent?: boolean;
 	/**
@@ -175,7 +175,7 @@ export async function createEngine({
 			? {...local, attached() {}}
 			: withAgentHistory(local, {
 					findAgent:
-						link && agent && !fed
+						link && agent !== false && !fed
 							? () => {
 									const socketPath = findAgentSocket(link.candidates);
 									return socketPath === undefined

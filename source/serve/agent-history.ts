@@ -10,8 +10,6 @@ type Call = (reader: HistoryReader) => Promise<unknown>;
 
 /** Why arguments are refused: a sentence for the client's message. */
 class BadArguments extends Error {}
-/** A request the agent will not run, said as it is. */
-class Refused extends Error {}
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -77,11 +75,8 @@ function callOf(method: HistoryMethod, args: readonly unknown[]): Call {
 		}
 
 		case 'info': {
-			if (isRecord(args[0]) && args[0].integrity === true) {
-				// It reads every page of the file in one call that blocks: the agent would stop polling and ticking meanwhile.
-				throw new Refused("the integrity check reads the whole file and would stall the agent: run it as the agent's user, on the file");
-			}
-
+			// Never the integrity check: it reads every page of the file in one call that blocks, and the
+			// agent would stop polling and ticking meanwhile. `integrity` comes back unset (not checked).
 			return async reader => reader.info();
 		}
 	}
@@ -104,8 +99,7 @@ export async function answerHistory(
 	try {
 		call = callOf(method, args);
 	} catch (error_) {
-		const reason = error_ instanceof Error ? error_.message : String(error_);
-		return error(error_ instanceof Refused ? reason : `bad arguments to history ${method}: ${reason}`);
+		return error(`bad arguments to history ${method}: ${error_ instanceof Error ? error_.message : String(error_)}`);
 	}
 
 	let timer: NodeJS.Timeout | undefined;
