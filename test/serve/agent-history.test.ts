@@ -211,12 +211,12 @@ describe('history from the agent, over its socket', () => {
 
 describe('attached clients and the agent’s history', () => {
 	let client: Engine | undefined;
-	const memberHistory = mkdtempSync(join(tmpdir(), 'podtop-member-history-'));
+	const memberHistory = mkdtempSync(join(shared, 'member-history-'));
 
 	afterAll(async () => client?.close());
 
 	test("a dashboard attached to the agent does not record its own: it shows the agent's history (over the socket when it cannot read the file)", async () => {
-		process.env.XDG_RUNTIME_DIR = mkdtempSync(join(tmpdir(), 'podtop-member-runtime-'));
+		process.env.XDG_RUNTIME_DIR = mkdtempSync(join(shared, 'member-runtime-'));
 		client = await engineFor(sim, {agent: true, record: true, history: {directory: memberHistory}});
 		client.start();
 		await waitFor(() => client!.store.getState().via === 'agent', 10_000);
