@@ -50,12 +50,13 @@ export type ValueRange = {readonly min: number; readonly max: number};
 
 /**
 The range a chart spans for its values: from zero (counts, rates, percentages) or from the lowest
-(prices, which drift a few percent), to the highest, or to `ceiling` (100 %) when given. Undefined
-when no value is known. A flat series sits mid-height.
+(prices, which drift a few percent), to the highest (a whole number for things counted whole, like
+workers), or to `ceiling` (100 %) when given. Undefined when no value is known. A flat series sits
+mid-height.
 */
 export function valueRange(
 	series: ReadonlyArray<ReadonlyArray<number | null>>,
-	{fromZero = true, ceiling}: {readonly fromZero?: boolean; readonly ceiling?: number} = {},
+	{fromZero = true, ceiling, whole = false}: {readonly fromZero?: boolean; readonly ceiling?: number; readonly whole?: boolean} = {},
 ): ValueRange | undefined {
 	let low = Number.POSITIVE_INFINITY;
 	let high = Number.NEGATIVE_INFINITY;
@@ -78,7 +79,8 @@ export function valueRange(
 
 	if (fromZero) {
 		const min = Math.min(0, low);
-		return {min, max: high > min ? high : min + 1};
+		const max = whole ? Math.ceil(high) : high;
+		return {min, max: max > min ? max : min + 1};
 	}
 
 	if (high > low) {

@@ -1,0 +1,120 @@
+import {useEffect, useRef, useState} from 'react';
+import {sanitizeLine} from '../../format/sanitize.js';
+import type {History} from '../../history/open-history.js';
+import {useServices} from '../services.js';
+import {refreshMs, requestKey, seriesCache, type SeriesAnswer, type SeriesRequest} from './series-cache.js';
+
+export type SeriesState = {
+	/** The answer for this request, or while it is on its way the one shown before it (never a blank). */
+	readonly answer: SeriesAnswer | undefined;
+	/** Whether there is history to read: false, draw from the store's in-memory histories (`--no-history`, recording off). */
+	readonly recorded: boolean;
+	/** The answer shown is for another request (a window or moment no longer shown): the right one is on its way. */
+	readonly waiting: boolean;
+	readonly error: string | undefined;
+};
+
+/** A live chart waits this long after a poll before asking, so the recorder has written it. */
+const afterPollMs = 150;
+
+/** Histories whose `ready` has settled: a chart mounted later need not ask again when it does. */
+const settled = new WeakSet<History>();
+
+/** When the history became ready to read, if that was after the first chart asked (the demo records its past first). */
+function useReadyAt(history: History | undefined): number | undefined {
+	const [readyAt, setReadyAt] = useState<number>();
+	useEffect(() => {
+		if (!history || settled.has(history)) {
+			return;
+		}
+
+		let mounted = true;
+		void history.ready.then(() => {
+			settled.add(history);
+			if (mounted) {
+				setReadyAt(Date.now());
+			}
+		});
+		return () => {
+			mounted = false;
+		};
+	}, [history]);
+	return readyAt;
+}
+
+/**
+A chart's series from history: one range request per window (all the keys together, so the rows on
+screen are one batch), answers cached and shared between charts, the last answer shown while a new
+one is on its way, and answers for a window or moment no longer shown dropped. Live, it asks again
+when `changed` changes (a poll of what it shows), at most once per `refreshMs`; at a moment in the
+past, never. Without history (`recorded` false) the caller draws from the store instead.
+*/
+export function useSeries(request: SeriesRequest | undefined, changed?: unknown): SeriesState {
+	const {engine} = useServices();
+	const history = engine?.history;
+	const reader = history?.reader();
+	const cache = reader ? seriesCache(reader) : undefined;
+	const key = request ? requestKey(request) : undefined;
+	// The request as plain values, so the effect below runs when, and only when, one of them changes.
+	const kind = request?.kind;
+	const keys = request?.keys.join('\n');
+	const span = request?.windowMs;
+	const columns = request?.columns;
+	const at = request?.at;
+	const [shown, setShown] = useState<SeriesAnswer>();
+	const [error, setError] = useState<string>();
+	const readyAt = useReadyAt(history);
+	const wanted = useRef<string>(undefined);
+	const timer = useRef<NodeJS.Timeout>(undefined);
+
+	useEffect(() => {
+		wanted.current = key;
+		return () => {
+			wanted.current = undefined;
+			clearTimeout(timer.current);
+			timer.current = undefined;
+		};
+	}, [key]);
+
+	useEffect(() => {
+		if (!cache || key === undefined || kind === undefined || keys === undefined || span === undefined || columns === undefined || cache.inFlight(key)) {
+			return;
+		}
+
+		const request: SeriesRequest = {kind, keys: keys === '' ? [] : keys.split('\n'), windowMs: span, columns, at};
+		const ask = () => {
+			timer.current = undefined;
+			cache.ask(request).then(
+				answer => {
+					// An answer for a window or a moment no longer shown is kept for later, not drawn.
+					if (wanted.current === answer.key) {
+						setError(undefined);
+						setShown(answer);
+					}
+				},
+				(error_: unknown) => {
+					if (wanted.current === key) {
+						setError(sanitizeLine(error_ instanceof Error ? error_.message : String(error_)));
+					}
+				},
+			);
+		};
+
+		const kept = cache.peek(key);
+		if (!kept || (readyAt !== undefined && kept.askedAt < readyAt)) {
+			ask();
+			return;
+		}
+
+		if (!kept.live || timer.current) {
+			return;
+		}
+
+		const age = Date.now() - kept.askedAt;
+		timer.current = setTimeout(ask, Math.max(afterPollMs, refreshMs(request) - age));
+	}, [cache, key, kind, keys, span, columns, at, changed, readyAt]);
+
+	const kept = key ? cache?.peek(key) : undefined;
+	const answer = cache ? (kept ?? shown) : undefined;
+	return {answer, recorded: cache !== undefined, waiting: Boolean(cache && key && answer?.key !== key), error};
+}
