@@ -89,13 +89,15 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 	const selected = found === -1 ? Math.min(selection.index, Math.max(0, jobs.rows.length - 1)) : found;
 	return (
 		<Box flexDirection='column' width={width} height={height}>
-			<Box>
-				<Box flexGrow={1}>
+			<Box height={1}>
+				<Box flexGrow={1} flexShrink={1} overflow='hidden'>
 					<Text bold color={colors.accent} wrap='truncate'>
 						{`${sanitizeLine(record.name)} (${sanitizeLine(record.id)})  Esc back · ${window}${recorded ? '' : ' (history off: the last 10m in memory)'} < > window`}
 					</Text>
 				</Box>
-				<DataAge source='jobApi' width={30} />
+				<Box flexShrink={0} marginLeft={1}>
+					<DataAge source='jobApi' width={30} />
+				</Box>
 			</Box>
 			<Text wrap='truncate'>{sanitizeLine(facts)}</Text>
 			<Text wrap='truncate'>{workers}</Text>

@@ -44,6 +44,8 @@ export type ChartProps = {
 	readonly bars?: boolean;
 	/** Said in the plot when it has nothing to draw. */
 	readonly empty?: string;
+	/** Words for the top and bottom of the value axis instead of the range's numbers (stock: High, None). */
+	readonly labels?: {readonly top: string; readonly bottom: string};
 };
 
 /**
@@ -62,6 +64,7 @@ export function Chart({
 	axis,
 	bars = false,
 	empty = 'nothing recorded in this window',
+	labels,
 }: ChartProps) {
 	const {colors, glyphs} = useServices();
 	const style = chartStyle(glyphs, bars);
@@ -73,10 +76,10 @@ export function Chart({
 		}
 
 		if (row === 0) {
-			return formatAxisValue(range.max, unit);
+			return labels?.top ?? formatAxisValue(range.max, unit);
 		}
 
-		return row === height - 1 ? formatAxisValue(range.min, unit) : '';
+		return row === height - 1 ? (labels?.bottom ?? formatAxisValue(range.min, unit)) : '';
 	};
 
 	const axisText = axis === undefined ? undefined : typeof axis === 'string' ? fit(axis, plot) : timeAxis(axis.from, axis.to, plot);
@@ -89,21 +92,24 @@ export function Chart({
 				))}
 			</Text>
 			{Array.from({length: height}, (_, row) => (
-				<Text key={row} wrap='truncate'>
-					<Text dimColor>{`${fit(label(row), gutterWidth - 1, 'right')} `}</Text>
-					{range ? (
-						cellRuns(rows[row] ?? []).map((run, index) => {
-							const layer = run.layer === undefined ? undefined : layers[run.layer];
-							return (
-								<Text key={index} color={layer?.tone ? colors[layer.tone] : undefined} dimColor={layer?.dim}>
-									{run.text}
-								</Text>
-							);
-						})
-					) : (
-						<Text dimColor>{row === Math.floor((height - 1) / 2) ? fit(empty, plot) : ''}</Text>
-					)}
-				</Text>
+				// A row of blanks still takes its line: Ink gives an empty text no height.
+				<Box key={row} height={1}>
+					<Text wrap='truncate'>
+						<Text dimColor>{`${fit(label(row), gutterWidth - 1, 'right')} `}</Text>
+						{range ? (
+							cellRuns(rows[row] ?? []).map((run, index) => {
+								const layer = run.layer === undefined ? undefined : layers[run.layer];
+								return (
+									<Text key={index} color={layer?.tone ? colors[layer.tone] : undefined} dimColor={layer?.dim}>
+										{run.text}
+									</Text>
+								);
+							})
+						) : (
+							<Text dimColor>{row === Math.floor((height - 1) / 2) ? fit(empty, plot) : ''}</Text>
+						)}
+					</Text>
+				</Box>
 			))}
 			{axisText === undefined ? null : (
 				<Text dimColor wrap='truncate'>

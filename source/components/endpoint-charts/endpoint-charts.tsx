@@ -1,8 +1,8 @@
-import {Text} from 'ink';
 import {useMemo} from 'react';
 import {formatAxisValue, valueRange} from '../../format/axis-values.js';
 import {chartGrid, gridEnd} from '../../format/chart-grid.js';
 import {formatPercent} from '../../format/numbers.js';
+import {endpointStateSample} from '../../history/fields.js';
 import type {Tone} from '../../rows/row.js';
 import {windowMs} from '../../view-state/view-state.js';
 import {chartLayout, ChartPanel, chartStyle, plotColumns, type PanelChart, type ToneLayer} from '../chart/index.js';
@@ -104,12 +104,21 @@ export function EndpointCharts({endpointId, width, height}: Props) {
 	const {glyphs, colors} = useServices();
 	const window = useView(state => state.windows.endpoint);
 	const at = useView(state => state.cursor);
-	const healthAt = usePodtop(state => state.endpoints.byId[endpointId]?.healthAt);
-	const memory = usePodtop(state => state.endpoints.byId[endpointId]?.history);
+	const endpoint = usePodtop(state => state.endpoints.byId[endpointId]);
+	const memory = endpoint?.history;
+	// What the store holds now is the newest point of a live chart (rollups lag the present).
+	const current = useMemo(() => {
+		const sample = endpoint ? endpointStateSample(endpoint) : undefined;
+		return sample ? new Map([[endpointId, sample]]) : undefined;
+	}, [endpoint, endpointId]);
 	const layout = endpointChartLayout(width, height);
 	const columns = plotColumns(layout.cellWidth, chartStyle(glyphs));
 	const span = windowMs[window];
-	const {answer, recorded, error} = useSeries(layout.shown > 0 ? {kind: 'endpoint', keys: [endpointId], windowMs: span, columns, at} : undefined, healthAt);
+	const {answer, recorded, error} = useSeries(
+		layout.shown > 0 ? {kind: 'endpoint', keys: [endpointId], windowMs: span, columns, at} : undefined,
+		endpoint?.healthAt,
+		current,
+	);
 	const drawn = useMemo(() => {
 		if (recorded) {
 			if (!answer) {
@@ -135,11 +144,13 @@ export function EndpointCharts({endpointId, width, height}: Props) {
 		return null;
 	}
 
+	const colorless = colors.accent === undefined;
 	if (!drawn) {
-		return <Text dimColor>{`reading ${window} of history…`}</Text>;
+		// The charts' frames while the first answer is on its way: nothing moves when it comes.
+		const nothing = endpointColumns([], [], {start: 0, columnMs: 1, columns}, 0);
+		return <ChartPanel charts={charts(nothing, colorless, false).map(chart => ({...chart, empty: `reading ${window} of history…`}))} layout={layout} axis='' />;
 	}
 
-	const colorless = colors.accent === undefined;
 	// No time at all (nothing in memory yet): no axis of 1970.
 	const axis = drawn.grid.start > 0 ? {from: drawn.grid.start, to: gridEnd(drawn.grid)} : undefined;
 	const all = charts(drawn.data, colorless, drawn.band);

@@ -1,7 +1,9 @@
-import {useEffect, useRef, useState} from 'react';
+import {useEffect, useMemo, useRef, useState} from 'react';
 import {sanitizeLine} from '../../format/sanitize.js';
+import type {Sample} from '../../history/fields.js';
 import type {History} from '../../history/open-history.js';
 import {useServices} from '../services.js';
+import {withCurrent} from './live-tail.js';
 import {refreshMs, requestKey, seriesCache, type SeriesAnswer, type SeriesRequest} from './series-cache.js';
 
 export type SeriesState = {
@@ -47,9 +49,10 @@ A chart's series from history: one range request per window (all the keys togeth
 screen are one batch), answers cached and shared between charts, the last answer shown while a new
 one is on its way, and answers for a window or moment no longer shown dropped. Live, it asks again
 when `changed` changes (a poll of what it shows), at most once per `refreshMs`; at a moment in the
-past, never. Without history (`recorded` false) the caller draws from the store instead.
+past, never. Live, `current` (what the store holds now, by key) is the newest point. Without
+history (`recorded` false) the caller draws from the store instead.
 */
-export function useSeries(request: SeriesRequest | undefined, changed?: unknown): SeriesState {
+export function useSeries(request: SeriesRequest | undefined, changed?: unknown, current?: ReadonlyMap<string, Sample>): SeriesState {
 	const {engine} = useServices();
 	const history = engine?.history;
 	const reader = history?.reader();
@@ -115,6 +118,7 @@ export function useSeries(request: SeriesRequest | undefined, changed?: unknown)
 	}, [cache, key, kind, keys, span, columns, at, changed, readyAt]);
 
 	const kept = key ? cache?.peek(key) : undefined;
-	const answer = cache ? (kept ?? shown) : undefined;
+	const found = cache ? (kept ?? shown) : undefined;
+	const answer = useMemo(() => (found && kind && current ? withCurrent(found, kind, current) : found), [found, kind, current]);
 	return {answer, recorded: cache !== undefined, waiting: Boolean(cache && key && answer?.key !== key), error};
 }
