@@ -5,6 +5,7 @@ import {chartGrid, gridEnd, pointStep} from '../../source/format/chart-grid.js';
 import {cellRuns, drawChart, type ChartLayer} from '../../source/format/chart-raster.js';
 import {addColumns, counterRates, failureShares} from '../../source/format/counter-rates.js';
 import {tickLabel, timeAxis} from '../../source/format/time-axis.js';
+import {trendLine} from '../../source/format/trend-line.js';
 
 const text = (rows: ReturnType<typeof drawChart>) => rows.map(row => row.map(cell => cell.char).join(''));
 
@@ -152,5 +153,13 @@ describe('points into columns', () => {
 		expect(counterRates([10, 20, 20, 5, null, 9], 30_000)).toEqual([null, 20, 0, 10, null, null]);
 		expect(addColumns([1, 2, null], [3, 4, 5])).toEqual([4, 6, null]);
 		expect(failureShares([1, 0, 0], [3, 0, 4])).toEqual([0.25, null, 0]);
+	});
+});
+
+describe('trends in a table cell', () => {
+	test('one character per value, zero the lowest bar, a gap blank', () => {
+		const levels = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+		expect(trendLine([0, null, 7, 3.5, null], levels, 0, 7)).toBe('▁ █▅ ');
+		expect(trendLine([2, 2], ['_', '#'], 2, 2)).toBe('__');
 	});
 });

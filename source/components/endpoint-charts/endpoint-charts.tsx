@@ -42,7 +42,13 @@ function charts(data: EndpointColumns, colorless: boolean, band: boolean): Panel
 	const totals: Array<Array<number | null>> = [];
 	for (const [index, state] of workerStates.entries()) {
 		const below = totals[index - 1];
-		totals.push(workers[state].mean.map((value, column) => (value === null ? null : value + (below ? (below[column] ?? 0) : 0))));
+		// A state not known (the store keeps only the running workers in memory) adds nothing to the stack.
+		totals.push(
+			workers[state].mean.map((value, column) => {
+				const under = below ? (below[column] ?? null) : 0;
+				return value === null ? (index === 0 ? null : under) : value + (under ?? 0);
+			}),
+		);
 	}
 
 	const workerLayers: ToneLayer[] = workerStates

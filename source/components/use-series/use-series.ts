@@ -1,7 +1,6 @@
 import {useEffect, useMemo, useRef, useState} from 'react';
 import {sanitizeLine} from '../../format/sanitize.js';
 import type {Sample} from '../../history/fields.js';
-import type {History} from '../../history/open-history.js';
 import {useServices} from '../services.js';
 import {withCurrent} from './live-tail.js';
 import {refreshMs, requestKey, seriesCache, type SeriesAnswer, type SeriesRequest} from './series-cache.js';
@@ -18,31 +17,6 @@ export type SeriesState = {
 
 /** A live chart waits this long after a poll before asking, so the recorder has written it. */
 const afterPollMs = 150;
-
-/** Histories whose `ready` has settled: a chart mounted later need not ask again when it does. */
-const settled = new WeakSet<History>();
-
-/** When the history became ready to read, if that was after the first chart asked (the demo records its past first). */
-function useReadyAt(history: History | undefined): number | undefined {
-	const [readyAt, setReadyAt] = useState<number>();
-	useEffect(() => {
-		if (!history || settled.has(history)) {
-			return;
-		}
-
-		let mounted = true;
-		void history.ready.then(() => {
-			settled.add(history);
-			if (mounted) {
-				setReadyAt(Date.now());
-			}
-		});
-		return () => {
-			mounted = false;
-		};
-	}, [history]);
-	return readyAt;
-}
 
 /**
 A chart's series from history: one range request per window (all the keys together, so the rows on
@@ -66,7 +40,6 @@ export function useSeries(request: SeriesRequest | undefined, changed?: unknown,
 	const at = request?.at;
 	const [shown, setShown] = useState<SeriesAnswer>();
 	const [error, setError] = useState<string>();
-	const readyAt = useReadyAt(history);
 	const wanted = useRef<string>(undefined);
 	const timer = useRef<NodeJS.Timeout>(undefined);
 
@@ -104,9 +77,17 @@ export function useSeries(request: SeriesRequest | undefined, changed?: unknown,
 		};
 
 		const kept = cache.peek(key);
-		if (!kept || (readyAt !== undefined && kept.askedAt < readyAt)) {
-			ask();
-			return;
+		if (!kept) {
+			// Not before the history is ready to read (the demo records its simulated past first).
+			let cancelled = false;
+			void (history?.ready ?? Promise.resolve()).then(() => {
+				if (!cancelled && !cache.inFlight(key)) {
+					ask();
+				}
+			});
+			return () => {
+				cancelled = true;
+			};
 		}
 
 		if (!kept.live || timer.current) {
@@ -115,7 +96,7 @@ export function useSeries(request: SeriesRequest | undefined, changed?: unknown,
 
 		const age = Date.now() - kept.askedAt;
 		timer.current = setTimeout(ask, Math.max(afterPollMs, refreshMs(request) - age));
-	}, [cache, key, kind, keys, span, columns, at, changed, readyAt]);
+	}, [cache, history, key, kind, keys, span, columns, at, changed]);
 
 	const kept = key ? cache?.peek(key) : undefined;
 	const found = cache ? (kept ?? shown) : undefined;
