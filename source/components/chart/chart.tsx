@@ -7,8 +7,8 @@ import {timeAxis} from '../../format/time-axis.js';
 import type {Tone} from '../../rows/row.js';
 import {useServices} from '../services.js';
 
-/** Columns the value labels take on the left of the plot (`$2.49`, `1.2k`, `100%` and a space). */
-export const gutterWidth = 6;
+/** Columns the value labels take on the left of the plot (`$0.248`, `1.2k/m`, `100%` and a space). */
+export const gutterWidth = 7;
 
 /** A layer as drawn: its values, and the tone (colour) and dimness of its cells. */
 export type ToneLayer = ChartLayer & {readonly tone?: Tone; readonly dim?: boolean};

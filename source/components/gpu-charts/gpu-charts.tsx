@@ -13,7 +13,7 @@ import {useSeries} from '../use-series/index.js';
 import type {Tone} from '../../rows/row.js';
 
 /** The four charts of a GPU type's details, two by two (one above the other when narrow). */
-export const gpuChartLayout = (width: number, height: number) => chartLayout(4, width, height, {maxPerRow: 2, maxPlotRows: 8});
+export const gpuChartLayout = (width: number, height: number) => chartLayout(4, width, height, {maxPerRow: 2});
 
 type Price = {readonly field: string; readonly name: string; readonly tone: Tone};
 

@@ -14,7 +14,7 @@ export const maxGpuCharts = 8;
 
 /** Where a pod's charts go: one per GPU and one for the container, side by side from 30 columns each. */
 export const podChartLayout = (gpus: number, width: number, height: number) =>
-	chartLayout(Math.min(gpus, maxGpuCharts) + 1, width, height, {minWidth: 30, maxPlotRows: 6});
+	chartLayout(Math.min(gpus, maxGpuCharts) + 1, width, height, {minWidth: 30, maxPlotRows: 12});
 
 type Pair = {readonly first: Columns; readonly second: Columns};
 
