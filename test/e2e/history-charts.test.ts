@@ -52,8 +52,14 @@ describe.runIf(hasTmux)('charts from history in a real terminal', () => {
 		const lines = screen.split('\n');
 		const queueTitle = lines.findIndex(line => /^queue {2}in queue/.test(line));
 		const plot = lines.slice(queueTitle + 1, queueTitle + 12).map(line => line.slice(6, 58));
-		expect(plot.some(line => braille.test(line)), screen).toBe(true);
-		expect(plot.every(line => !braille.test(line.slice(0, 20))), screen).toBe(true);
+		expect(
+			plot.some(line => braille.test(line)),
+			screen,
+		).toBe(true);
+		expect(
+			plot.every(line => !braille.test(line.slice(0, 20))),
+			screen,
+		).toBe(true);
 		expect(screen.trimEnd().split('\n').length).toBeLessThanOrEqual(39);
 		session.send('q');
 		await session.waitFor(/PODTOP-EXIT 0/);
