@@ -19,6 +19,8 @@ export type Columns = {
 	readonly min: Array<number | null>;
 	readonly max: Array<number | null>;
 	readonly last: Array<number | null>;
+	/** When the newest point of the column was taken (its `at`); null where the value is carried or unknown. */
+	readonly lastAt: Array<number | null>;
 };
 
 /** Which figure of a point to fold: a field's position, or a figure made of several (a pod's GPUs averaged). */
@@ -38,7 +40,7 @@ a gap. Points before the grid only seed that carry.
 export function foldColumns(points: readonly TimedPoint[], grid: ChartGrid, field: FieldPick, holdMs: number): Columns {
 	const pick = picker(field);
 	const {start, columnMs, columns} = grid;
-	const result: Columns = {mean: nulls(columns), min: nulls(columns), max: nulls(columns), last: nulls(columns)};
+	const result: Columns = {mean: nulls(columns), min: nulls(columns), max: nulls(columns), last: nulls(columns), lastAt: nulls(columns)};
 	let index = 0;
 	let previous: {value: number; at: number} | undefined;
 	for (let column = 0; column < columns; column++) {
@@ -86,6 +88,7 @@ export function foldColumns(points: readonly TimedPoint[], grid: ChartGrid, fiel
 			}
 
 			result.last[column] = last?.value ?? null;
+			result.lastAt[column] = last?.at ?? null;
 			// A point that says the figure was unknown then (a stopped pod's GPUs) ends the carry.
 			previous = last;
 		} else if (previous && from - previous.at <= holdMs) {

@@ -1,19 +1,44 @@
 /**
-How much a cumulative counter grew in each column, per minute, from its value at the end of each
-column. The first column has nothing before it (ask for a column more on the left to get its
-rate). A drop means the counter started again from zero (a recreated endpoint): the growth is the
-new value, never negative work. A gap on either side is a gap.
+How fast a cumulative counter grew, per minute, in each column: between two readings (a column's
+newest point, taken at `lastAt` plus `spanMs`, the width of the points, at most `to`) the growth
+over the time between them, spread over the columns from the one after the first reading to the
+one of the second, so a poll every 30 s drawn in 5-s columns is a steady rate, not a comb. A drop
+means the counter started again from zero (a recreated endpoint): the growth is the new value,
+never negative work. Columns before the first reading, after the last, and around a gap are gaps.
 */
-export function counterRates(ends: ReadonlyArray<number | null>, columnMs: number): Array<number | null> {
-	return ends.map((value, index) => {
-		const before = index === 0 ? null : (ends[index - 1] ?? null);
-		if (value === null || before === null) {
-			return null;
+export function counterRates(
+	last: ReadonlyArray<number | null>,
+	lastAt: ReadonlyArray<number | null>,
+	spanMs = 0,
+	to = Number.POSITIVE_INFINITY,
+): Array<number | null> {
+	const rates: Array<number | null> = last.map(() => null);
+	let previous: {value: number; time: number; column: number} | undefined;
+	for (const [column, value] of last.entries()) {
+		const at = lastAt[column] ?? null;
+		if (value === null) {
+			previous = undefined;
+			continue;
 		}
 
-		const growth = value >= before ? value - before : value;
-		return (growth / columnMs) * 60_000;
-	});
+		// A value carried from an earlier reading: its rate comes with the next reading.
+		if (at === null) {
+			continue;
+		}
+
+		const time = Math.min(at + spanMs, to);
+		if (previous && time > previous.time) {
+			const growth = value >= previous.value ? value - previous.value : value;
+			const rate = (growth / (time - previous.time)) * 60_000;
+			for (let index = previous.column + 1; index <= column; index++) {
+				rates[index] = rate;
+			}
+		}
+
+		previous = {value, time, column};
+	}
+
+	return rates;
 }
 
 /** Columns added together; a gap in any is a gap. */

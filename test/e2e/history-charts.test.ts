@@ -41,7 +41,14 @@ describe.runIf(hasTmux)('charts from history in a real terminal', () => {
 		session.send('Enter');
 		screen = await session.waitFor(/llama-3-8b-instruct-vllm \([a-z\d]{14}\) {2}Esc back · 1h < > window/);
 		session.send('<');
+		// The hour stays drawn (saying "reading 10m…") until the ten minutes come.
 		screen = await session.waitFor(/Esc back · 10m < > window[\s\S]*jobs finished {2}mean \d/, 10_000);
+		const deadline = Date.now() + 10_000;
+		while (screen.includes('reading 10m') && Date.now() < deadline) {
+			await new Promise(resolve => setTimeout(resolve, 200));
+			screen = session.screen();
+		}
+
 		expect(screen).toMatch(/queue {2}in queue \d+ {2}in progress \d+/);
 		expect(screen).toMatch(/workers {2}run \d+ {2}idle \d+ {2}init \d+ {2}thr \d+ {2}unh \d+/);
 		expect(screen).toMatch(/failed {2}mean \d/);
@@ -51,7 +58,7 @@ describe.runIf(hasTmux)('charts from history in a real terminal', () => {
 		// The recorded half minute is drawn at the right of the queue chart, the rest of the ten minutes empty.
 		const lines = screen.split('\n');
 		const queueTitle = lines.findIndex(line => /^queue {2}in queue/.test(line));
-		const plot = lines.slice(queueTitle + 1, queueTitle + 12).map(line => line.slice(6, 58));
+		const plot = lines.slice(queueTitle + 1, queueTitle + 12).map(line => line.slice(7, 59));
 		expect(
 			plot.some(line => braille.test(line)),
 			screen,

@@ -150,7 +150,13 @@ describe('points into columns', () => {
 	});
 
 	test('counters become rates per minute; a reset starts again from zero; no jobs is no failure share', () => {
-		expect(counterRates([10, 20, 20, 5, null, 9], 30_000)).toEqual([null, 20, 0, 10, null, null]);
+		const at = (...seconds: Array<number | null>) => seconds.map(second => (second === null ? null : second * 1000));
+		// Readings 30 s apart, one a column: +10, +0, then a drop to 5 (started again: 5 since).
+		expect(counterRates([10, 20, 20, 5, null, 9], at(0, 30, 60, 90, null, 150))).toEqual([null, 20, 0, 10, null, null]);
+		// A reading every 30 s drawn in 10-s columns (values carried between): a steady 20 a minute, not a comb.
+		expect(counterRates([10, 10, 10, 20, 20, 20, 30], at(0, null, null, 30, null, null, 60))).toEqual([null, 20, 20, 20, 20, 20, 20]);
+		// Points that summarise 10 s (a bucket's start): read at their end, never past `to`.
+		expect(counterRates([0, 10], at(0, 20), 10_000, 25_000)).toEqual([null, 40]);
 		expect(addColumns([1, 2, null], [3, 4, 5])).toEqual([4, 6, null]);
 		expect(failureShares([1, 0, 0], [3, 0, 4])).toEqual([0.25, null, 0]);
 	});

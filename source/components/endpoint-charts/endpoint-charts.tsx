@@ -120,7 +120,7 @@ export function EndpointCharts({endpointId, width, height}: Props) {
 	const layout = endpointChartLayout(width, height);
 	const columns = plotColumns(layout.cellWidth, chartStyle(glyphs));
 	const span = windowMs[window];
-	const {answer, recorded, error} = useSeries(
+	const {answer, recorded, error, waiting} = useSeries(
 		layout.shown > 0 ? {kind: 'endpoint', keys: [endpointId], windowMs: span, columns, at} : undefined,
 		endpoint?.healthAt,
 		current,
@@ -135,7 +135,7 @@ export function EndpointCharts({endpointId, width, height}: Props) {
 			return {
 				grid: answer.grid,
 				band: answer.pointMs >= 60_000,
-				data: endpointColumns(series?.points ?? [], series?.fields ?? [], answer.grid, answer.holdMs, answer.live ? answer.askedAt : undefined),
+				data: endpointColumns(series?.points ?? [], series?.fields ?? [], answer.grid, answer.holdMs, answer.pointMs, answer.live ? answer.askedAt : at),
 			};
 		}
 
@@ -144,7 +144,7 @@ export function EndpointCharts({endpointId, width, height}: Props) {
 		const end = at ?? samples.at(-1)?.at ?? 0;
 		const grid = chartGrid(span, columns, end);
 		const {points, fields} = memoryPoints(samples);
-		return {grid, band: false, data: endpointColumns(points, fields, grid, memoryHoldMs, end)};
+		return {grid, band: false, data: endpointColumns(points, fields, grid, memoryHoldMs, 0, end)};
 	}, [recorded, answer, endpointId, span, columns, at, memory]);
 	if (layout.shown === 0) {
 		return null;
@@ -159,10 +159,6 @@ export function EndpointCharts({endpointId, width, height}: Props) {
 
 	// No time at all (nothing in memory yet): no axis of 1970.
 	const axis = drawn.grid.start > 0 ? {from: drawn.grid.start, to: gridEnd(drawn.grid)} : undefined;
-	const all = charts(drawn.data, colorless, drawn.band);
-	if (error) {
-		all[0] = {...all[0]!, legend: [...(all[0]!.legend ?? []), {text: `history: ${error}`, tone: 'bad'}]};
-	}
-
-	return <ChartPanel charts={all} layout={layout} axis={axis} />;
+	const note = error ? ({text: `history: ${error}`, tone: 'bad'} as const) : waiting ? ({text: `reading ${window}…`, tone: 'muted'} as const) : undefined;
+	return <ChartPanel charts={charts(drawn.data, colorless, drawn.band)} layout={layout} axis={axis} note={note} />;
 }

@@ -31,23 +31,22 @@ export function meanOf(values: ReadonlyArray<number | null>): number | undefined
 }
 
 /**
-Folds an endpoint's points (fields named by `fields`) into the grid. The counters are folded over
-one column more on the left, so the first column has a rate too; a column that `to` (now) cuts
-short has its rate over the time it had.
+Folds an endpoint's points (fields named by `fields`, each `spanMs` wide) into the grid, up to `to`.
+The counters are folded over one column more on the left, so the first column has a rate too.
 */
-export function endpointColumns(points: readonly TimedPoint[], fields: readonly string[], grid: ChartGrid, holdMs: number, to?: number): EndpointColumns {
+export function endpointColumns(
+	points: readonly TimedPoint[],
+	fields: readonly string[],
+	grid: ChartGrid,
+	holdMs: number,
+	spanMs = 0,
+	to?: number,
+): EndpointColumns {
 	const fold = (name: string, over = grid) => foldColumns(points, over, fields.indexOf(name), holdMs);
 	const wider: ChartGrid = {start: grid.start - grid.columnMs, columnMs: grid.columnMs, columns: grid.columns + 1};
-	const lastStart = grid.start + (grid.columns - 1) * grid.columnMs;
-	const elapsed = to === undefined ? grid.columnMs : Math.min(grid.columnMs, to - lastStart);
 	const rates = (name: string) => {
-		const perMinute = counterRates(fold(name, wider).last, grid.columnMs).slice(1);
-		const last = perMinute.at(-1);
-		if (elapsed < grid.columnMs && last !== undefined) {
-			perMinute[perMinute.length - 1] = last === null || elapsed < 1000 ? null : (last * grid.columnMs) / elapsed;
-		}
-
-		return perMinute;
+		const counter = fold(name, wider);
+		return counterRates(counter.last, counter.lastAt, spanMs, to).slice(1);
 	};
 
 	const completed = rates('completed');

@@ -2,6 +2,7 @@ import {useMemo} from 'react';
 import {formatAxisValue, valueRange} from '../../format/axis-values.js';
 import {foldColumns, foldStates} from '../../format/chart-columns.js';
 import {type ChartGrid, gridEnd} from '../../format/chart-grid.js';
+import {sanitizeLine} from '../../format/sanitize.js';
 import {gpuStateSample} from '../../history/fields.js';
 import type {Series} from '../../history/history-types.js';
 import {stockRank} from '../../rows/gpu-rows.js';
@@ -63,7 +64,7 @@ function gpuCharts(series: Series | undefined, grid: ChartGrid, holdMs: number, 
 		{
 			id: 'stock',
 			title: 'stock',
-			legend: [{text: `now ${states.findLast(state => state !== undefined) ?? '–'}`, tone: 'accent'}],
+			legend: [{text: `now ${sanitizeLine(states.findLast(state => state !== undefined) ?? '–')}`, tone: 'accent'}],
 			layers: [{kind: 'area', values: levels, tone: 'accent'}],
 			range: levels.some(level => level !== null) ? {min: 0, max: 3} : undefined,
 			unit: 'count',
@@ -98,7 +99,11 @@ export function GpuCharts({gpuId, width, height}: Props) {
 	const bars = plotColumns(layout.cellWidth, chartStyle(glyphs, true));
 	// One request at braille's resolution; the bar charts take every other column.
 	const current = useMemo(() => (polled ? new Map([[gpuId, gpuStateSample(polled)]]) : undefined), [polled, gpuId]);
-	const {answer, recorded} = useSeries(layout.shown > 0 ? {kind: 'gpu', keys: [gpuId], windowMs: windowMs[window], columns, at} : undefined, polled, current);
+	const {answer, recorded, waiting} = useSeries(
+		layout.shown > 0 ? {kind: 'gpu', keys: [gpuId], windowMs: windowMs[window], columns, at} : undefined,
+		polled,
+		current,
+	);
 	const charts = useMemo(
 		() => (answer ? gpuCharts(answer.byKey.get(gpuId), answer.grid, answer.holdMs, bars) : gpuCharts(undefined, {start: 0, columnMs: 1, columns}, 0, bars)),
 		[answer, gpuId, bars, columns],
@@ -112,5 +117,12 @@ export function GpuCharts({gpuId, width, height}: Props) {
 		return <ChartPanel charts={charts.map(chart => ({...chart, empty: `reading ${window} of history…`}))} layout={layout} axis='' />;
 	}
 
-	return <ChartPanel charts={charts} layout={layout} axis={{from: answer.grid.start, to: gridEnd(answer.grid)}} />;
+	return (
+		<ChartPanel
+			charts={charts}
+			layout={layout}
+			axis={{from: answer.grid.start, to: gridEnd(answer.grid)}}
+			note={waiting ? {text: `reading ${window}…`, tone: 'muted'} : undefined}
+		/>
+	);
 }

@@ -45,7 +45,7 @@ function pairChart(id: string, title: string, names: readonly [string, string], 
 const memoryColumns = (values: readonly number[], columns: number): Columns => {
 	const recent: Array<number | null> = values.slice(-columns);
 	const padded = [...Array.from({length: columns - recent.length}, () => null), ...recent];
-	return {mean: padded, min: padded, max: padded, last: padded};
+	return {mean: padded, min: padded, max: padded, last: padded, lastAt: padded.map(() => null)};
 };
 
 const noColumns = (columns: number): Columns => memoryColumns([], columns);
@@ -67,7 +67,11 @@ export function PodCharts({podId, gpus, width, height}: Props) {
 	const columns = plotColumns(layout.cellWidth, chartStyle(glyphs));
 	const latest = detail?.record ?? polled?.record;
 	const current = useMemo(() => (latest ? new Map([[podId, podSample(latest)]]) : undefined), [latest, podId]);
-	const {answer, recorded} = useSeries(layout.shown > 0 ? {kind: 'pod', keys: [podId], windowMs: windowMs[window], columns, at} : undefined, latest, current);
+	const {answer, recorded, waiting} = useSeries(
+		layout.shown > 0 ? {kind: 'pod', keys: [podId], windowMs: windowMs[window], columns, at} : undefined,
+		latest,
+		current,
+	);
 	const drawn = useMemo(() => {
 		const shown = Math.min(gpus, maxGpuCharts);
 		if (!recorded) {
@@ -117,5 +121,5 @@ export function PodCharts({podId, gpus, width, height}: Props) {
 		charts[charts.length - 1] = {...charts.at(-1)!, empty: 'recorded with history only'};
 	}
 
-	return <ChartPanel charts={charts} layout={layout} axis={shown.axis} />;
+	return <ChartPanel charts={charts} layout={layout} axis={shown.axis} note={drawn && waiting ? {text: `reading ${window}…`, tone: 'muted'} : undefined} />;
 }
