@@ -127,3 +127,6 @@ export function foldStates(points: readonly TimedPoint[], grid: ChartGrid, holdM
 
 	return states;
 }
+
+/** The newest known value of columns (what a legend says now); null when none is known. */
+export const lastKnown = (values: ReadonlyArray<number | null>): number | null => values.findLast(value => value !== null) ?? null;

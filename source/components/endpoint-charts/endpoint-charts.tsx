@@ -1,5 +1,6 @@
 import {useMemo} from 'react';
 import {formatAxisValue, valueRange} from '../../format/axis-values.js';
+import {lastKnown} from '../../format/chart-columns.js';
 import {chartGrid, gridEnd} from '../../format/chart-grid.js';
 import {formatPercent} from '../../format/numbers.js';
 import {endpointStateSample} from '../../history/fields.js';
@@ -18,16 +19,6 @@ const workerWords: Readonly<Record<WorkerState, string>> = {running: 'run', idle
 
 /** In-memory samples are at most a poll apart (a minute when hidden). */
 const memoryHoldMs = 90_000;
-
-const lastKnown = (values: ReadonlyArray<number | null>): number | null => {
-	for (let index = values.length - 1; index >= 0; index--) {
-		if (values[index] !== null && values[index] !== undefined) {
-			return values[index]!;
-		}
-	}
-
-	return null;
-};
 
 /** The four charts of the details, from the endpoint's columns. */
 function charts(data: EndpointColumns, colorless: boolean, band: boolean): PanelChart[] {

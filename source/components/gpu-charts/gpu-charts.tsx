@@ -1,6 +1,6 @@
 import {useMemo} from 'react';
 import {formatAxisValue, valueRange} from '../../format/axis-values.js';
-import {foldColumns, foldStates} from '../../format/chart-columns.js';
+import {foldColumns, foldStates, lastKnown} from '../../format/chart-columns.js';
 import {type ChartGrid, gridEnd} from '../../format/chart-grid.js';
 import {sanitizeLine} from '../../format/sanitize.js';
 import {gpuStateSample} from '../../history/fields.js';
@@ -28,8 +28,6 @@ const spot: readonly Price[] = [
 	{field: 'communitySpotPrice', name: 'community', tone: 'good'},
 	{field: 'minimumBid', name: 'min bid', tone: 'warn'},
 ];
-
-const lastKnown = (values: ReadonlyArray<number | null>): number | null => values.findLast(value => value !== null) ?? null;
 
 /** Stock as a level: None 0, Low 1, Medium 2, High 3; unknown is a gap. */
 const stockLevel = (state: string | undefined): number | null => {
@@ -97,8 +95,8 @@ export function GpuCharts({gpuId, width, height}: Props) {
 	const layout = gpuChartLayout(width, height);
 	const columns = plotColumns(layout.cellWidth, chartStyle(glyphs));
 	const bars = plotColumns(layout.cellWidth, chartStyle(glyphs, true));
-	// One request at braille's resolution; the bar charts take every other column.
 	const current = useMemo(() => (polled ? new Map([[gpuId, gpuStateSample(polled)]]) : undefined), [polled, gpuId]);
+	// One request at braille's resolution; the bar charts fold it into their wider columns.
 	const {answer, recorded, waiting} = useSeries(
 		layout.shown > 0 ? {kind: 'gpu', keys: [gpuId], windowMs: windowMs[window], columns, at} : undefined,
 		polled,

@@ -1,6 +1,6 @@
 import {useMemo} from 'react';
 import {formatAxisValue} from '../../format/axis-values.js';
-import {foldColumns, type Columns} from '../../format/chart-columns.js';
+import {foldColumns, type Columns, lastKnown} from '../../format/chart-columns.js';
 import {gridEnd} from '../../format/chart-grid.js';
 import {podSample} from '../../history/fields.js';
 import type {PodDetail} from '../../store/types.js';
@@ -19,8 +19,6 @@ export const podChartLayout = (gpus: number, width: number, height: number) =>
 type Pair = {readonly first: Columns; readonly second: Columns};
 
 const percentRange = {min: 0, max: 100};
-
-const lastKnown = (values: ReadonlyArray<number | null>): number | null => values.findLast(value => value !== null) ?? null;
 
 /** A chart of two percentages: the first as an area (with its min–max band from rollups), the second as a line. */
 function pairChart(id: string, title: string, names: readonly [string, string], {first, second}: Pair, band: boolean, colorless: boolean): PanelChart {
