@@ -293,15 +293,26 @@ describe('pods, GPU types and the list panes drawn from history', () => {
 			[80, 24],
 			[120, 40],
 		] as const) {
-			for (const views of [
-				[{type: 'list'}, {type: 'endpoint', endpointId: 'ep1'}],
-				[{type: 'list'}, {type: 'pod', podId: 'p1', showEnv: false}],
-				[{type: 'list'}, {type: 'gpu', gpuId: 'NVIDIA H100 80GB HBM3'}],
+			for (const [views, pane, drawn] of [
+				[[{type: 'list'}, {type: 'endpoint', endpointId: 'ep1'}], 'endpoints', /\d\d:\d\d/],
+				[[{type: 'list'}, {type: 'pod', podId: 'p1', showEnv: false}], 'pods', /\d\d:\d\d/],
+				[[{type: 'list'}, {type: 'gpu', gpuId: 'NVIDIA H100 80GB HBM3'}], 'gpus', /\d\d:\d\d/],
+				// The list panes, their trend columns from history when there is room for them.
+				[[{type: 'list'}], 'endpoints', /Endpoints \(\d+\) · 1h[\s\S]*\nllama /],
+				[[{type: 'list'}], 'pods', /Pods \(\d+\) · 1h[\s\S]*\ntrainer /],
+				[[{type: 'list'}], 'gpus', /GPUs \(\d+\) · 6h[\s\S]*\nH100 SXM /],
 			] as const) {
-				const rendered = renderWith(recorded, <App freshnessBound='≤5s' readOnly={false} />, {engine: recorded.engine, view: {columns, rows, views}});
-				const frame = await frameMatching(rendered.lastFrame, /\d\d:\d\d/);
+				const rendered = renderWith(recorded, <App freshnessBound='≤5s' readOnly={false} />, {engine: recorded.engine, view: {columns, rows, views, pane}});
+				await frameMatching(rendered.lastFrame, drawn);
+				// What history answers is drawn too.
+				await tick(150);
+				const frame = rendered.lastFrame()!;
 				expect(frame.split('\n').length, frame).toBeLessThanOrEqual(rows - 1);
 				expect(frame.split('\n').every(line => [...line].length <= columns)).toBe(true);
+				if (columns === 120 && views.length === 1) {
+					expect(frame, frame).toMatch(/ [▁-█]{4,}/);
+				}
+
 				rendered.unmount();
 			}
 		}
