@@ -12,6 +12,8 @@ export type PastRun = {
 	readonly done: () => boolean;
 	/** Settles once the clock has reached the present and runs in real time (at once when the run was stopped). */
 	readonly present: Promise<void>;
+	/** Settles when lines were added or the run ended (a reader streams the past as it is run). */
+	readonly changed: () => Promise<void>;
 	/** What the run cost: simulated and real milliseconds, timers fired, bytes of observations. */
 	readonly figures: () => PastFigures;
 	/** Why the run ended early, if it did. */
@@ -49,6 +51,14 @@ export function runPast(sim: Simulator, {cadence = pastCadence, until}: Options 
 	const present = new Promise<void>(resolve => {
 		settle = resolve;
 	});
+	let waiting: Array<() => void> = [];
+	const notify = () => {
+		const woken = waiting;
+		waiting = [];
+		for (const wake of woken) {
+			wake();
+		}
+	};
 
 	const everyMs = cadence.healthMs;
 	const every = (periodMs: number) => Math.max(1, Math.round(periodMs / everyMs));
@@ -78,6 +88,7 @@ export function runPast(sim: Simulator, {cadence = pastCadence, until}: Options 
 		realMs = performance.now() - startedAt;
 		clock.goLive();
 		settle();
+		notify();
 	};
 
 	const step = () => {
@@ -95,15 +106,27 @@ export function runPast(sim: Simulator, {cadence = pastCadence, until}: Options 
 			return;
 		}
 
+		if (waiting.length > 0 && lines.length > notified) {
+			notified = lines.length;
+			notify();
+		}
+
 		slice = setImmediate(step);
 	};
 
+	let notified = 0;
 	observeAt(0);
 	slice = setImmediate(step);
 	return {
 		lines,
 		done: () => done,
 		present,
+		changed: async () =>
+			done
+				? undefined
+				: new Promise<void>(resolve => {
+						waiting.push(resolve);
+					}),
 		figures: () => ({simulatedMs: clock.now() - from, realMs: done ? realMs : performance.now() - startedAt, observations: lines.length, bytes}),
 		error: () => error,
 		stop() {

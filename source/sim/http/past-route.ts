@@ -19,10 +19,29 @@ async function drained(response: ServerResponse): Promise<void> {
 	});
 }
 
+/** Writes `lines` from `from` on, a piece at a time; the index it got to. */
+async function writeLines(response: ServerResponse, lines: readonly string[], from: number): Promise<number> {
+	let index = from;
+	while (index < lines.length && !response.destroyed) {
+		let piece = '';
+		while (index < lines.length && piece.length < pieceBytes) {
+			piece += `${lines[index++]}\n`;
+		}
+
+		if (!response.write(piece)) {
+			// eslint-disable-next-line no-await-in-loop -- one piece at a time, as the socket takes them
+			await drained(response);
+		}
+	}
+
+	return index;
+}
+
 /**
-`GET /__sim/past`: the simulated past's observations as NDJSON, one line each, oldest first, once the
-simulator has reached its present (the request waits for it). `content-length` is exact, so a client
-can tell a cut-off answer from a whole one.
+`GET /__sim/past`: the simulated past's observations as NDJSON, one line each, oldest first. A past
+already run is sent with an exact `content-length`; one still running is streamed as it is run
+(chunked) and ends when the simulator reaches its present. Either way a cut-off answer shows as one
+(a length short, or a chunked stream that never ended).
 */
 export async function servePast(past: PastRun | undefined, method: string, response: ServerResponse): Promise<void> {
 	if (method !== 'GET') {
@@ -42,31 +61,36 @@ export async function servePast(past: PastRun | undefined, method: string, respo
 	}
 
 	const {lines} = past;
-	let length = 0;
-	for (const line of lines) {
-		length += Buffer.byteLength(line) + 1;
-	}
-
-	response.writeHead(200, {'content-type': 'application/x-ndjson', 'content-length': String(length), 'x-sim-past-lines': String(lines.length)});
-	let piece: string[] = [];
-	let pieceLength = 0;
-	for (const line of lines) {
-		piece.push(line, '\n');
-		pieceLength += line.length + 1;
-		if (pieceLength >= pieceBytes) {
-			if (!response.write(piece.join('')) && !response.destroyed) {
-				// eslint-disable-next-line no-await-in-loop -- one piece at a time, as the socket takes them
-				await drained(response);
-			}
-
-			if (response.destroyed) {
-				return;
-			}
-
-			piece = [];
-			pieceLength = 0;
+	const headers: Record<string, string> = {'content-type': 'application/x-ndjson'};
+	if (past.done()) {
+		let length = 0;
+		for (const line of lines) {
+			length += Buffer.byteLength(line) + 1;
 		}
+
+		headers['content-length'] = String(length);
+		headers['x-sim-past-lines'] = String(lines.length);
 	}
 
-	response.end(piece.join(''));
+	response.writeHead(200, headers);
+	let sent = 0;
+	for (;;) {
+		const finished = past.done();
+		// eslint-disable-next-line no-await-in-loop -- what has been run so far, then wait for more
+		sent = await writeLines(response, lines, sent);
+		if (finished || response.destroyed) {
+			break;
+		}
+
+		// eslint-disable-next-line no-await-in-loop -- the run goes on: the next lines, or its end
+		await past.changed();
+	}
+
+	if (past.error()) {
+		// Stopped before the present (the simulator closes): the client must not take it for the whole past.
+		response.destroy();
+		return;
+	}
+
+	response.end();
 }

@@ -51,13 +51,14 @@ async function route(
 		return;
 	}
 
-	// While the past runs, the fleet is hours behind: every answer waits for the present.
-	await past?.present;
+	// The past is streamed as it is run; every other answer waits for the present (the fleet is hours behind until then).
 	if (root === '__sim' && parts.join('/') === 'past') {
 		request.resume();
 		await servePast(past, request.method ?? 'GET', response);
 		return;
 	}
+
+	await past?.present;
 
 	switch (root) {
 		case 'v2': {
