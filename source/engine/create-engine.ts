@@ -21,6 +21,7 @@ import type {RunningSimulator} from '../sim/start-simulator.js';
 import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/create-store.js';
 import type {PaneName} from '../store/types.js';
 import {perform, type PerformResult} from './perform.js';
+import {demoPastMs, recordSimulatedPast} from './demo-past.js';
 import type {Target} from './resolve-target.js';
 import {snapshotOfAccount, takeSnapshot, type Snapshot} from './take-snapshot.js';
 import type {WriteId, WriteTypes} from './writes.js';
@@ -60,6 +61,8 @@ export type Engine = {
 	readonly snapshot: () => Promise<Snapshot>;
 	/** The account's recorded history: its reader (range queries) and what the recorder is doing. */
 	readonly history: History;
+	/** DEMO: how much of the past the simulator simulated for history to hold (`history.ready` once recorded); undefined otherwise. */
+	readonly simulatedPastMs: number | undefined;
 	readonly perform: <Id extends WriteId>(id: Id, target: WriteTypes[Id]['target'], input: WriteTypes[Id]['input']) => Promise<PerformResult<Id>>;
 	/** Stops the pollers, aborts requests, closes connections and the demo simulator. */
 	readonly close: () => Promise<void>;
@@ -100,6 +103,8 @@ export type EngineOptions = {
 	readonly record?: boolean;
 	/** Notices for the user that are no error (history paused, read only, a damaged file moved aside). */
 	readonly notice?: (line: string) => void;
+	/** DEMO, recording: how much of its past the simulator runs for history to hold (`demoPastMs` when absent; 0 for none). */
+	readonly demoPast?: number;
 };
 
 /** Everything behind the UI, built outside React: the demo simulator when needed, clients, scheduler, store, pollers. */
@@ -118,15 +123,19 @@ export async function createEngine({
 	history: historyOptions = {},
 	record = false,
 	notice,
+	demoPast = demoPastMs,
 }: EngineOptions): Promise<Engine> {
 	let demo: RunningSimulator | undefined;
 	let service: {readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string};
+	// DEMO, recording the whole account: the simulator runs its past hours first, for history to hold them.
+	const recordsAll = record && !endpointFilter?.length;
+	const simulatedPastMs = target.mode === 'demo' && recordsAll && !historyOptions.disabled && !historyOptions.reader && demoPast > 0 ? demoPast : undefined;
 	if (target.mode === 'live') {
 		service = target;
 	} else {
-		// Loaded only for DEMO: a live session never pays for the simulator's code.
-		const {startSimulator} = await import('../sim/start-simulator.js');
-		demo = await startSimulator({port: 0, host: '127.0.0.1', load: true});
+		// Loaded only for DEMO: a live session never pays for the simulator's code. Its own thread: its past and its load run beside the UI.
+		const {startSimulatorThread} = await import('../sim/start-simulator-thread.js');
+		demo = await startSimulatorThread({port: 0, host: '127.0.0.1', load: true, past: simulatedPastMs});
 		service = {apiUrl: `${demo.url}/v2`, graphqlUrl: `${demo.url}/graphql`, apiKey: demo.apiKey};
 	}
 
@@ -151,10 +160,16 @@ export async function createEngine({
 		service,
 		mode: target.mode,
 		options: historyOptions,
-		record: record && !endpointFilter?.length,
+		record: recordsAll,
 		auditPath,
 		account,
 		log: notice,
+		backfill:
+			simulatedPastMs === undefined
+				? undefined
+				: async (backfillTarget, signal) => {
+						await recordSimulatedPast({pool: pools.for(apiUrl), apiKey, target: backfillTarget, rules: alerts?.rules.rules, signal});
+					},
 	});
 	const link: AgentLink | undefined =
 		target.mode === 'live' ? {socketPath: agentSocketPath(service), candidates: agentSocketCandidates(service), proof: accountProof(apiKey)} : undefined;
@@ -177,30 +192,46 @@ export async function createEngine({
 				})
 			: undefined;
 	let closing: Promise<void> | undefined;
+	let demoPresent = simulatedPastMs === undefined;
+	const startPolling = () => {
+		alertLoop?.start();
+		if (!agentLink || !(poll ?? allPolledData).includes('endpoints')) {
+			pollers.start();
+			return;
+		}
+
+		// The agent first: the account is polled here only once it is known that none serves it.
+		pollers.start({account: false});
+		feed = createAgentFeed({
+			socketPaths: agentLink.candidates,
+			proof: agentLink.proof,
+			store,
+			writes,
+			onAttached(attached) {
+				pollers.setAccountPolling(!attached);
+			},
+		});
+		feed.start();
+	};
+
 	return {
 		mode: target.mode,
 		readOnly,
 		store,
 		agentLink: link,
 		start() {
-			alertLoop?.start();
-			if (!agentLink || !(poll ?? allPolledData).includes('endpoints')) {
-				pollers.start();
+			// DEMO: the simulator answers once it has run its past; polling starts then, not a pile of held requests.
+			if (demo && !demoPresent) {
+				void demo.present.then(() => {
+					demoPresent = true;
+					if (!closing) {
+						startPolling();
+					}
+				});
 				return;
 			}
 
-			// The agent first: the account is polled here only once it is known that none serves it.
-			pollers.start({account: false});
-			feed = createAgentFeed({
-				socketPaths: agentLink.candidates,
-				proof: agentLink.proof,
-				store,
-				writes,
-				onAttached(attached) {
-					pollers.setAccountPolling(!attached);
-				},
-			});
-			feed.start();
+			startPolling();
 		},
 		focus: writes.setFocus,
 		showing: pollers.showing,
@@ -226,6 +257,7 @@ export async function createEngine({
 			return (account && snapshotOfAccount(account, meta)) ?? takeSnapshot(api, meta);
 		},
 		history,
+		simulatedPastMs,
 		perform: async (id, writeTarget, input) => perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey, account}, id, writeTarget, input),
 		async close() {
 			closing ??= (async () => {
