@@ -18,7 +18,7 @@ console.log(`the demo's simulated past (load average ${loadavg()[0].toFixed(1)} 
 for (const hours of [1, 6, 24]) {
 	const startedAt = performance.now();
 	const cpuBefore = cpuMs();
-	const engine = await createEngine({target: {mode: 'demo', warnings: []}, record: true, allVisible: true, demoPast: hours * 3_600_000});
+	const engine = await createEngine({target: {mode: 'demo', warnings: []}, record: true, allVisible: true, history: {demoPastMs: hours * 3_600_000}});
 	const created = performance.now();
 	engine.start();
 	let firstData;

@@ -46,7 +46,7 @@ function gaugeSelector(wide: boolean, glyphs: Glyphs): (state: PodtopState) => s
 }
 
 /** DEMO's simulated past, said beside the badge: being simulated and recorded, then there to see. */
-function useSimulatedPast(): string {
+function useSimulatedPast(ellipsis: string): string {
 	const {engine} = useServices();
 	const [ready, setReady] = useState(false);
 	useEffect(() => {
@@ -61,7 +61,7 @@ function useSimulatedPast(): string {
 		};
 	}, [engine]);
 	const span = engine?.simulatedPastMs;
-	return span === undefined ? '' : ready ? ` past ${formatSpan(span)} simulated ` : ` simulating the past ${formatSpan(span)}… `;
+	return span === undefined ? '' : ready ? ` past ${formatSpan(span)} simulated ` : ` simulating the past ${formatSpan(span)}${ellipsis} `;
 }
 
 /**
@@ -92,7 +92,7 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 	const stalest = Math.min(...failing.map(source => connection[source]!.staleSince!));
 	const right = failing.length > 0 ? `stalest ${formatAge(stalest, now)}` : `data ${freshnessBound}`;
 	const badge = `${mode === 'demo' ? ' DEMO ' : ' LIVE '}${readOnly ? ' READ-ONLY ' : ''}`;
-	const past = useSimulatedPast();
+	const past = useSimulatedPast(glyphs.ellipsis);
 	const identity = ` ${apiHost} ${glyphs.separator}${via === 'agent' ? ` via agent ${glyphs.separator}` : ''} key ${keyFingerprint.replace('••••', glyphs.key)} ${glyphs.separator} `;
 	// Everything on one line, cut to fit: a line that wraps would push the frame past the screen.
 	const room = width - 'podtop '.length - badge.length - past.length - identity.length - right.length - 1;

@@ -103,8 +103,6 @@ export type EngineOptions = {
 	readonly record?: boolean;
 	/** Notices for the user that are no error (history paused, read only, a damaged file moved aside). */
 	readonly notice?: (line: string) => void;
-	/** DEMO, recording: how much of its past the simulator runs for history to hold (`demoPastMs` when absent; 0 for none). */
-	readonly demoPast?: number;
 };
 
 /** Everything behind the UI, built outside React: the demo simulator when needed, clients, scheduler, store, pollers. */
@@ -123,12 +121,12 @@ export async function createEngine({
 	history: historyOptions = {},
 	record = false,
 	notice,
-	demoPast = demoPastMs,
 }: EngineOptions): Promise<Engine> {
 	let demo: RunningSimulator | undefined;
 	let service: {readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string};
 	// DEMO, recording the whole account: the simulator runs its past hours first, for history to hold them.
 	const recordsAll = record && !endpointFilter?.length;
+	const demoPast = historyOptions.demoPastMs ?? demoPastMs;
 	const simulatedPastMs = target.mode === 'demo' && recordsAll && !historyOptions.disabled && !historyOptions.reader && demoPast > 0 ? demoPast : undefined;
 	if (target.mode === 'live') {
 		service = target;

@@ -30,6 +30,8 @@ export type HistoryOptions = {
 	readonly retention?: Retention;
 	/** Read history from elsewhere instead (Prometheus): nothing is recorded here. */
 	readonly reader?: HistoryReader;
+	/** DEMO: how much of its past the built-in simulator runs for history to hold (`--demo-past`; 6 h when absent, 0 for none). */
+	readonly demoPastMs?: number;
 };
 
 /** The account's history as a process sees it: where to read ranges from, and what its recorder is doing. */
