@@ -42,9 +42,7 @@ export function createBatchWriter(db: SqliteDatabase) {
 	*/
 	const write = (batch: Batch, at: number, keyframe: boolean, series: Map<string, SeriesEntry>): void => {
 		const deleted = new Set(batch.deleted);
-		// Inside a caller's transaction (the demo's backfill writes many polls in one), a savepoint.
-		const nested = db.inTransaction;
-		db.exec(nested ? 'SAVEPOINT batch' : 'BEGIN IMMEDIATE');
+		db.exec('BEGIN IMMEDIATE');
 		try {
 			const fresh = [...batch.things].filter(([thing]) => !series.has(thing));
 			const added: Array<[string, SeriesEntry]> = [];
@@ -120,7 +118,7 @@ export function createBatchWriter(db: SqliteDatabase) {
 				statements.meta.run(key, value);
 			}
 
-			db.exec(nested ? 'RELEASE batch' : 'COMMIT');
+			db.exec('COMMIT');
 			// The file has them now: so does the map.
 			for (const [thing, entry] of added) {
 				series.set(thing, entry);
@@ -135,7 +133,7 @@ export function createBatchWriter(db: SqliteDatabase) {
 			}
 		} catch (error) {
 			try {
-				db.exec(nested ? 'ROLLBACK TO batch; RELEASE batch' : 'ROLLBACK');
+				db.exec('ROLLBACK');
 			} catch {}
 
 			throw error;
