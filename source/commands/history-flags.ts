@@ -22,7 +22,7 @@ export const historyHelp = `
 	  --history-source prometheus=URL
 	                     Read history from a Prometheus that scrapes \`podtop export\` instead
 	  --demo-past SPAN   How much of its past the demo simulates for history to hold at once
-	                     (up to 7d; 0 for none)  [default: 6h]`;
+	                     (up to 7d; 0 for none)  [default: 2h]`;
 
 type Flags = {
 	readonly history: boolean;

@@ -2,7 +2,7 @@ import {afterEach, describe, expect, test} from 'vitest';
 import {hasTmux, TmuxSession} from '../helpers/tmux.js';
 
 let session: TmuxSession | undefined;
-/** The demo's past is the first test's subject; the others (layout, signals) simulate an hour of it, not six. */
+/** The demo's past is the first test's subject; the others (layout, signals) simulate an hour of it, not two. */
 const shortPast = ['--demo-past', '1h'];
 afterEach(() => {
 	session?.close();
@@ -14,11 +14,11 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 	test("120×40: every pane with live numbers, navigation, filter, help, palette, a job's stream, resize, q restores the terminal", async () => {
 		session = new TmuxSession(120, 40);
 		// The first frame, before any figure: it says the demo's past is being simulated (or, on a fast machine, that it is).
-		let screen = await session.waitFor(/podtop +DEMO +(?:simulating the past 6h…|past 6h simulated) +127\.0\.0\.1:\d+ │ key ••••[\dA-F]{4}/);
+		let screen = await session.waitFor(/podtop +DEMO +(?:simulating the past 2h…|past 2h simulated) +127\.0\.0\.1:\d+ │ key ••••[\dA-F]{4}/);
 		// The first figures once the simulator has run its past and reached now (seconds; longer on a loaded machine).
 		screen = await session.waitFor(/Endpoints \(8\)[\s\S]*llama-3-8b-instruct-vllm +\d+ +\d+ +\d+/, 60_000);
-		// Then the past is recorded: the 6-hour history is there, and the header says it is simulated.
-		screen = await session.waitFor(/podtop +DEMO +past 6h simulated +127\.0\.0\.1/, 60_000);
+		// Then the past is recorded: two hours of history are there, and the header says they are simulated.
+		screen = await session.waitFor(/podtop +DEMO +past 2h simulated +127\.0\.0\.1/, 60_000);
 		expect(screen).toMatch(/NAME▲ +RUN IDLE INIT THR UNH MIN-MAX QUEUE PROG +DONE +FAIL RETRY +RATE FAIL% QUEUE TREND +ETA/);
 		expect(screen.trimEnd().split('\n').length).toBeLessThanOrEqual(39);
 
@@ -141,7 +141,7 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 
 	test('podtop job opens straight into a job; --ascii and --no-color draw without Unicode blocks', async () => {
 		session = new TmuxSession(100, 30, ['job', 'nosuchendpoint', 'nosuchjob', '--ascii', '--no-color']);
-		// Asked once the demo's simulator has run its past (6 h: the job view records too).
+		// Asked once the demo's simulator has run its past (the job view records too).
 		const screen = await session.waitFor(/Job nosuchjob on nosuchendpoint[\s\S]*not found/, 60_000);
 		expect(screen).not.toMatch(/[█░●○▁▂▃▄▅▆▇]/);
 		session.send('Escape');

@@ -1,5 +1,6 @@
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {createEngine, type Engine} from '../../source/engine/create-engine.js';
+import {demoPastMs} from '../../source/engine/demo-past.js';
 import type {Series} from '../../source/history/history-types.js';
 
 const minute = 60_000;
@@ -18,7 +19,7 @@ const values = (series: Series, name: string) => series.points.map(point => poin
 describe("DEMO's history: the simulated past", () => {
 	test('once ready, it holds 6 h of every endpoint, pod and GPU type, moving as the fleet did; the live store shows only the present, continuing it', async () => {
 		const startedAt = Date.now();
-		engine = await createEngine({target: demo, record: true, allVisible: true});
+		engine = await createEngine({target: demo, record: true, allVisible: true, history: {demoPastMs: 6 * hour}});
 		expect(engine.simulatedPastMs).toBe(6 * hour);
 		engine.start();
 		await engine.history.ready;
@@ -73,7 +74,13 @@ describe("DEMO's history: the simulated past", () => {
 		}
 	}, 300_000);
 
-	test('only a DEMO that records the whole account runs a past', async () => {
+	test('only a DEMO that records the whole account runs a past: 2 h unless told', async () => {
+		engine = await createEngine({target: demo, record: true});
+		expect(engine.simulatedPastMs).toBe(demoPastMs);
+		expect(demoPastMs).toBe(2 * hour);
+		await engine.close();
+		engine = undefined;
+
 		for (const options of [{record: false}, {record: true, endpointFilter: ['x']}, {record: true, history: {disabled: true}}, {record: true, history: {demoPastMs: 0}}]) {
 			engine = await createEngine({target: demo, ...options});
 			expect(engine.simulatedPastMs).toBeUndefined();
