@@ -3,8 +3,10 @@ import type {AlertRules} from '../config/alert-rules.js';
 import {keyFingerprint} from '../api/redact.js';
 import {colorful, colorless, ServicesProvider, type Services} from '../components/services.js';
 import {App} from '../dashboard/app.js';
+import {createDisplayStore} from '../dashboard/display-store.js';
 import {createFrameWriter} from '../dashboard/frame-writer.js';
 import {takeOverTerminal} from '../dashboard/terminal.js';
+import {driveTimeCursor} from '../dashboard/time-cursor.js';
 import type {Engine} from '../engine/create-engine.js';
 import type {HistoryOptions} from '../history/open-history.js';
 import {resolveTarget} from '../engine/resolve-target.js';
@@ -50,12 +52,15 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		initialViewState({columns: process.stdout.columns || 80, rows: process.stdout.rows || 24, views, message: target.warnings.join(' · ') || undefined}),
 	);
 	const rows = createRowSelectors(glyphs);
+	// The panes read the live account, or the account as it was while the time cursor is in the past.
+	const display = createDisplayStore(state.store);
+	let stopCursor: (() => void) | undefined;
 	// While every poll succeeds, the freshest data is at most one health interval old and the stalest
 	// one slowest interval; shown as that bound, it never needs redrawing (a ticking age would).
 	const slowest = Math.max(defaultCadence.endpointsMs, defaultCadence.gpusHiddenMs, defaultCadence.podsHiddenMs, defaultCadence.healthHiddenMs);
 	const freshnessBound = `≤${defaultCadence.healthMs / 1000}s…${slowest / 1000}s`;
 	const app = (engine: Engine | undefined) => {
-		const services: Services = {store: state.store, view, rows, engine, glyphs, colors};
+		const services: Services = {store: display, view, rows, engine, glyphs, colors};
 		return (
 			<ServicesProvider services={services}>
 				<App freshnessBound={freshnessBound} readOnly={options.readOnly} />
@@ -121,6 +126,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		});
 		// Quit while it was starting: nothing to show it on.
 		if (!exited) {
+			stopCursor = driveTimeCursor({live: state.store, display, view, reader: engine.history.reader});
 			instance.rerender(app(engine));
 			engine.start();
 		}
@@ -135,6 +141,8 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		}
 
 		unsubscribeBell();
+		stopCursor?.();
+		display.stop();
 		process.stdout.off('resize', onResize);
 		instance.unmount();
 		instance.cleanup();

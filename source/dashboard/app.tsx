@@ -114,7 +114,8 @@ export function App({freshnessBound, readOnly}: Props) {
 	);
 	const degraded = usePodtop(state => state.connection.jobApi.staleSince !== undefined || state.connection.graphql.staleSince !== undefined);
 	const alerting = usePodtop(state => state.alerts.length > 0);
-	const {width, height, bodyHeight} = frameLayout({columns, rows: lines}, Number(degraded) + Number(alerting));
+	const inPast = useView(state => state.cursor !== undefined);
+	const {width, height, bodyHeight} = frameLayout({columns, rows: lines}, Number(degraded) + Number(alerting) + Number(inPast));
 
 	// What is on screen polls at its visible cadence; a job on screen has its stream followed.
 	const focus =

@@ -19,6 +19,11 @@ export function invoke(context: OperationContext, operation: Operation, args: re
 		return;
 	}
 
+	if (operation.danger !== 'read' && context.view.getState().cursor !== undefined) {
+		say(context, `you cannot act on the past: ${operation.title} works on the account as it is now (. goes back to live)`);
+		return;
+	}
+
 	const target = operation.target(context, args);
 	if (isUnavailable(target)) {
 		say(context, target.unavailable);
