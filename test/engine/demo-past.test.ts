@@ -81,7 +81,12 @@ describe("DEMO's history: the simulated past", () => {
 		await engine.close();
 		engine = undefined;
 
-		for (const options of [{record: false}, {record: true, endpointFilter: ['x']}, {record: true, history: {disabled: true}}, {record: true, history: {demoPastMs: 0}}]) {
+		for (const options of [
+			{record: false},
+			{record: true, endpointFilter: ['x']},
+			{record: true, history: {disabled: true}},
+			{record: true, history: {demoPastMs: 0}},
+		]) {
 			engine = await createEngine({target: demo, ...options});
 			expect(engine.simulatedPastMs).toBeUndefined();
 
