@@ -84,7 +84,8 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 
 	test('80×24: the compact layout, and the frame never grows past the screen', async () => {
 		session = new TmuxSession(80, 24, shortPast);
-		const screen = await session.waitFor(/Endpoints \(8\)[\s\S]*llama-3-8b-ins\S* +\d+\/5/);
+		// The first figures come once the simulator has run its hour of past (seconds; longer on a loaded machine).
+		const screen = await session.waitFor(/Endpoints \(8\)[\s\S]*llama-3-8b-ins\S* +\d+\/5/, 60_000);
 		expect(screen).toMatch(/NAME▲ +WORKERS +QUEUE PROG +RATE FAIL% TREND +ETA/);
 		session.send('Tab');
 		await session.waitFor(/NAME +GPU +ST▲ +PER GPU +UTIL +CPU +\$\/HR/);

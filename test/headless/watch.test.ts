@@ -77,7 +77,7 @@ describe('podtop watch --jsonl', () => {
 			.split('\n')
 			.map(line => JSON.parse(line) as {type: string; mode?: string});
 		expect(events[0]).toMatchObject({type: 'hello', mode: 'demo'});
-		// 6 h of the past fed to the store watched would be thousands of health changes; the present is a poll's worth.
+		// The past fed to the store watched would be thousands of health changes; the present is a poll's worth.
 		expect(events.filter(event => event.type === 'health').length).toBeLessThan(60);
 	}, 150_000);
 
