@@ -98,7 +98,8 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 					return state === 'off' ? [] : state === 'remote' ? ['history'] : ['history', 'record'];
 				},
 			};
-			const server = await serveAgent({store: engine.store, socketPath, proof, gid, log, history});
+			const about = () => ({version: cli.pkg.version, rateLimited: engine.rateLimitedRecently()});
+			const server = await serveAgent({store: engine.store, socketPath, proof, gid, log, history, about});
 			const metrics = exportAt ? createMetrics(engine.store) : undefined;
 			const exporter =
 				metrics && exportAt

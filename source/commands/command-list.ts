@@ -38,6 +38,7 @@ const list = [
 	{name: 'watch', usage: 'watch', summary: 'Print one JSON line per change (--jsonl) until interrupted'},
 	{name: 'agent', usage: 'agent', summary: 'Poll the account once for every podtop on this host (Unix socket)'},
 	{name: 'export', usage: 'export', summary: 'Serve Prometheus metrics (/metrics) of the account and of podtop itself'},
+	{name: 'doctor', usage: 'doctor', summary: 'Check everything podtop depends on and say what to fix (--json)'},
 	{name: 'sim', usage: 'sim', summary: 'Run the local simulator of the service (job and GraphQL APIs)'},
 ] as const satisfies readonly CommandEntry[];
 

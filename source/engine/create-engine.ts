@@ -62,6 +62,8 @@ export type Engine = {
 	readonly endpointRecord: (endpointId: string) => Promise<SavedEndpoint | undefined>;
 	/** One consistent picture now, within the same budgets (`podtop snapshot`). */
 	readonly snapshot: () => Promise<Snapshot>;
+	/** The 429s this process's requests got in the last hour, and when the last came (`podtop doctor`, through the agent). */
+	readonly rateLimitedRecently: () => {readonly lastHour: number; readonly lastAt: number | undefined};
 	/** The account's recorded history: its reader (range queries) and what the recorder is doing. */
 	readonly history: History;
 	/** DEMO: how much of the past the simulator simulated for history to hold (`history.ready` once recorded); undefined otherwise. */
@@ -254,6 +256,7 @@ export async function createEngine({
 		readOnly,
 		store,
 		agentLink: link,
+		rateLimitedRecently: () => scheduler.rateLimitedRecently(),
 		start() {
 			// DEMO: the simulator answers once it has run its past; polling starts then, not a pile of held requests.
 			if (demo && !demoPresent) {

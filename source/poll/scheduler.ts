@@ -1,3 +1,4 @@
+import {SlidingWindow} from '../lib/sliding-window.js';
 import {ApiError} from '../api/errors.js';
 import {budgetLimit, defaultBudgetSettings, type BudgetLimit, type BudgetSettings, type JobOperationGroup} from './budget-limits.js';
 import {RateBudget, type BudgetSnapshot} from './rate-budget.js';
@@ -53,6 +54,9 @@ export class Scheduler {
 	readonly #timers = new Map<string, NodeJS.Timeout>();
 	readonly #coalesced = new Map<string, Pending>();
 	readonly #inFlight = new Set<AbortController>();
+	/** The 429s of the last hour, by wall-clock time (`podtop doctor` asks the agent for them). */
+	readonly #rateLimited = new SlidingWindow(3_600_000);
+	#lastRateLimitedAt: number | undefined;
 	#stopped = false;
 
 	constructor(options: {settings?: BudgetSettings; limitFor?: (key: string) => BudgetLimit; random?: () => number; now?: () => number} = {}) {
@@ -61,6 +65,11 @@ export class Scheduler {
 			options.limitFor ?? (key => budgetLimit(key === 'graphql' ? 'graphql' : (key.slice(key.lastIndexOf(':') + 1) as JobOperationGroup), settings));
 		this.#random = options.random ?? Math.random;
 		this.#now = options.now ?? (() => performance.now());
+	}
+
+	/** How many 429s the service answered in the last hour, and when the last came (epoch ms). */
+	rateLimitedRecently(): {readonly lastHour: number; readonly lastAt: number | undefined} {
+		return {lastHour: this.#rateLimited.count(Date.now()), lastAt: this.#lastRateLimitedAt};
 	}
 
 	async submit<T>(task: Task<T>): Promise<T> {
@@ -232,6 +241,8 @@ export class Scheduler {
 		}
 
 		if (error.kind === 'rate-limited') {
+			this.#lastRateLimitedAt = Date.now();
+			this.#rateLimited.add(this.#lastRateLimitedAt);
 			budget.rateLimited(now, error.retryAfterMs);
 			if (pending.task.idempotent && pending.attempts < rateLimitedAttempts) {
 				this.#requeue(pending, now);

@@ -34,6 +34,8 @@ type Options = {
 	readonly log?: (line: string) => void;
 	/** The agent's history: clients read ranges of it, and forward what only they know to its timeline. */
 	readonly history?: AgentHistory;
+	/** What the agent says of itself when a client attaches: its version, the 429s of its last hour (`podtop doctor` shows them). */
+	readonly about?: () => Readonly<Record<string, unknown>>;
 };
 
 const line = (message: unknown) => `${JSON.stringify(message)}\n`;
@@ -54,6 +56,7 @@ export async function serveAgent({
 	helloTimeoutMs = 2000,
 	log = () => undefined,
 	history,
+	about = () => ({}),
 }: Options): Promise<AgentServer> {
 	await prepareSocketPath(socketPath, gid);
 	const clients = new Set<Client>();
@@ -156,8 +159,8 @@ export async function serveAgent({
 				client,
 				line(
 					client.feed
-						? {type: 'snapshot', at, protocol: agentProtocolVersion, features, account: accountSnapshot(store.getState())}
-						: {type: 'attached', at, protocol: agentProtocolVersion, features},
+						? {...about(), type: 'snapshot', at, protocol: agentProtocolVersion, features, account: accountSnapshot(store.getState())}
+						: {...about(), type: 'attached', at, protocol: agentProtocolVersion, features},
 				),
 			);
 			log(`${name} attached${client.feed ? '' : ' for history'} (${clients.size} in all)`);

@@ -27,6 +27,7 @@ const ranks: Readonly<Record<string, number>> = {
 	serve: 6,
 	operations: 6,
 	components: 7,
+	doctor: 7,
 	panes: 8,
 	dashboard: 9,
 	commands: 10,

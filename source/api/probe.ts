@@ -1,0 +1,53 @@
+import {request} from 'undici';
+import {fromTransportError} from './errors.js';
+
+/** One read sent by `podtop doctor`: how it went, how long it took, and the service's clock. */
+export type ProbeAnswer = {
+	readonly status: number;
+	readonly ms: number;
+	/** The service's `Date` header minus the middle of the exchange on this host's clock (1 s resolution). */
+	readonly clockOffsetMs: number | undefined;
+	/** The answer's JSON, when it was JSON. */
+	readonly body: unknown;
+};
+
+type Options = {
+	readonly url: string;
+	readonly apiKey: string;
+	readonly method: 'GET' | 'POST';
+	readonly body?: string;
+	readonly timeoutMs: number;
+	/** What to call it in errors (never the URL's query, never the key). */
+	readonly label: string;
+};
+
+/**
+Sends one read with the key in its Authorization header and says how it went, whatever the status
+(a 401 is an answer here, not an error). A network failure or timeout throws an ApiError.
+*/
+export async function probe({url, apiKey, method, body, timeoutMs, label}: Options): Promise<ProbeAnswer> {
+	const started = Date.now();
+	const startedPrecise = performance.now();
+	try {
+		const response = await request(url, {
+			method,
+			body,
+			headers: {authorization: `Bearer ${apiKey}`, 'user-agent': 'podtop doctor', ...(body === undefined ? {} : {'content-type': 'application/json'})},
+			headersTimeout: timeoutMs,
+			bodyTimeout: timeoutMs,
+			signal: AbortSignal.timeout(timeoutMs),
+		});
+		const text = await response.body.text();
+		const ms = performance.now() - startedPrecise;
+		const date = Date.parse(String(response.headers.date ?? ''));
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(text);
+		} catch {}
+
+		// The header says the second; the middle of it is the best guess of the moment.
+		return {status: response.statusCode, ms, clockOffsetMs: Number.isNaN(date) ? undefined : date + 500 - (started + ms / 2), body: parsed};
+	} catch (error) {
+		throw fromTransportError(error, label);
+	}
+}
