@@ -9,7 +9,7 @@ export type ImageSource =
 const base64Signature = /^(?:iVBORw0KGgo|\/9j\/|R0lGOD|UklGR)/;
 const dataUrl = /^data:image\/[\w.+-]+;base64,/i;
 /** Field names that say a value is a picture (a link under any other name is left alone). */
-const imageKey = /image|img|picture|photo|png|jpe?g|base64/i;
+const imageField = /image|img|picture|photo|png|jpe?g|base64/i;
 const imagePath = /\.(?:png|jpe?g|gif|webp)$/i;
 const maxDepth = 3;
 const maxEntries = 64;
@@ -28,10 +28,10 @@ function fromString(value: string, key: string): ImageSource | undefined {
 			return undefined;
 		}
 
-		return imageKey.test(key) || imagePath.test(url.pathname) ? {kind: 'url', url: value, label: value} : undefined;
+		return imageField.test(key) || imagePath.test(url.pathname) ? {kind: 'url', url: value, label: value} : undefined;
 	}
 
-	return imageKey.test(key) && base64Signature.test(value) ? {kind: 'inline', base64: value, label: `base64 in ${field}`} : undefined;
+	return imageField.test(key) && base64Signature.test(value) ? {kind: 'inline', base64: value, label: `base64 in ${field}`} : undefined;
 }
 
 function search(value: unknown, key: string, depth: number): ImageSource | undefined {
@@ -65,3 +65,7 @@ whose path ends in .png, .jpg, .gif or .webp; base64 of a PNG, JPEG, GIF or WebP
 export function findImage(output: unknown): ImageSource | undefined {
 	return search(output, '', 0);
 }
+
+/** A short key that tells images apart: the link, or the base64's length and ends. */
+export const imageKey = (source: ImageSource) =>
+	source.kind === 'url' ? source.url : `${source.base64.length}:${source.base64.slice(0, 64)}:${source.base64.slice(-64)}`;

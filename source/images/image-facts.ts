@@ -13,7 +13,7 @@ export function imageFacts(bytes: Uint8Array): ImageFacts | undefined {
 	return facts && facts.width > 0 && facts.height > 0 ? facts : undefined;
 }
 
-/** `image 1024×1024 (png)`, or with --ascii `image 1024x1024 (png)`. */
-export function describeFacts(facts: ImageFacts | undefined, ascii = false): string {
-	return facts ? `image ${facts.width}${ascii ? 'x' : '×'}${facts.height} (${facts.type})` : 'image';
+/** `image 1024×1024 (png)` (with --ascii, `times` is `x`); `image` alone when the header was not read. */
+export function describeFacts(facts: ImageFacts | undefined, times = '×'): string {
+	return facts ? `image ${facts.width}${times}${facts.height} (${facts.type})` : 'image';
 }

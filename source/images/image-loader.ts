@@ -1,7 +1,7 @@
 import {decodeOffThread} from './decode-off-thread.js';
 import type {CellBox} from './decode-picture.js';
 import {decodeBase64Image, fetchImage, type FetchImageOptions} from './fetch-image.js';
-import type {ImageSource} from './find-image.js';
+import {imageKey, type ImageSource} from './find-image.js';
 import {imageFacts, type ImageFacts} from './image-facts.js';
 import type {Pixels} from './pixels.js';
 
@@ -22,9 +22,6 @@ export type ImageLoader = {
 	readonly close: () => void;
 };
 
-const keyOf = (source: ImageSource) =>
-	source.kind === 'url' ? source.url : `${source.base64.length}:${source.base64.slice(0, 64)}:${source.base64.slice(-64)}`;
-
 /** How many images' bytes are kept (each at most 20 MB; a finished job's picture is usually under 2 MB). */
 const kept = 4;
 
@@ -34,7 +31,7 @@ export function createImageLoader(options: Omit<FetchImageOptions, 'signal'> = {
 	const stop = new AbortController();
 	return {
 		async load(source) {
-			const key = keyOf(source);
+			const key = imageKey(source);
 			let load = loads.get(key);
 			if (load) {
 				// Most recently used last: the first key is the one to let go.
