@@ -81,3 +81,9 @@ const agent = spawnSync(process.execPath, [`${here}bench/agent.js`], {stdio: 'in
 if (agent.status !== 0) {
 	console.log('agent benchmark failed');
 }
+
+console.log('');
+const image = spawnSync(process.execPath, [`${here}bench/image.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
+if (image.status !== 0) {
+	console.log('image benchmark failed');
+}

@@ -29,9 +29,13 @@ const outdir = new URL('../dist/bundle', import.meta.url).pathname;
 rmSync(outdir, {recursive: true, force: true});
 
 const {metafile} = await build({
-	entryPoints: [new URL('../source/cli.tsx', import.meta.url).pathname],
+	entryPoints: {
+		podtop: new URL('../source/cli.tsx', import.meta.url).pathname,
+		// The worker thread that decodes a job's picture (source/images/decode-off-thread.ts finds it beside its chunk).
+		'image-worker': new URL('../source/images/image-worker.ts', import.meta.url).pathname,
+	},
 	outdir,
-	entryNames: 'podtop',
+	entryNames: '[name]',
 	chunkNames: 'chunk-[hash]',
 	splitting: true,
 	bundle: true,

@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import {Worker} from 'node:worker_threads';
-import {decodePicture, type CellBox} from './decode-picture.js';
+import type {CellBox} from './decode-picture.js';
 import {ImageError, type ImageErrorKind} from './image-error.js';
 import type {Pixels} from './pixels.js';
 
@@ -21,6 +21,8 @@ worker at once.
 */
 export async function decodeOffThread(bytes: Buffer, box: CellBox, signal?: AbortSignal): Promise<Pixels> {
 	if (!existsSync(workerFile)) {
+		// The decoders (pngjs, jpeg-js) load only here or in the worker: never with the dashboard.
+		const {decodePicture} = await import('./decode-picture.js');
 		return decodePicture(bytes, box);
 	}
 

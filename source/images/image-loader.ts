@@ -1,6 +1,6 @@
 import {decodeOffThread} from './decode-off-thread.js';
 import type {CellBox} from './decode-picture.js';
-import {decodeBase64Image, fetchImage, type FetchImageOptions} from './fetch-image.js';
+import type {FetchImageOptions} from './fetch-image.js';
 import {imageKey, type ImageSource} from './find-image.js';
 import {imageFacts, type ImageFacts} from './image-facts.js';
 import type {Pixels} from './pixels.js';
@@ -38,6 +38,8 @@ export function createImageLoader(options: Omit<FetchImageOptions, 'signal'> = {
 				loads.delete(key);
 			} else {
 				load = (async () => {
+					// undici loads with the first picture, not with the dashboard's first frame.
+					const {decodeBase64Image, fetchImage} = await import('./fetch-image.js');
 					const bytes = source.kind === 'url' ? (await fetchImage(source.url, {...options, signal: stop.signal})).bytes : decodeBase64Image(source.base64);
 					return {source, bytes, facts: imageFacts(bytes)};
 				})();
