@@ -58,8 +58,15 @@ export async function fetchImage(link: string, options: FetchImageOptions = {}):
 		const {statusCode, headers, body} = response;
 		if (statusCode < 200 || statusCode >= 300) {
 			discard(body);
-			const expired = statusCode === 404 || statusCode === 403 || statusCode === 410 ? " (an image link lives only as long as the job's result)" : '';
-			throw new ApiError(kindForStatus(statusCode), `${label}: HTTP ${statusCode}${expired}`, {status: statusCode});
+			// A signed link that has expired answers 403 (S3) or 404: no key would help, the result is gone.
+			const expired = statusCode === 404 || statusCode === 403 || statusCode === 410;
+			throw new ApiError(
+				expired ? 'not-found' : kindForStatus(statusCode),
+				`${label}: HTTP ${statusCode}${expired ? " (an image link lives only as long as the job's result)" : ''}`,
+				{
+					status: statusCode,
+				},
+			);
 		}
 
 		const announced = Number(headers['content-length']);

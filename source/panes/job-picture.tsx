@@ -1,6 +1,5 @@
 import {Box, Text} from 'ink';
 import {useEffect, useState} from 'react';
-import {describeError} from '../api/errors.js';
 import {useServices} from '../components/services.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {ImageSource} from '../images/find-image.js';
@@ -18,7 +17,8 @@ type Props = {
 /** A resize settles before the picture is decoded again at the new size. */
 const redrawAfterMs = 120;
 
-const reason = (error: unknown) => (error instanceof Error && error.name === 'ImageError' ? error.message : describeError(error));
+/** Image errors (fetch and decode) are sentences that name the link already. */
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
 A finished job's picture above the line that says what it is (`image 1024×1024 (png) <link>`): fetched
