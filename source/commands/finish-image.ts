@@ -6,6 +6,7 @@ import {sanitizeLine} from '../format/sanitize.js';
 import {decodeOffThread} from '../images/decode-off-thread.js';
 import {kittyImage, itermImage, terminalGraphics, type Graphics} from '../images/graphics-protocol.js';
 import {halfBlockCells, halfBlockLines} from '../images/half-blocks.js';
+import {ImageError} from '../images/image-error.js';
 import {describeFacts, type ImageFacts} from '../images/image-facts.js';
 import {createImageLoader, type LoadedImage} from '../images/image-loader.js';
 import {localeIsUtf8} from '../format/glyphs.js';
@@ -92,9 +93,31 @@ async function drawing(image: LoadedImage, graphics: Graphics, columns: number, 
 const problemOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
+Why the bytes are not worth saving as the image, or undefined: they are no image podtop recognises
+(say, an error page), or a PNG or JPEG that does not decode (cut short). One too large to decode, or
+a GIF or WebP, is saved as it is.
+*/
+async function unsaveable(image: LoadedImage): Promise<string | undefined> {
+	if (!image.facts) {
+		return `the image's ${image.bytes.length.toLocaleString('en-US')} bytes are no image podtop recognises (no PNG, JPEG, GIF or WebP header)`;
+	}
+
+	if (image.facts.type !== 'png' && image.facts.type !== 'jpeg') {
+		return undefined;
+	}
+
+	try {
+		await decodeOffThread(image.bytes, {columns: 1, rows: 1});
+		return undefined;
+	} catch (error) {
+		return error instanceof ImageError && error.kind === 'broken' ? error.message.replace(/; nothing drawn$/, '') : undefined;
+	}
+}
+
+/**
 After a finished job's output: with `--save`, its image written as fetched; on a terminal (not
 `--json`), its picture and the line that says what it is. Nothing is fetched for a pipe without
-`--save`. A save that fails sets the exit status (network 5, an expired link 4, too large or no
+`--save`. A save that fails sets the exit status (network 5, an expired link 4, too large, broken or no
 image 1); a picture that cannot be drawn says why in its line and changes nothing.
 */
 export async function finishImage(job: TrackedJob, options: ImageOptions): Promise<void> {
@@ -130,7 +153,11 @@ export async function finishImage(job: TrackedJob, options: ImageOptions): Promi
 
 	const ascii = options.ascii || !localeIsUtf8();
 	const what = `${describeFacts(image.facts, ascii ? 'x' : '×')} ${sanitizeLine(source.label)}`;
-	if (options.save !== undefined) {
+	const broken = options.save === undefined ? undefined : await unsaveable(image);
+	if (broken) {
+		process.stderr.write(`podtop: ${sanitizeLine(broken)}: ${sanitizeLine(source.label)}; nothing saved\n`);
+		process.exitCode = exitCodes.failed;
+	} else if (options.save !== undefined) {
 		try {
 			writeFileSync(options.save, image.bytes, {flag: options.force ? 'w' : 'wx'});
 			process.stderr.write(`podtop: saved ${what} to ${sanitizeLine(options.save)} (${image.bytes.length.toLocaleString('en-US')} bytes)\n`);

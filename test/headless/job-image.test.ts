@@ -1,10 +1,13 @@
 import {spawn} from 'node:child_process';
 import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {createServer} from 'node:http';
+import type {AddressInfo} from 'node:net';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {request} from 'undici';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {halfBlock} from '../../source/images/half-blocks.js';
+import {encodePng} from '../../source/sim/images/png.js';
 import {ansiCells} from '../helpers/ansi-cells.js';
 import {cliEnv, cliPath, collect, runCli} from '../helpers/run-cli.js';
 import {startTestSim, type TestSim} from '../helpers/sim-client.js';
@@ -82,6 +85,36 @@ describe('--save writes the image as fetched', () => {
 		expect(nothing.code).toBe(1);
 		expect(nothing.stderr).toContain(`podtop: the job's output holds no image; nothing saved to ${none}`);
 		expect(existsSync(none)).toBe(false);
+	});
+
+	test('a broken image or bytes that are no image are not saved, and say so (exit 1)', async () => {
+		const png = encodePng(64, 64, (x, y) => [x * 4, y * 4, 128]);
+		const cut = await sim.run('echo', {image: `data:image/png;base64,${png.subarray(0, png.length >> 1).toString('base64')}`});
+		const file = path.join(folder, 'cut.png');
+		const broken = await runCli(['job', 'echo', cut, '--save', file, ...urls()], env());
+		expect(broken.code).toBe(1);
+		expect(broken.stderr).toMatch(/^podtop: the PNG is broken \(.+\): data URL in image; nothing saved\n$/m);
+		expect(existsSync(file)).toBe(false);
+
+		// A link that answers with a web page instead of a picture.
+		const server = createServer((_request, response) => {
+			response.end('<html><body>Sign in to see this file</body></html>');
+		});
+		await new Promise<void>(resolve => {
+			server.listen(0, '127.0.0.1', resolve);
+		});
+		try {
+			const link = `http://127.0.0.1:${(server.address() as AddressInfo).port}/fox.png`;
+			const page = await sim.run('echo', {image_url: link});
+			const notImage = await runCli(['job', 'echo', page, '--save', file, ...urls()], env());
+			expect(notImage.code).toBe(1);
+			expect(notImage.stderr).toContain(
+				`podtop: the image's 50 bytes are no image podtop recognises (no PNG, JPEG, GIF or WebP header): ${link}; nothing saved\n`,
+			);
+			expect(existsSync(file)).toBe(false);
+		} finally {
+			server.close();
+		}
 	});
 
 	test('bad --save is refused before anything is sent: a missing folder, --no-follow', async () => {
