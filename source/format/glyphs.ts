@@ -19,6 +19,8 @@ export type Glyphs = {
 	readonly times: string;
 	/** Ink's border for dialogs. */
 	readonly border: 'round' | 'classic';
+	/** How charts are drawn: braille lines and block bars, or ASCII. */
+	readonly charts: 'unicode' | 'ascii';
 };
 
 export const unicodeGlyphs: Glyphs = {
@@ -37,6 +39,7 @@ export const unicodeGlyphs: Glyphs = {
 	mismatch: '✗',
 	times: '×',
 	border: 'round',
+	charts: 'unicode',
 };
 
 export const asciiGlyphs: Glyphs = {
@@ -55,6 +58,7 @@ export const asciiGlyphs: Glyphs = {
 	mismatch: 'x',
 	times: 'x',
 	border: 'classic',
+	charts: 'ascii',
 };
 
 /** UTF-8 unless the locale says otherwise (LC_ALL, then LC_CTYPE, then LANG). */
