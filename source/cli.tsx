@@ -7,6 +7,7 @@ import {exitCodeFor} from './commands/exit-code.js';
 import {parseCommandLine} from './commands/parse-command-line.js';
 import {sanitizeLine} from './format/sanitize.js';
 import {UsageError} from './lib/usage-error.js';
+import {tuneHeap} from './lib/heap-tuning.js';
 
 const help = `
 	Usage
@@ -85,6 +86,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 	}
 });
 
+tuneHeap();
 installCrashHandler();
 try {
 	await main();
