@@ -3,6 +3,7 @@
 // than hundreds of modules (Ink's dependencies alone take ~370 ms to load unbundled), each command
 // loads only its own chunk, and React is built for production.
 import {chmodSync, rmSync} from 'node:fs';
+import path from 'node:path';
 import {build} from 'esbuild';
 
 /**
@@ -14,6 +15,22 @@ collections in every quiet moment were a third of the idle CPU at 10,000 pods. T
 bundle's shebang, which `npm start` runs too.
 */
 export const nodeFlags = '--max-semi-space-size=4 --max-old-space-size=256 --no-wasm-tier-up --no-wasm-dynamic-tiering --no-memory-reducer';
+/** Ink's text measuring and wrapping, with caches that keep the last 2,000 texts instead of every one (stubs/ink-text-caches.js). */
+const inkTextCaches = {
+	'measure-text.js': stub => `import widestLine from 'widest-line';\nimport {boundedMeasureText} from ${stub};\nexport default boundedMeasureText(widestLine);`,
+	'wrap-text.js': stub =>
+		`import wrapAnsi from 'wrap-ansi';\nimport cliTruncate from 'cli-truncate';\nimport {boundedWrapText} from ${stub};\nexport default boundedWrapText(wrapAnsi, cliTruncate);`,
+};
+const boundedInkCaches = {
+	name: 'bounded-ink-caches',
+	setup(build) {
+		build.onLoad({filter: /[\\/]ink[\\/]build[\\/](?:measure|wrap)-text\.js$/}, args => ({
+			contents: inkTextCaches[path.basename(args.path)](JSON.stringify(new URL('stubs/ink-text-caches.js', import.meta.url).pathname)),
+			resolveDir: path.dirname(args.path),
+			loader: 'js',
+		}));
+	},
+};
 const outdir = new URL('../dist/bundle', import.meta.url).pathname;
 // Chunks are named by hash: a rebuild would leave the last build's beside the new ones.
 rmSync(outdir, {recursive: true, force: true});
@@ -36,6 +53,7 @@ await build({
 	legalComments: 'none',
 	// Ink connects React's devtools only in development: a stub stands in for them.
 	alias: {'react-devtools-core': new URL('stubs/react-devtools-core.js', import.meta.url).pathname},
+	plugins: [boundedInkCaches],
 	define: {'process.env.NODE_ENV': '"production"'},
 	banner: {
 		js: `#!/usr/bin/env -S node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,
