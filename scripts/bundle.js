@@ -31,6 +31,34 @@ const boundedInkCaches = {
 		}));
 	},
 };
+/**
+Faster text paths for Ink's frames, each with the same answers as the package it stands in for
+(test/bundle/text-paths.test.ts compares them): every copy of string-width and Ink's
+@alcalzone/ansi-tokenize are wrapped (stubs/text-paths.js).
+*/
+const wrappers = {
+	'string-width': (original, stub) =>
+		`import original from ${original};\nimport {withNarrowFastPath} from ${stub};\nexport default withNarrowFastPath(original);`,
+	'@alcalzone/ansi-tokenize': (original, stub) =>
+		`import * as original from ${original};\nimport {fastAnsiTokenize} from ${stub};\nexport * from ${original};\nexport const {tokenize, styledCharsFromTokens, styledCharsToString} = fastAnsiTokenize(original);`,
+};
+const fastTextPaths = {
+	name: 'fast-text-paths',
+	setup(build) {
+		build.onResolve({filter: /^(?:string-width|@alcalzone\/ansi-tokenize)$/}, async args => {
+			if (args.pluginData?.original) {
+				return undefined;
+			}
+
+			const original = await build.resolve(args.path, {kind: args.kind, resolveDir: args.resolveDir, pluginData: {original: true}});
+			return original.errors.length > 0 ? {errors: original.errors} : {path: original.path, namespace: 'podtop-wrapped', pluginData: {name: args.path}};
+		});
+		build.onLoad({filter: /.*/, namespace: 'podtop-wrapped'}, args => {
+			const stub = new URL('stubs/text-paths.js', import.meta.url).pathname;
+			return {contents: wrappers[args.pluginData.name](JSON.stringify(args.path), JSON.stringify(stub)), resolveDir: path.dirname(args.path), loader: 'js'};
+		});
+	},
+};
 const outdir = new URL('../dist/bundle', import.meta.url).pathname;
 // Chunks are named by hash: a rebuild would leave the last build's beside the new ones.
 rmSync(outdir, {recursive: true, force: true});
@@ -53,7 +81,7 @@ await build({
 	legalComments: 'none',
 	// Ink connects React's devtools only in development: a stub stands in for them.
 	alias: {'react-devtools-core': new URL('stubs/react-devtools-core.js', import.meta.url).pathname},
-	plugins: [boundedInkCaches],
+	plugins: [boundedInkCaches, fastTextPaths],
 	define: {'process.env.NODE_ENV': '"production"'},
 	banner: {
 		js: `#!/usr/bin/env -S node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,
