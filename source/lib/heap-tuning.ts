@@ -10,9 +10,11 @@ without `-S`, npm's Windows shim and `node dist/bundle/podtop.js` all lose the s
 
 - The old generation grows by 30 % past what survived its last collection (V8's default on a
   machine with gigabytes free is up to 300 %; `--max-old-space-size=256` in the shebang makes it 30 % too).
-- The young generation stops growing at two 4 MB semi-spaces (V8 grows it to 16 MB each while the
-  polled lists survive, 24 MB more RSS for no gain here). The semi-space size itself is read only
-  at start, but its growth factor is read at every growth: it is set to 1 once the space is that big.
+- The young generation grows to two 4 MB semi-spaces and no further (V8 grows it to 16 MB each
+  while the polled lists survive: 24 MB more RSS for no gain here). The semi-space's largest size
+  is read only at start, but its growth factor at each growth: after each collection the factor is
+  set so that the next growth cannot pass 4 MB (2 below it, 1 at it). V8 also shrinks the space
+  in quiet times, and it grows back.
 - Wasm stays on its baseline compiler (Yoga's optimising compile was a 35 MB spike at start); set
   before Ink loads, as this runs first.
 */
@@ -20,24 +22,20 @@ export function tuneHeap(): void {
 	setFlagsFromString('--heap-growing-percent=30');
 	setFlagsFromString('--no-wasm-tier-up');
 	setFlagsFromString('--no-wasm-dynamic-tiering');
-	const newSpaceBytes = () => getHeapSpaceStatistics().find(space => space.space_name === 'new_space')?.space_size ?? 0;
-	// The new space is both semi-spaces.
-	const full = () => newSpaceBytes() >= 2 * semiSpaceMb * 1024 * 1024;
-	const stopGrowing = () => {
-		setFlagsFromString('--semi-space-growth-factor=1');
+	const largest = 2 * semiSpaceMb * 1024 * 1024;
+	let factor = 2;
+	const limitGrowth = () => {
+		// The new space is both semi-spaces; a growth doubles it.
+		const size = getHeapSpaceStatistics().find(space => space.space_name === 'new_space')?.space_size ?? 0;
+		const next = size * 2 <= largest ? 2 : 1;
+		if (next !== factor) {
+			factor = next;
+			setFlagsFromString(`--semi-space-growth-factor=${factor}`);
+		}
 	};
 
-	if (full()) {
-		stopGrowing();
-		return;
-	}
-
-	// Checked after each collection (the space grows only at one); one check a scavenge until it is full.
-	const observer = new PerformanceObserver(() => {
-		if (full()) {
-			stopGrowing();
-			observer.disconnect();
-		}
-	});
+	limitGrowth();
+	// The space grows only in a collection: after each, the next growth is allowed or not.
+	const observer = new PerformanceObserver(limitGrowth);
 	observer.observe({entryTypes: ['gc']});
 }
