@@ -3,12 +3,13 @@
 
 /**
 Text made only of characters one column wide that never join their neighbours into one grapheme:
-printable ASCII, Latin-1 (less the soft hyphen), general punctuation, arrows, box drawing and block
-elements (what podtop's tables are drawn with), less any that may be drawn as an emoji (©, ↩, ‼).
+printable ASCII, Latin-1 (less the soft hyphen), general punctuation, arrows, mathematical operators,
+⏎, control pictures (␛), box drawing, block elements and geometric shapes (what podtop draws with),
+less any that may be drawn as an emoji (©, ↩, ‼, ▶).
 Each is one UTF-16 unit, one grapheme, and one column for every copy of string-width and for
 ansi-tokenize (test/bundle/text-paths.test.ts checks every one).
 */
-export const narrowText = /^[[\u0020-\u007E\u00A0-\u00AC\u00AE-\u00FF\u2010-\u2027\u2030-\u205E\u2190-\u21FF\u2500-\u259F]--\p{Extended_Pictographic}]*$/v;
+export const narrowText = /^[[\u0020-\u007E\u00A0-\u00AC\u00AE-\u00FF\u2010-\u2027\u2030-\u205E\u2190-\u21FF\u2200-\u22FF\u23CE\u2400-\u243F\u2500-\u25FF]--\p{Extended_Pictographic}]*$/v;
 
 /**
 string-width with a fast path for narrow text: its width is its length, with no grapheme
