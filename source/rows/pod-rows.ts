@@ -132,6 +132,34 @@ class PodRow implements SortableRow {
 		return [name, gpu, status.label, perGpu, percent(util), history, percent(vram), percent(cpu), percent(memory), uptime, cost];
 	}
 
+	/** Each cell's length, as `cells` would make them, without drawing the history or the per-GPU levels: the column widths read every row at every poll. */
+	get cellWidths(): number[] {
+		const {record} = this.pod;
+		const {name, gpu, cpuOnly, runtime, status, util, vram, cpu, memory} = podFigures(record);
+		// The levels are one cell a GPU; the history is padded to its column.
+		const perGpu = runtime && !cpuOnly ? (runtime.gpus ?? []).length : 0;
+		const cost = formatDollarsPerHour(record.costPerHr).length;
+		if (!this.wide) {
+			return [name.length, gpu.length, status.short.length, perGpu, percent(util).length, percent(cpu).length, cost];
+		}
+
+		const uptime = runtime ? formatDuration(runtime.uptimeInSeconds).length : 1;
+		const history = runtime && !cpuOnly ? listUtilHistoryLimit : 0;
+		return [
+			name.length,
+			gpu.length,
+			status.label.length,
+			perGpu,
+			percent(util).length,
+			history,
+			percent(vram).length,
+			percent(cpu).length,
+			percent(memory).length,
+			uptime,
+			cost,
+		];
+	}
+
 	get searchText(): string {
 		const {record} = this.pod;
 		const {name, gpu, status} = podFigures(record);

@@ -17,6 +17,8 @@ export type Row = {
 	readonly tone?: Tone;
 	/** Drawn after the first cell across all the others (a row that is loading or failing). */
 	readonly span?: string;
+	/** Each cell's length, when a row can tell it for less than making its cells (contentWidths reads every row). */
+	readonly cellWidths?: readonly number[];
 };
 
 export type SortableRow = Row & {
@@ -35,9 +37,10 @@ export function contentWidths(columns: readonly Column[], rows: readonly Row[]):
 			continue;
 		}
 
-		for (const [index, cell] of row.cells.entries()) {
-			if (cell.length > (widths[index] ?? 0)) {
-				widths[index] = cell.length;
+		const lengths = row.cellWidths ?? row.cells.map(cell => cell.length);
+		for (const [index, length] of lengths.entries()) {
+			if (length > (widths[index] ?? 0)) {
+				widths[index] = length;
 			}
 		}
 	}
