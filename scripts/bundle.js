@@ -11,8 +11,9 @@ V8 tuned for a long-lived TUI on a shared jump host, each measured by `npm run b
 10,000 pods): smaller young and old generations (V8's defaults are sized for a server);
 no Wasm tier-up, so Yoga's layout code stays on the baseline compiler (optimising it at start was a
 35 MB spike in peak RSS, and layout is a small share of a frame); no memory reducer, whose extra full
-collections in every quiet moment were a third of the idle CPU at 10,000 pods. They live only in the
-bundle's shebang, which `npm start` runs too.
+collections in every quiet moment were a third of the idle CPU at 10,000 pods. The shebang is lost
+when podtop is started as `node dist/bundle/podtop.js`, by a busybox env without -S or by npm's
+Windows shim: podtop sets what V8 still reads after start itself (source/lib/heap-tuning.ts).
 */
 export const nodeFlags = '--max-semi-space-size=4 --max-old-space-size=256 --no-wasm-tier-up --no-wasm-dynamic-tiering --no-memory-reducer';
 /** Ink's text measuring and wrapping, with caches that keep the last 2,000 texts instead of every one (stubs/ink-text-caches.js). */
