@@ -62,6 +62,7 @@ export function podStatus(record: PodRecord): PodStatus {
 }
 
 const percent = (value: number | null | undefined) => (value === null || value === undefined ? '–' : `${Math.round(value)}%`);
+const percentLength = (value: number | null | undefined) => (value === null || value === undefined ? 1 : String(Math.round(value)).length + 1);
 
 /** What a pod's cells and sort values are both made of. */
 function podFigures(record: PodRecord) {
@@ -132,32 +133,41 @@ class PodRow implements SortableRow {
 		return [name, gpu, status.label, perGpu, percent(util), history, percent(vram), percent(cpu), percent(memory), uptime, cost];
 	}
 
-	/** Each cell's length, as `cells` would make them, without drawing the history or the per-GPU levels: the column widths read every row at every poll. */
-	get cellWidths(): number[] {
+	/**
+	Raises each width to this row's cell in that column, as `cells` would make them, without making
+	the cells (no history, no levels, no list of lengths): the column widths read every row at every poll.
+	*/
+	widen(widths: number[]): void {
 		const {record} = this.pod;
 		const {name, gpu, cpuOnly, runtime, status, util, vram, cpu, memory} = podFigures(record);
 		// The levels are one cell a GPU; the history is padded to its column.
 		const perGpu = runtime && !cpuOnly ? (runtime.gpus ?? []).length : 0;
 		const cost = formatDollarsPerHour(record.costPerHr).length;
-		if (!this.wide) {
-			return [name.length, gpu.length, status.short.length, perGpu, percent(util).length, percent(cpu).length, cost];
+		let column = 0;
+		const raise = (length: number) => {
+			if (length > widths[column]!) {
+				widths[column] = length;
+			}
+
+			column++;
+		};
+
+		raise(name.length);
+		raise(gpu.length);
+		raise(this.wide ? status.label.length : status.short.length);
+		raise(perGpu);
+		raise(percentLength(util));
+		if (this.wide) {
+			raise(runtime && !cpuOnly ? listUtilHistoryLimit : 0);
+			raise(percentLength(vram));
+			raise(percentLength(cpu));
+			raise(percentLength(memory));
+			raise(runtime ? formatDuration(runtime.uptimeInSeconds).length : 1);
+		} else {
+			raise(percentLength(cpu));
 		}
 
-		const uptime = runtime ? formatDuration(runtime.uptimeInSeconds).length : 1;
-		const history = runtime && !cpuOnly ? listUtilHistoryLimit : 0;
-		return [
-			name.length,
-			gpu.length,
-			status.label.length,
-			perGpu,
-			percent(util).length,
-			history,
-			percent(vram).length,
-			percent(cpu).length,
-			percent(memory).length,
-			uptime,
-			cost,
-		];
+		raise(cost);
 	}
 
 	get searchText(): string {

@@ -17,8 +17,8 @@ export type Row = {
 	readonly tone?: Tone;
 	/** Drawn after the first cell across all the others (a row that is loading or failing). */
 	readonly span?: string;
-	/** Each cell's length, when a row can tell it for less than making its cells (contentWidths reads every row). */
-	readonly cellWidths?: readonly number[];
+	/** Raises each width to this row's cell length, when a row can tell it for less than making its cells (contentWidths reads every row). */
+	readonly widen?: (widths: number[]) => void;
 };
 
 export type SortableRow = Row & {
@@ -37,10 +37,14 @@ export function contentWidths(columns: readonly Column[], rows: readonly Row[]):
 			continue;
 		}
 
-		const lengths = row.cellWidths ?? row.cells.map(cell => cell.length);
-		for (const [index, length] of lengths.entries()) {
-			if (length > (widths[index] ?? 0)) {
-				widths[index] = length;
+		if (row.widen) {
+			row.widen(widths);
+			continue;
+		}
+
+		for (const [index, cell] of row.cells.entries()) {
+			if (cell.length > (widths[index] ?? 0)) {
+				widths[index] = cell.length;
 			}
 		}
 	}

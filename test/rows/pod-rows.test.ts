@@ -36,17 +36,19 @@ function randomPod(next: () => number, index: number): PodState {
 	return {record, utilHistory: Array.from({length: Math.floor(next() * 14)}, () => Math.floor(next() * 100))};
 }
 
-test("each Pods row tells its cells' lengths as its cells have them, wide and compact, in both glyph sets", () => {
+test("each Pods row widens the columns to its cells' lengths as its cells have them, wide and compact, in both glyph sets", () => {
 	const next = random(3);
 	const pods = Array.from({length: 400}, (_, index) => randomPod(next, index));
 	for (const wide of [true, false]) {
 		for (const glyphs of [unicodeGlyphs, asciiGlyphs]) {
+			const columns = wide ? podColumns.wide : podColumns.compact;
 			for (const row of podRows(pods, wide, glyphs)) {
-				expect(row.cellWidths, row.key).toEqual(row.cells.map(cell => cell.length));
+				const widths = columns.map(() => 0);
+				row.widen!(widths);
+				expect(widths, row.key).toEqual(row.cells.map(cell => cell.length));
 			}
 
 			const rows = podRows(pods, wide, glyphs);
-			const columns = wide ? podColumns.wide : podColumns.compact;
 			expect(contentWidths(columns, rows)).toEqual(
 				contentWidths(
 					columns,
