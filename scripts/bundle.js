@@ -2,9 +2,19 @@
 // Bundles the CLI into dist/bundle/podtop.js (plus shared chunks): a few files start far faster
 // than hundreds of modules (Ink's dependencies alone take ~370 ms to load unbundled), each command
 // loads only its own chunk, and React is built for production.
-import {chmodSync, rmSync} from 'node:fs';
+import {chmodSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {build} from 'esbuild';
+
+/**
+The packages the bundle leaves for Node to load: what cannot be inlined (a native binding). They, and
+only they, are package.json's `dependencies`, what `npm install podtop` installs; everything the
+bundle inlines is a devDependency (`npm install -D`). test/package/bundle-dependencies.test.ts checks
+the two agree, from the import list the build writes to dist/bundle-imports.json: a package
+installed without -D fails it instead of quietly shipping.
+*/
+// libsql: SQLite for the recorded history; its prebuilt binary comes in a per-platform package of the registry.
+const runtimeDependencies = ['libsql'];
 
 /**
 V8 tuned for a long-lived TUI on a shared jump host, each measured by `npm run bench` (1,000 endpoints,
@@ -64,7 +74,7 @@ const outdir = new URL('../dist/bundle', import.meta.url).pathname;
 // Chunks are named by hash: a rebuild would leave the last build's beside the new ones.
 rmSync(outdir, {recursive: true, force: true});
 
-await build({
+const {metafile} = await build({
 	entryPoints: [new URL('../source/cli.tsx', import.meta.url).pathname],
 	outdir,
 	entryNames: 'podtop',
@@ -80,13 +90,24 @@ await build({
 	minifySyntax: true,
 	minifyWhitespace: true,
 	legalComments: 'none',
-	// Ink connects React's devtools only in development: a stub stands in for them.
-	alias: {'react-devtools-core': new URL('stubs/react-devtools-core.js', import.meta.url).pathname},
+	// An external package also covers its subpaths (`libsql/x`).
+	external: runtimeDependencies,
+	// Ink connects React's devtools only in development (DEV=true): stubs stand in for them and for
+	// the WebSocket (ws, with its optional native add-ons) Ink hands them.
+	alias: {
+		'react-devtools-core': new URL('stubs/react-devtools-core.js', import.meta.url).pathname,
+		ws: new URL('stubs/ws.js', import.meta.url).pathname,
+	},
 	plugins: [boundedInkCaches, fastTextPaths],
 	define: {'process.env.NODE_ENV': '"production"'},
 	banner: {
 		js: `#!/usr/bin/env -S node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,
 	},
 	logLevel: 'warning',
+	metafile: true,
 });
 chmodSync(`${outdir}/podtop.js`, 0o755);
+
+// What the bundle leaves for Node to load, beside dist/bundle (which is what gets published).
+const imports = new Set(Object.values(metafile.outputs).flatMap(output => output.imports.filter(({external}) => external).map(({path}) => path)));
+writeFileSync(new URL('../dist/bundle-imports.json', import.meta.url), `${JSON.stringify([...imports].sort(), undefined, '\t')}\n`);

@@ -51,7 +51,7 @@ export type PodRecord = {
 };
 
 /** A pod as the summary query asks for it (the Pods pane hidden): a subset of its record. */
-export type PodSummary = Pick<PodRecord, 'id' | 'name' | 'desiredStatus' | 'costPerHr' | 'gpuCount' | 'podType'> & {
+export type PodSummary = Pick<PodRecord, 'id' | 'name' | 'desiredStatus' | 'costPerHr' | 'volumeInGb' | 'gpuCount' | 'podType'> & {
 	readonly runtime?: {readonly gpus?: ReadonlyArray<{readonly gpuUtilPercent?: number | null}> | null} | null;
 };
 

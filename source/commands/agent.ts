@@ -1,5 +1,6 @@
 import {basename, join} from 'node:path';
-import {groupAgentDirectory} from '../api/agent-protocol.js';
+import {groupAgentDirectory, type AgentFeature} from '../api/agent-protocol.js';
+import type {RecordingState} from '../history/history-types.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
 import type {WebhookReport} from '../poll/alert-notifier.js';
@@ -10,6 +11,7 @@ import {serveMetrics} from '../serve/metrics-server.js';
 import {listenAddress} from './listen-address.js';
 import {alertFlags, alertHelp, loadAlertRules} from './alert-flags.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {historyFlags, historyHelp, readHistoryFlags} from './history-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {untilSignal} from './until-signal.js';
@@ -31,7 +33,13 @@ export const agentHelp = `
 	                    where every member's podtop looks; for a team on one jump host
 	  --export ADDR     Serve Prometheus /metrics from the agent too (like 127.0.0.1:9469)
 ${connectionHelp}
+${historyHelp}
 ${alertHelp}
+
+	The agent records the account's history (one SQLite file per account, only what changed,
+	rolled up by the minute and the hour). Attached clients stop recording their own and read it:
+	from the file when they run as the same user, over the socket otherwise (a --group member);
+	they hand the agent what only they know (their tracked jobs, and a member's writes).
 
 	With --alerts, the agent evaluates the rules and posts to their webhook: attached clients show
 	their own rules but leave posting to the agent (one poller, one poster).
@@ -45,10 +53,11 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 	const cli = parseCommandLine(
 		agentHelp,
 		argv,
-		{...connectionFlags, group: {type: 'string'}, export: {type: 'string'}, alerts: alertFlags.alerts},
+		{...connectionFlags, ...historyFlags, group: {type: 'string'}, export: {type: 'string'}, alerts: alertFlags.alerts},
 		'podtop agent',
 	);
-	const {target, endpointFilter, budget} = readConnectionFlags(cli.flags);
+	const {target, endpointFilter, budget, auditPath} = readConnectionFlags(cli.flags);
+	const history = readHistoryFlags(cli.flags);
 	if (endpointFilter) {
 		throw new UsageError('the agent serves every endpoint of the account: drop --endpoints (a dashboard can still show fewer)');
 	}
@@ -71,35 +80,57 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 			);
 		},
 	};
-	await withHeadlessEngine(target, {budget, allVisible: true, poll: ['endpoints', 'pods', 'gpus'], alerts}, async engine => {
-		if (!engine.agentLink) {
-			throw new UsageError('the agent serves a live account: set RUNPOD_API_KEY (or point --api-url and --graphql-url at a `podtop sim`)');
-		}
+	await withHeadlessEngine(
+		target,
+		{budget, allVisible: true, poll: ['endpoints', 'pods', 'gpus'], alerts, history, record: true, auditPath, notice: log},
+		async engine => {
+			if (!engine.agentLink) {
+				throw new UsageError('the agent serves a live account: set RUNPOD_API_KEY (or point --api-url and --graphql-url at a `podtop sim`)');
+			}
 
-		const {proof, socketPath: own} = engine.agentLink;
-		const socketPath = gid === undefined ? own : join(groupAgentDirectory(gid), basename(own));
-		const server = await serveAgent({store: engine.store, socketPath, proof, gid, log});
-		const metrics = exportAt ? createMetrics(engine.store) : undefined;
-		const exporter =
-			metrics && exportAt
-				? await serveMetrics(metrics.registry, exportAt.host, exportAt.port).catch(async (error: unknown) => {
-						await server.close();
-						const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-						throw new UsageError(`cannot listen on ${exportAt.host}:${exportAt.port} (${reason}): choose another --export`);
-					})
-				: undefined;
-		engine.start();
-		log(`serving the account of key ${engine.store.getState().keyFingerprint} on ${server.socketPath} (mode ${gid === undefined ? '0600' : '0660'})`);
-		if (exporter) {
-			log(`serving ${exporter.url}`);
-		}
+			const {proof, socketPath: own} = engine.agentLink;
+			const socketPath = gid === undefined ? own : join(groupAgentDirectory(gid), basename(own));
+			const history = {
+				reader: engine.history.reader,
+				record: engine.history.record,
+				features(): AgentFeature[] {
+					const {state} = engine.history.status.getState();
+					return state === 'off' ? [] : state === 'remote' ? ['history'] : ['history', 'record'];
+				},
+			};
+			const server = await serveAgent({store: engine.store, socketPath, proof, gid, log, history});
+			const metrics = exportAt ? createMetrics(engine.store) : undefined;
+			const exporter =
+				metrics && exportAt
+					? await serveMetrics(metrics.registry, exportAt.host, exportAt.port).catch(async (error: unknown) => {
+							await server.close();
+							const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+							throw new UsageError(`cannot listen on ${exportAt.host}:${exportAt.port} (${reason}): choose another --export`);
+						})
+					: undefined;
+			engine.start();
+			log(`serving the account of key ${engine.store.getState().keyFingerprint} on ${server.socketPath} (mode ${gid === undefined ? '0600' : '0660'})`);
+			if (exporter) {
+				log(`serving ${exporter.url}`);
+			}
 
-		try {
-			await untilSignal();
-		} finally {
-			metrics?.close();
-			await exporter?.close();
-			await server.close();
-		}
-	});
+			// Now, or later: when the podtop that recorded before the agent came (a dashboard) hands the file over.
+			const sayRecording = (state: RecordingState, previous?: RecordingState) => {
+				if (state.state === 'recording' && previous?.state !== 'recording' && previous?.state !== 'paused') {
+					log(`recording history in ${state.file}`);
+				}
+			};
+
+			sayRecording(engine.history.status.getState());
+			const unsubscribe = engine.history.status.subscribe(sayRecording);
+			try {
+				await untilSignal();
+			} finally {
+				unsubscribe();
+				metrics?.close();
+				await exporter?.close();
+				await server.close();
+			}
+		},
+	);
 }

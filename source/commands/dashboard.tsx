@@ -3,9 +3,12 @@ import type {AlertRules} from '../config/alert-rules.js';
 import {keyFingerprint} from '../api/redact.js';
 import {colorful, colorless, ServicesProvider, type Services} from '../components/services.js';
 import {App} from '../dashboard/app.js';
+import {createDisplayStore} from '../dashboard/display-store.js';
 import {createFrameWriter} from '../dashboard/frame-writer.js';
 import {takeOverTerminal} from '../dashboard/terminal.js';
+import {driveTimeCursor} from '../dashboard/time-cursor.js';
 import type {Engine} from '../engine/create-engine.js';
+import type {HistoryOptions} from '../history/open-history.js';
 import {resolveTarget} from '../engine/resolve-target.js';
 import {asciiGlyphs, localeIsUtf8, unicodeGlyphs} from '../format/glyphs.js';
 import {UsageError} from '../lib/usage-error.js';
@@ -24,6 +27,7 @@ export type DashboardOptions = Connection & {
 	readonly alerts?: AlertRules;
 	/** Ring the terminal bell when an alert fires. */
 	readonly bell?: boolean;
+	readonly history?: HistoryOptions;
 };
 
 /**
@@ -48,12 +52,15 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		initialViewState({columns: process.stdout.columns || 80, rows: process.stdout.rows || 24, views, message: target.warnings.join(' · ') || undefined}),
 	);
 	const rows = createRowSelectors(glyphs);
+	// The panes read the live account, or the account as it was while the time cursor is in the past.
+	const display = createDisplayStore(state.store);
+	let stopCursor: (() => void) | undefined;
 	// While every poll succeeds, the freshest data is at most one health interval old and the stalest
 	// one slowest interval; shown as that bound, it never needs redrawing (a ticking age would).
 	const slowest = Math.max(defaultCadence.endpointsMs, defaultCadence.gpusHiddenMs, defaultCadence.podsHiddenMs, defaultCadence.healthHiddenMs);
 	const freshnessBound = `≤${defaultCadence.healthMs / 1000}s…${slowest / 1000}s`;
 	const app = (engine: Engine | undefined) => {
-		const services: Services = {store: state.store, view, rows, engine, glyphs, colors};
+		const services: Services = {store: display, view, rows, engine, glyphs, colors};
 		return (
 			<ServicesProvider services={services}>
 				<App freshnessBound={freshnessBound} readOnly={options.readOnly} />
@@ -111,9 +118,15 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 			auditPath: options.auditPath,
 			agent: options.agent,
 			alerts: options.alerts ? {rules: options.alerts} : undefined,
+			history: options.history,
+			record: true,
+			notice(line) {
+				view.dispatch({type: 'message', text: line, tone: 'info'});
+			},
 		});
 		// Quit while it was starting: nothing to show it on.
 		if (!exited) {
+			stopCursor = driveTimeCursor({live: state.store, display, view, reader: engine.history.reader});
 			instance.rerender(app(engine));
 			engine.start();
 		}
@@ -128,6 +141,8 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		}
 
 		unsubscribeBell();
+		stopCursor?.();
+		display.stop();
 		process.stdout.off('resize', onResize);
 		instance.unmount();
 		instance.cleanup();

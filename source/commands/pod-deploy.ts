@@ -2,6 +2,7 @@ import {formatDollarsPerHour} from '../format/numbers.js';
 import {inertJson, sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
 import {marketOf, planDeploy, type DeployFields} from '../requests/deploy-request.js';
+import {describeCost} from '../store/pod-figures.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -152,7 +153,7 @@ export async function runPodDeploy(argv: readonly string[]): Promise<void> {
 		reportWrite(
 			result,
 			flags.json,
-			pod => `deployed: pod ${pod.id} (${sanitizeLine(pod.name ?? '')}) is ${sanitizeLine(pod.desiredStatus ?? '?')}, ${formatDollarsPerHour(pod.costPerHr)}`,
+			pod => `deployed: pod ${pod.id} (${sanitizeLine(pod.name ?? '')}) is ${sanitizeLine(pod.desiredStatus ?? '?')}, ${describeCost(pod)}`,
 		);
 	});
 }

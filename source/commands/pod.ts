@@ -1,6 +1,8 @@
-import {formatDollarsPerHour} from '../format/numbers.js';
+import type {PodRecord} from '../api/graphql-types.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
+import {describeCost} from '../store/pod-figures.js';
+import {isSubcommand, subcommandUsage} from './command-list.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -30,8 +32,6 @@ ${connectionHelp}
 	  $ podtop pod resume abc123xyz --bid 0.25
 `;
 
-const actions = ['stop', 'resume', 'terminate'] as const;
-
 /** `podtop pod stop|resume|terminate`: one pod, one write. */
 export async function runPod(argv: readonly string[]): Promise<void> {
 	if (argv[0] === 'deploy') {
@@ -53,8 +53,9 @@ export async function runPod(argv: readonly string[]): Promise<void> {
 		'podtop pod',
 	);
 	const [action, podId, ...rest] = cli.input;
-	if (!action || !(actions as readonly string[]).includes(action) || !podId || rest.length > 0) {
-		throw new UsageError('usage: podtop pod stop|resume|terminate <pod_id>');
+	// deploy is taken above when it comes first; anywhere else it is a mistake, not another verb.
+	if (!isSubcommand('pod', action) || action === 'deploy' || !podId || rest.length > 0) {
+		throw new UsageError(subcommandUsage('pod', action));
 	}
 
 	const {flags} = cli;
@@ -72,10 +73,8 @@ export async function runPod(argv: readonly string[]): Promise<void> {
 
 	const {target, budget, readOnly, auditPath} = readConnectionFlags(flags);
 	await withHeadlessEngine(target, {budget, readOnly, auditPath, poll: []}, async engine => {
-		const done =
-			(verb: string) =>
-			(pod: {readonly id: string; readonly name?: string | null; readonly desiredStatus?: string | null; readonly costPerHr?: number | null}) =>
-				`${verb}: pod ${pod.id} (${sanitizeLine(pod.name ?? '')}) is ${sanitizeLine(pod.desiredStatus ?? '?')}, ${formatDollarsPerHour(pod.costPerHr)}`;
+		const done = (verb: string) => (pod: PodRecord) =>
+			`${verb}: pod ${pod.id} (${sanitizeLine(pod.name ?? '')}) is ${sanitizeLine(pod.desiredStatus ?? '?')}, ${describeCost(pod)}`;
 		switch (action) {
 			case 'stop': {
 				reportWrite(await engine.perform('pod.stop', {podId}, undefined), flags.json, done('stopped (container disk wiped, volume kept)'));

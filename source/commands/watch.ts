@@ -4,6 +4,7 @@ import {changeEvents} from '../store/change-events.js';
 import {UsageError} from '../lib/usage-error.js';
 import {alertFlags, alertHelp, loadAlertRules} from './alert-flags.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {historyFlags, historyHelp, readHistoryFlags} from './history-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {untilSignal} from './until-signal.js';
@@ -18,8 +19,10 @@ export const watchHelp = `
 	Options
 	  --jsonl           One JSON object per line (the only format, and the default)
 ${connectionHelp}
+${historyHelp}
 ${alertHelp}
 
+	Polling on its own (no agent records the account), watch records the account's history too.
 	A firing or resolved rule is an "alert" event; each webhook post an "alert.webhook" event.
 	Attached to \`podtop agent\` (or back on its own), a "source" event says so (via agent or direct).
 
@@ -28,12 +31,18 @@ ${alertHelp}
 `;
 
 export async function runWatch(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(watchHelp, argv, {...connectionFlags, alerts: alertFlags.alerts, jsonl: {type: 'boolean', default: true}}, 'podtop watch');
+	const cli = parseCommandLine(
+		watchHelp,
+		argv,
+		{...connectionFlags, ...historyFlags, alerts: alertFlags.alerts, jsonl: {type: 'boolean', default: true}},
+		'podtop watch',
+	);
 	if (!cli.flags.jsonl) {
 		throw new UsageError('watch prints JSON lines only: drop --no-jsonl');
 	}
 
-	const {target, endpointFilter, budget, agent} = readConnectionFlags(cli.flags);
+	const {target, endpointFilter, budget, agent, auditPath} = readConnectionFlags(cli.flags);
+	const history = readHistoryFlags(cli.flags);
 	const rules = loadAlertRules(cli.flags.alerts);
 	let closed = false;
 	const write = (event: Record<string, unknown>) => {
@@ -58,7 +67,11 @@ export async function runWatch(argv: readonly string[]): Promise<void> {
 			});
 		},
 	};
-	await withHeadlessEngine(target, {budget, endpointFilter, allVisible: true, agent, alerts}, async engine => {
+	const notice = (line: string) => {
+		process.stderr.write(`podtop: ${line}\n`);
+	};
+
+	await withHeadlessEngine(target, {budget, endpointFilter, allVisible: true, agent, alerts, history, record: true, auditPath, notice}, async engine => {
 		// A reader that goes away (| head) ends the watch quietly.
 		const stopped = new Promise<void>(resolve => {
 			process.stdout.once('error', () => {

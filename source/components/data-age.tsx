@@ -1,16 +1,18 @@
 import {Text} from 'ink';
 import {useShallow} from 'zustand/react/shallow';
+import {formatClock} from '../format/clock.js';
 import {formatAge} from '../format/duration.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {SourceName} from '../store/types.js';
-import {usePodtop, useServices} from './services.js';
+import {usePodtop, useServices, useView} from './services.js';
 import {useNow} from './use-now.js';
 
 type Props = {readonly source: SourceName; readonly width: number};
 
 /**
 How fresh a pane's data is: `live` while polls succeed, `loading…` before the first, and when they
-fail `stale 12s · <error>` (the only thing that ticks, so a healthy idle screen stays still).
+fail `stale 12s · <error>` (the only thing that ticks, so a healthy idle screen stays still). With
+the time cursor in the past: `at 03:12:40`.
 */
 export function DataAge({source, width}: Props) {
 	const {colors, glyphs} = useServices();
@@ -22,8 +24,13 @@ export function DataAge({source, width}: Props) {
 			return {staleSince, lastError: staleSince !== undefined || !loaded ? lastError : undefined, loaded};
 		}),
 	);
+	const cursor = useView(state => state.cursor);
 	const stale = connection.staleSince !== undefined;
 	const now = useNow(stale);
+	if (cursor !== undefined) {
+		return <Text color={colors.accent}>{`at ${formatClock(cursor)}`}</Text>;
+	}
+
 	if (stale) {
 		const text = `${glyphs.warning} stale ${formatAge(connection.staleSince, now)} · ${sanitizeLine(connection.lastError ?? '')}`;
 		return (

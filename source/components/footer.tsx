@@ -29,12 +29,10 @@ export function Footer({width, readOnly}: Props) {
 				{`${sanitizeLine(overlay.prompt)} y/N${overlay.alternative ? ` · ${overlay.alternative.key}: ${overlay.alternative.label}` : ''}`}
 			</Text>
 		) : (
-			<InputLine
-				prompt={`${sanitizeLine(overlay.prompt)} Type "${sanitizeLine(overlay.typeToConfirm)}" to confirm: `}
-				value={overlay.input}
-				hint='Enter confirms · Esc cancels'
-				width={width}
-			/>
+			// The question and its field are in the dialog above (confirm-dialog.tsx).
+			<Text dimColor wrap='truncate'>
+				Enter confirms once the name matches · Backspace edits · Esc cancels
+			</Text>
 		);
 	}
 

@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import {useMemo} from 'react';
 import {useShallow} from 'zustand/react/shallow';
+import {formatAgo, formatClock} from '../format/clock.js';
 import {formatAge} from '../format/duration.js';
 import {budgetLabel} from '../format/budget-label.js';
 import {bar, type Glyphs} from '../format/glyphs.js';
@@ -8,7 +9,7 @@ import {sanitizeLine} from '../format/sanitize.js';
 import type {PodtopState} from '../store/state.js';
 import type {BudgetState} from '../store/types.js';
 import {isWide} from '../view-state/layout.js';
-import {usePodtop, useServices} from './services.js';
+import {usePodtop, useServices, useView} from './services.js';
 import {useNow} from './use-now.js';
 
 type Props = {readonly width: number; readonly freshnessBound: string; readonly readOnly: boolean};
@@ -62,8 +63,10 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 		})),
 	);
 	const alerts = usePodtop(state => state.alerts);
+	const cursor = useView(state => state.cursor);
 	const failing = (['jobApi', 'graphql'] as const).filter(source => connection[source] !== undefined);
-	const now = useNow(failing.length > 0);
+	// Ticking only while something on screen says how long ago: a stale source, or the time cursor.
+	const now = useNow(failing.length > 0 || cursor !== undefined);
 	// The gauges as the text they show: the header re-renders only when that text changes, not on
 	// every budget snapshot or health poll (an unchanged frame costs Ink a whole render).
 	const selectGauges = useMemo(() => gaugeSelector(isWide(width), glyphs), [width, glyphs]);
@@ -96,6 +99,13 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 				<Text>{' '.repeat(fill)}</Text>
 				<Text color={failing.length > 0 ? colors.bad : colors.muted}>{right}</Text>
 			</Text>
+			{cursor === undefined ? null : (
+				<Text inverse bold color={colors.accent} wrap='truncate'>
+					{` AT ${formatClock(cursor, now)} (${formatAgo(cursor, now)}) ${glyphs.separator} . live ${glyphs.separator} [ ] step ${glyphs.separator} { } ten steps ${glyphs.separator} writes are off in the past `.padEnd(
+						width,
+					)}
+				</Text>
+			)}
 			{failing.length > 0 ? (
 				<Text inverse color={colors.bad} wrap='truncate'>
 					{` ${glyphs.warning} DEGRADED: ${failing.map(source => `${source === 'jobApi' ? 'job API' : 'GraphQL'} failing since ${formatAge(connection[source]!.staleSince, now)} (${sanitizeLine(connection[source]!.lastError ?? '')})`).join('; ')} — showing last known data `.padEnd(

@@ -1,6 +1,7 @@
 import {Box, useApp, useInput, useStdout, type Key} from 'ink';
 import {useEffect, useMemo} from 'react';
 import {useShallow} from 'zustand/react/shallow';
+import {ConfirmDialog, confirmDialogHeight, isTypedConfirmation} from '../components/confirm-dialog.js';
 import {Footer} from '../components/footer.js';
 import {Header} from '../components/header.js';
 import {HelpOverlay} from '../components/help-overlay.js';
@@ -99,6 +100,7 @@ export function App({freshnessBound, readOnly}: Props) {
 		current,
 		help,
 		form,
+		typed,
 	} = useView(
 		useShallow(state => ({
 			columns: state.columns,
@@ -107,11 +109,13 @@ export function App({freshnessBound, readOnly}: Props) {
 			current: currentView(state),
 			help: state.overlay.type === 'help',
 			form: state.overlay.type === 'form' ? state.overlay : undefined,
+			typed: isTypedConfirmation(state.overlay) ? state.overlay : undefined,
 		})),
 	);
 	const degraded = usePodtop(state => state.connection.jobApi.staleSince !== undefined || state.connection.graphql.staleSince !== undefined);
 	const alerting = usePodtop(state => state.alerts.length > 0);
-	const {width, height, bodyHeight} = frameLayout({columns, rows: lines}, Number(degraded) + Number(alerting));
+	const inPast = useView(state => state.cursor !== undefined);
+	const {width, height, bodyHeight} = frameLayout({columns, rows: lines}, Number(degraded) + Number(alerting) + Number(inPast));
 
 	// What is on screen polls at its visible cadence; a job on screen has its stream followed.
 	const focus =
@@ -128,20 +132,24 @@ export function App({freshnessBound, readOnly}: Props) {
 		[engine, followedEndpoint, followedJob],
 	);
 
+	// A typed confirmation takes the bottom of the body; the pane it acts on stays in view above it.
+	const dialogHeight = typed ? Math.min(bodyHeight - 1, confirmDialogHeight(typed.prompt, width)) : 0;
+	const paneHeight = bodyHeight - dialogHeight;
 	const body = help ? (
 		<HelpOverlay width={width} height={bodyHeight} />
 	) : form ? (
 		<FormPane overlay={form} context={context} width={width} height={bodyHeight} />
 	) : (
-		<ViewBody view={current} pane={pane} width={width} height={bodyHeight} />
+		<ViewBody view={current} pane={pane} width={width} height={paneHeight} />
 	);
 
 	return (
 		<Box flexDirection='column' width={width} height={height}>
 			<Header width={width} freshnessBound={freshnessBound} readOnly={readOnly} />
 			<Tabs width={width} />
-			<Box height={bodyHeight} width={width}>
+			<Box height={bodyHeight} width={width} flexDirection='column'>
 				{body}
+				{typed ? <ConfirmDialog overlay={typed} width={width} height={dialogHeight} /> : undefined}
 			</Box>
 			<Box height={1} width={width}>
 				<Footer width={width} readOnly={readOnly} />

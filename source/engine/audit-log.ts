@@ -7,6 +7,8 @@ import {inertJson} from '../format/sanitize.js';
 export type AuditEntry = {
 	readonly time: string;
 	readonly mode: 'demo' | 'live';
+	/** Which account (a hash of the key and service, as the history file is named): never the key. */
+	readonly account?: string;
 	readonly operation: string;
 	readonly target: Readonly<Record<string, string>>;
 	/** Size and SHA-256 of the input as sent: enough to match a request, never the input itself. */

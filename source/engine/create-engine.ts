@@ -1,4 +1,4 @@
-import {accountProof, agentSocketCandidates, agentSocketPath} from '../api/agent-protocol.js';
+import {accountProof, agentIsSameUser, agentSocketCandidates, agentSocketPath, findAgentSocket, type HistoryMethod} from '../api/agent-protocol.js';
 import {createGraphqlApi} from '../api/graphql-api.js';
 import {createCompatApi} from '../api/compat-api.js';
 import type {GpuTypeRecord, PodRecord, SavedEndpoint} from '../api/graphql-types.js';
@@ -7,8 +7,12 @@ import type {Health} from '../api/job-types.js';
 import {Pools} from '../api/pools.js';
 import {keyFingerprint, rememberSecret} from '../api/redact.js';
 import type {AlertRules} from '../config/alert-rules.js';
+import {historyAccountId} from '../history/history-file.js';
+import {withAgentHistory, type AgentAwareHistory} from '../history/agent-history.js';
+import {openHistory, type History, type HistoryOptions} from '../history/open-history.js';
 import {createAlertLoop} from '../poll/alert-loop.js';
 import {createWebhookNotifier, type WebhookReport} from '../poll/alert-notifier.js';
+import {createAgentConnection} from '../poll/agent-connection.js';
 import {createAgentFeed, readAgentSnapshot, type AgentFeed} from '../poll/agent-feed.js';
 import {defaultBudgetSettings, type BudgetSettings} from '../poll/budget-limits.js';
 import type {Cadence} from '../poll/cadence.js';
@@ -18,6 +22,7 @@ import {Scheduler} from '../poll/scheduler.js';
 import type {RunningSimulator} from '../sim/start-simulator.js';
 import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/create-store.js';
 import type {PaneName} from '../store/types.js';
+import {createAgentForwarding} from './agent-forwarding.js';
 import {perform, type PerformResult} from './perform.js';
 import type {Target} from './resolve-target.js';
 import {snapshotOfAccount, takeSnapshot, type Snapshot} from './take-snapshot.js';
@@ -56,6 +61,8 @@ export type Engine = {
 	readonly endpointRecord: (endpointId: string) => Promise<SavedEndpoint | undefined>;
 	/** One consistent picture now, within the same budgets (`podtop snapshot`). */
 	readonly snapshot: () => Promise<Snapshot>;
+	/** The account's recorded history: its reader (range queries) and what the recorder is doing. */
+	readonly history: History;
 	readonly perform: <Id extends WriteId>(id: Id, target: WriteTypes[Id]['target'], input: WriteTypes[Id]['input']) => Promise<PerformResult<Id>>;
 	/** Stops the pollers, aborts requests, closes connections and the demo simulator. */
 	readonly close: () => Promise<void>;
@@ -79,7 +86,10 @@ export type EngineOptions = {
 	readonly auditPath?: string;
 	/**
 	Take the account from an agent on this host (`podtop agent`) when one serves it, polling only
-	what is this process's own (followed jobs, an open pod); live, and every endpoint, only.
+	what is this process's own (followed jobs, an open pod); live, and every endpoint, only. Unset,
+	the process is not fed, but a process that polls nothing of the account (`snapshot`, `history`)
+	reads the agent's history when it cannot read the file, and an agent of another user
+	(`--group`) is told of its writes. False (`--no-agent`): no agent is asked anything.
 	*/
 	readonly agent?: boolean;
 	/**
@@ -90,6 +100,12 @@ export type EngineOptions = {
 	readonly alerts?: {readonly rules: AlertRules; readonly onWebhook?: (report: WebhookReport) => void};
 	/** A store the caller made already (the dashboard draws its first frame before the engine loads). */
 	readonly state?: {readonly store: PodtopStore; readonly writes: StoreWrites};
+	/** How history is kept and read (`--history-dir`, `--no-history`, `--retention`, `--history-source`). */
+	readonly history?: HistoryOptions;
+	/** Record the account's history when no other podtop does (the agent, the dashboard, `watch`); otherwise it is only read. */
+	readonly record?: boolean;
+	/** Notices for the user that are no error (history paused, read only, a damaged file moved aside). */
+	readonly notice?: (line: string) => void;
 };
 
 /** Everything behind the UI, built outside React: the demo simulator when needed, clients, scheduler, store, pollers. */
@@ -102,9 +118,12 @@ export async function createEngine({
 	poll,
 	readOnly = false,
 	auditPath,
-	agent = false,
+	agent,
 	alerts,
 	state,
+	history: historyOptions = {},
+	record = false,
+	notice,
 }: EngineOptions): Promise<Engine> {
 	let demo: RunningSimulator | undefined;
 	let service: {readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string};
@@ -131,11 +150,42 @@ export async function createEngine({
 	writes.setService(new URL(apiUrl).host, keyFingerprint(apiKey));
 
 	const pollers = createPollers({store, writes, api, scheduler, cadence, endpointFilter, allVisible, poll});
+	const account = historyAccountId(service);
 	const link: AgentLink | undefined =
 		target.mode === 'live' ? {socketPath: agentSocketPath(service), candidates: agentSocketCandidates(service), proof: accountProof(apiKey)} : undefined;
 	// Every endpoint of the account, or none: a filtered view polls its own few.
 	const agentLink = agent && !endpointFilter?.length ? link : undefined;
+	const fed = Boolean(agentLink) && (poll ?? allPolledData).includes('endpoints');
+	// A filtered view sees part of the account: it reads history, never writes it.
+	const local = openHistory({
+		store,
+		service,
+		mode: target.mode,
+		options: historyOptions,
+		record: record && !endpointFilter?.length,
+		auditPath,
+		account,
+		log: notice,
+		// Fed by an agent that records, this process does not record: the feed's first look decides.
+		standBy: fed,
+	});
+	// --no-history, or another source (Prometheus): nothing of the agent's history either.
+	const history: AgentAwareHistory =
+		historyOptions.disabled || historyOptions.reader
+			? {...local, attached() {}}
+			: withAgentHistory(local, {
+					findAgent:
+						link && agent !== false && !fed
+							? () => {
+									const socketPath = findAgentSocket(link.candidates);
+									return socketPath === undefined
+										? undefined
+										: {transport: createAgentConnection({socketPath, proof: link.proof}), sameUser: agentIsSameUser(socketPath)};
+								}
+							: undefined,
+				});
 	let feed: AgentFeed | undefined;
+	const forwarding = createAgentForwarding({store, send: message => feed?.send(message) ?? false, link: agent === false ? undefined : link});
 	const webhook = alerts?.rules.webhook;
 	const notifier = webhook ? createWebhookNotifier({webhook, onReport: alerts.onWebhook}) : undefined;
 	const alertLoop =
@@ -171,8 +221,20 @@ export async function createEngine({
 				proof: agentLink.proof,
 				store,
 				writes,
-				onAttached(attached) {
+				onAttached(attached, peer) {
 					pollers.setAccountPolling(!attached);
+					const now = attached ? peer : undefined;
+					forwarding.attached(now);
+					history.attached(
+						now && {
+							transport: {
+								socketPath: now.socketPath,
+								request: async (method: HistoryMethod, args: readonly unknown[], timeoutMs: number) => feed!.request(method, args, timeoutMs),
+							},
+							sameUser: now.sameUser,
+							records: now.features.includes('history'),
+						},
+					);
 				},
 			});
 			feed.start();
@@ -200,14 +262,18 @@ export async function createEngine({
 			const account = agentLink ? await readAgentSnapshot(agentLink.candidates, agentLink.proof) : undefined;
 			return (account && snapshotOfAccount(account, meta)) ?? takeSnapshot(api, meta);
 		},
-		perform: async (id, writeTarget, input) => perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey}, id, writeTarget, input),
+		history,
+		perform: async (id, writeTarget, input) =>
+			perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey, account, onWrite: forwarding.wrote}, id, writeTarget, input),
 		async close() {
 			closing ??= (async () => {
+				await forwarding.stop();
 				feed?.stop();
 				alertLoop?.stop();
 				notifier?.stop();
 				pollers.stop();
 				scheduler.stop();
+				await history.close();
 				await pools.close();
 				await demo?.close();
 			})();

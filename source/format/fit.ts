@@ -42,3 +42,31 @@ export function fitMiddle(text: string, width: number, ellipsis = '…'): string
 	const head = Math.ceil(room / 2);
 	return `${characters.slice(0, head).join('')}${ellipsis}${characters.slice(characters.length - (room - head)).join('')}`;
 }
+
+/** Wraps text to `width` columns at spaces, hard-breaking a word longer than a line. */
+export function wrapWords(text: string, width: number): string[] {
+	const room = Math.max(1, width);
+	const lines: string[] = [];
+	let line = '';
+	for (const word of text.split(' ').filter(Boolean)) {
+		const candidate = line === '' ? word : `${line} ${word}`;
+		if ([...candidate].length <= room) {
+			line = candidate;
+			continue;
+		}
+
+		if (line !== '') {
+			lines.push(line);
+		}
+
+		let characters = [...word];
+		while (characters.length > room) {
+			lines.push(characters.slice(0, room).join(''));
+			characters = characters.slice(room);
+		}
+
+		line = characters.join('');
+	}
+
+	return [...lines, line];
+}

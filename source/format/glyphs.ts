@@ -12,6 +12,11 @@ export type Glyphs = {
 	readonly key: string;
 	/** A horizontal rule. */
 	readonly rule: string;
+	/** Marks beside a typed confirmation: the text matches, or does not (always with words too). */
+	readonly match: string;
+	readonly mismatch: string;
+	/** Ink's border for dialogs. */
+	readonly border: 'round' | 'classic';
 };
 
 export const unicodeGlyphs: Glyphs = {
@@ -26,6 +31,9 @@ export const unicodeGlyphs: Glyphs = {
 	down: '▼',
 	key: '••••',
 	rule: '─',
+	match: '✓',
+	mismatch: '✗',
+	border: 'round',
 };
 
 export const asciiGlyphs: Glyphs = {
@@ -40,6 +48,9 @@ export const asciiGlyphs: Glyphs = {
 	down: 'v',
 	key: '****',
 	rule: '-',
+	match: '+',
+	mismatch: 'x',
+	border: 'classic',
 };
 
 /** UTF-8 unless the locale says otherwise (LC_ALL, then LC_CTYPE, then LANG). */

@@ -2,11 +2,17 @@ import {formatDollarsPerHour, formatPrice, formatWorkerRange} from '../format/nu
 import {formatDuration} from '../format/duration.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {textTable} from '../format/text-table.js';
-import {meanGpuUtil} from '../store/pod-figures.js';
+import {formatCostNow, meanGpuUtil, podCost} from '../store/pod-figures.js';
 import type {Snapshot} from '../engine/take-snapshot.js';
 
 /** The snapshot as text for people: three tables under a header that says DEMO or LIVE. */
 export function snapshotText(snapshot: Snapshot): string {
+	const mode = snapshot.mode === 'demo' ? 'DEMO (built-in simulator)' : 'LIVE';
+	return `${mode} · ${sanitizeLine(snapshot.apiHost)}${snapshot.via === 'agent' ? ' · via agent' : ''} · ${snapshot.generatedAt}\n\n${snapshotTables(snapshot)}`;
+}
+
+/** The endpoints, pods and GPU types tables of a snapshot, now or past. */
+export function snapshotTables(snapshot: Snapshot): string {
 	const endpoints = textTable(
 		['ENDPOINT', 'NAME', 'RUN', 'IDLE', 'INIT', 'THROT', 'UNHLT', 'MIN-MAX', 'QUEUE', 'PROG', 'DONE', 'FAILED', 'RETRIED'],
 		snapshot.endpoints.map(({id, name, workersMin, workersMax, health: {jobs, workers}}) => [
@@ -27,7 +33,7 @@ export function snapshotText(snapshot: Snapshot): string {
 		new Set([2, 3, 4, 5, 6, 8, 9, 10, 11, 12]),
 	);
 	const pods = textTable(
-		['POD', 'NAME', 'GPU', 'STATUS', 'GPU%', 'CPU%', 'MEM%', 'UPTIME', 'COST'],
+		['POD', 'NAME', 'GPU', 'STATUS', 'GPU%', 'CPU%', 'MEM%', 'UPTIME', 'COST NOW', 'RUNNING $/H'],
 		snapshot.pods.map(pod => {
 			const util = meanGpuUtil(pod);
 			return [
@@ -39,10 +45,11 @@ export function snapshotText(snapshot: Snapshot): string {
 				pod.runtime?.container?.cpuPercent?.toString() ?? '–',
 				pod.runtime?.container?.memoryPercent?.toString() ?? '–',
 				pod.runtime ? formatDuration(pod.runtime.uptimeInSeconds) : '–',
+				formatCostNow(podCost(pod)),
 				formatDollarsPerHour(pod.costPerHr),
 			];
 		}),
-		new Set([4, 5, 6, 7, 8]),
+		new Set([4, 5, 6, 7, 8, 9]),
 	);
 	const gpus = textTable(
 		['GPU TYPE', 'MEM', 'SECURE', 'COMMUNITY', 'SPOT', 'STOCK', 'FREE'],
@@ -57,6 +64,5 @@ export function snapshotText(snapshot: Snapshot): string {
 		]),
 		new Set([1, 2, 3, 4, 6]),
 	);
-	const mode = snapshot.mode === 'demo' ? 'DEMO (built-in simulator)' : 'LIVE';
-	return `${mode} · ${sanitizeLine(snapshot.apiHost)}${snapshot.via === 'agent' ? ' · via agent' : ''} · ${snapshot.generatedAt}\n\n${endpoints}\n\n${pods}\n\n${gpus}\n`;
+	return `${endpoints}\n\n${pods}\n\n${gpus}\n`;
 }

@@ -1,5 +1,5 @@
 import {shownFields} from '../forms/form.js';
-import {currentPlace} from '../view-state/view-state.js';
+import {confirmationMatches, currentPlace} from '../view-state/view-state.js';
 import {focusedIsJson, handleFormKey, pasteIntoForm} from './form-keys.js';
 import {isUnavailable, type Operation, type OperationContext} from './operation.js';
 import {completePalette, parsePalette} from './palette.js';
@@ -16,6 +16,11 @@ function say(context: OperationContext, text: string, tone: 'info' | 'bad' = 'ba
 export function invoke(context: OperationContext, operation: Operation, args: readonly string[] = []): void {
 	if (operation.danger !== 'read' && readOnlyOf(context)) {
 		say(context, `read-only mode: ${operation.title} is off`);
+		return;
+	}
+
+	if (operation.danger !== 'read' && context.view.getState().cursor !== undefined) {
+		say(context, `you cannot act on the past: ${operation.title} works on the account as it is now (. goes back to live)`);
 		return;
 	}
 
@@ -88,11 +93,15 @@ function submit(context: OperationContext) {
 		}
 
 		case 'confirm': {
+			if (!confirmationMatches(overlay)) {
+				// It stays open and says so: the keys typed next are for it, never the dashboard's.
+				view.dispatch({type: 'reject-confirmation'});
+				break;
+			}
+
 			view.dispatch({type: 'close-overlay'});
 			const operation = operationById(overlay.operationId);
-			if (overlay.typeToConfirm !== undefined && overlay.input !== overlay.typeToConfirm) {
-				say(context, `not confirmed: the name typed was not "${overlay.typeToConfirm}"; nothing was sent`);
-			} else if (operation) {
+			if (operation) {
 				run(context, operation, overlay.target);
 			}
 
@@ -162,7 +171,7 @@ export function handleKey(context: OperationContext, key: string): void {
 		}
 	}
 
-	// A bar that takes text: the filter, the palette, or a confirmation by typed name.
+	// A bar that takes text: the filter, the palette, or a confirmation by typed name (open until it matches or Esc).
 	switch (key) {
 		case 'esc': {
 			view.dispatch(overlay.type === 'filter' ? {type: 'clear-filter'} : {type: 'close-overlay'});
@@ -180,7 +189,7 @@ export function handleKey(context: OperationContext, key: string): void {
 		}
 
 		case 'backspace': {
-			view.dispatch({type: 'input', input: overlay.input.slice(0, -1)});
+			view.dispatch({type: 'input', input: [...overlay.input].slice(0, -1).join('')});
 
 			break;
 		}
@@ -189,7 +198,9 @@ export function handleKey(context: OperationContext, key: string): void {
 			if (key === 'tab' && overlay.type === 'palette') {
 				view.dispatch({type: 'input', input: completePalette(overlay.input, currentPlace(state), readOnlyOf(context), context.store.getState())});
 			} else if ([...key].length === 1) {
-				view.dispatch({type: 'input', input: overlay.input + key});
+				// Text refused by Enter is replaced by what is typed next (the name, typed again).
+				const kept = overlay.type === 'confirm' && overlay.rejected ? '' : overlay.input;
+				view.dispatch({type: 'input', input: kept + key});
 			}
 		}
 	}

@@ -6,10 +6,12 @@ import {jobOperations} from './jobs.js';
 import {navigationOperations} from './navigation.js';
 import {podWriteOperations} from './pod-writes.js';
 import type {Operation} from './operation.js';
+import {timeTravelOperations} from './time-travel.js';
 
 /** Every operation of the dashboard. */
 export const operations: readonly Operation[] = [
 	...navigationOperations,
+	...timeTravelOperations,
 	...jobViewOperations,
 	...jobOperations,
 	...jobWriteOperations,

@@ -4,9 +4,9 @@ import {DataAge} from '../components/data-age.js';
 import {usePodtop, useServices} from '../components/services.js';
 import {formatDuration} from '../format/duration.js';
 import {sparkline} from '../format/glyphs.js';
-import {formatDollarsPerHour} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {podStatus} from '../rows/pod-rows.js';
+import {describeCost} from '../store/pod-figures.js';
 
 type Props = {readonly podId: string; readonly showEnv: boolean; readonly width: number; readonly height: number};
 
@@ -20,8 +20,9 @@ function envLine(entry: string, showValues: boolean): string {
 }
 
 /**
-One pod: image, GPUs, vCPU, memory, disks, machine, uptime and $/hr; its ports as a small table;
-its environment by name (values on `v`); per-GPU utilisation and memory with their history.
+One pod: image, GPUs, vCPU, memory, disks, machine, uptime, what it costs now and its running price;
+its ports as a small table; its environment by name (values on `v`); per-GPU utilisation and memory
+with their history.
 */
 export function PodDetail({podId, showEnv, width, height}: Props) {
 	const {colors, glyphs} = useServices();
@@ -50,7 +51,8 @@ export function PodDetail({podId, showEnv, width, height}: Props) {
 			'machine',
 			`${sanitizeLine(record.machineId ?? '–')} in ${sanitizeLine(record.machine?.location ?? '–')} · ${sanitizeLine(record.podType === 'INTERRUPTABLE' ? 'spot' : 'on demand')}`,
 		],
-		['running', `${runtime ? formatDuration(runtime.uptimeInSeconds) : '–'} · ${formatDollarsPerHour(record.costPerHr)}`],
+		['uptime', runtime ? formatDuration(runtime.uptimeInSeconds) : '–'],
+		['cost', describeCost(record)],
 	];
 	const ports = (runtime?.ports ?? []).flatMap(port =>
 		port

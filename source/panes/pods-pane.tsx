@@ -1,8 +1,20 @@
+import {useMemo} from 'react';
+import {usePodtop} from '../components/services.js';
+import {formatCostTotals, podCostTotals} from '../store/pod-figures.js';
 import {ListPane} from './list-pane.js';
 
 type Props = {readonly width: number; readonly height: number};
 
-/** Pods: GPU type and count, status (those needing attention first), per-GPU utilisation with history, VRAM, CPU, memory, uptime, cost. */
+/**
+Pods: GPU type and count, status (those needing attention first), per-GPU utilisation with history,
+VRAM, CPU, memory, uptime, what each costs now; the title says what the running and the stopped pods
+of the account cost together.
+*/
 export function PodsPane({width, height}: Props) {
-	return <ListPane pane='pods' title='Pods' source='graphql' width={width} height={height} />;
+	const pods = usePodtop(state => state.pods);
+	const totals = useMemo(
+		() => (pods.updatedAt === undefined ? undefined : formatCostTotals(podCostTotals(pods.order.map(id => pods.byId[id]!.record)))),
+		[pods],
+	);
+	return <ListPane pane='pods' title='Pods' source='graphql' width={width} height={height} hint={totals} />;
 }

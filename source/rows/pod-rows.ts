@@ -1,8 +1,7 @@
 import {formatDuration} from '../format/duration.js';
 import {levels, sparkline, type Glyphs} from '../format/glyphs.js';
-import {formatDollarsPerHour} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
-import {meanGpuUtil} from '../store/pod-figures.js';
+import {formatCostNow, meanGpuUtil, podCost} from '../store/pod-figures.js';
 import {listUtilHistoryLimit} from '../store/write-pods.js';
 import type {PodRecord} from '../api/graphql-types.js';
 import type {PodState} from '../store/types.js';
@@ -20,7 +19,7 @@ export const podColumns = {
 		{title: 'CPU', width: 4, align: 'right'},
 		{title: 'MEM', width: 4, align: 'right'},
 		{title: 'UPTIME', width: 6, align: 'right'},
-		{title: '$/HR', width: 8, align: 'right'},
+		{title: '$/HR', width: 9, align: 'right'},
 	],
 	compact: [
 		{title: 'NAME', width: 10, flex: true},
@@ -29,7 +28,7 @@ export const podColumns = {
 		{title: 'PER GPU', width: 8},
 		{title: 'UTIL', width: 4, align: 'right'},
 		{title: 'CPU', width: 4, align: 'right'},
-		{title: '$/HR', width: 8, align: 'right'},
+		{title: '$/HR', width: 9, align: 'right'},
 	],
 } as const satisfies Record<string, readonly Column[]>;
 
@@ -103,7 +102,8 @@ class PodRow implements SortableRow {
 	) {
 		const {record} = pod;
 		const {name, gpu, runtime, status, util, vram, cpu, memory} = podFigures(record);
-		const cost = record.costPerHr ?? undefined;
+		// What the pod costs now: a stopped pod its volume, never its running price (that is in its details).
+		const cost = podCost(record).now;
 		this.key = record.id;
 		this.sortValues = wide
 			? [name, gpu, status.rank, util, util, util, vram, cpu, memory, runtime?.uptimeInSeconds ?? undefined, cost]
@@ -124,7 +124,7 @@ class PodRow implements SortableRow {
 					)
 				: '';
 		const uptime = runtime ? formatDuration(runtime.uptimeInSeconds) : '–';
-		const cost = formatDollarsPerHour(record.costPerHr);
+		const cost = formatCostNow(podCost(record));
 		if (!this.wide) {
 			return [name, gpu, status.short, perGpu, percent(util), percent(cpu), cost];
 		}
@@ -142,7 +142,7 @@ class PodRow implements SortableRow {
 		const {name, gpu, cpuOnly, runtime, status, util, vram, cpu, memory} = podFigures(record);
 		// The levels are one cell a GPU; the history is padded to its column.
 		const perGpu = runtime && !cpuOnly ? (runtime.gpus ?? []).length : 0;
-		const cost = formatDollarsPerHour(record.costPerHr).length;
+		const cost = formatCostNow(podCost(record)).length;
 		let column = 0;
 		const raise = (length: number) => {
 			if (length > widths[column]!) {
@@ -177,7 +177,7 @@ class PodRow implements SortableRow {
 	}
 }
 
-/** Rows for the Pods pane. Stopped pods are dimmed and show no runtime figures. */
+/** Rows for the Pods pane. Stopped pods are dimmed, show no runtime figures, and cost what their volume does. */
 export function podRows(pods: readonly PodState[], wide: boolean, glyphs: Glyphs): SortableRow[] {
 	return pods.map(pod => new PodRow(pod, wide, glyphs));
 }

@@ -1,7 +1,7 @@
 import type {AlertRule} from '../config/alert-rules.js';
 import {formatDuration} from '../format/duration.js';
 import {stockOf} from './gpu-stock.js';
-import {meanGpuUtil} from './pod-figures.js';
+import {formatCostNow, meanGpuUtil, podCost, podCostTotals} from './pod-figures.js';
 import type {PodtopState} from './state.js';
 import type {HealthSample} from './types.js';
 
@@ -91,18 +91,18 @@ export function holdingNow(rule: AlertRule, state: PodtopState, now: number): Ho
 				const {record} = state.pods.byId[id]!;
 				const util = meanGpuUtil(record);
 				return record.desiredStatus === 'RUNNING' && util !== undefined && util < rule.underPercent && matches(rule.pod, id, record.name)
-					? [{subject: id, subjectName: record.name ?? id, message: `GPU ${util} % (under ${rule.underPercent} %) at ${money(record.costPerHr ?? 0)}`}]
+					? [{subject: id, subjectName: record.name ?? id, message: `GPU ${util} % (under ${rule.underPercent} %) at ${formatCostNow(podCost(record))}`}]
 					: [];
 			});
 		}
 
 		case 'spend': {
-			const spend = state.pods.order.reduce((sum, id) => {
-				const {record} = state.pods.byId[id]!;
-				return sum + (record.desiredStatus === 'RUNNING' ? (record.costPerHr ?? 0) : 0);
-			}, 0);
+			// What the pods cost now: the running ones' price and the stopped ones' volumes, as everywhere else.
+			const {running, stopped} = podCostTotals(state.pods.order.map(id => state.pods.byId[id]!.record));
+			const spend = running.perHr + stopped.perHr;
+			const volumes = stopped.perHr > 0 ? `, ${formatCostNow({now: stopped.perHr, estimated: stopped.estimated})} of it stopped pods' volumes` : '';
 			return state.pods.updatedAt !== undefined && spend > rule.over
-				? [{subject: 'account', subjectName: 'running pods', message: `spending ${money(spend)} (over ${money(rule.over)})`}]
+				? [{subject: 'account', subjectName: 'pods', message: `spending ${money(spend)} (over ${money(rule.over)})${volumes}`}]
 				: [];
 		}
 	}

@@ -1,3 +1,4 @@
+import {podCost} from './pod-figures.js';
 import type {PodtopState} from './state.js';
 import type {FiringAlert, SourceName} from './types.js';
 
@@ -39,7 +40,10 @@ export function changeEvents(previous: PodtopState, next: PodtopState, at: strin
 
 	for (const id of next.pods.order) {
 		if (previous.pods.byId[id]?.record !== next.pods.byId[id]!.record) {
-			events.push({type: 'pod', at, pod: next.pods.byId[id]!.record});
+			const {record} = next.pods.byId[id]!;
+			const {now, estimated} = podCost(record);
+			// Beside the record (whose costPerHr is the running price, a stopped pod's too): what it costs now.
+			events.push({type: 'pod', at, pod: record, costNowPerHr: now ?? null, costNowEstimated: estimated});
 		}
 	}
 

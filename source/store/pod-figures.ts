@@ -1,4 +1,6 @@
 import type {PodRecord} from '../api/graphql-types.js';
+import {formatDollarsPerHour, formatPrice} from '../format/numbers.js';
+import {sanitizeLine} from '../format/sanitize.js';
 
 /** Mean GPU utilisation of a running pod; undefined when it has no runtime. */
 export function meanGpuUtil(record: PodRecord): number | undefined {
@@ -8,4 +10,127 @@ export function meanGpuUtil(record: PodRecord): number | undefined {
 	}
 
 	return Math.round(gpus.reduce((sum, gpu) => sum + (gpu.gpuUtilPercent ?? 0), 0) / gpus.length);
+}
+
+/**
+RunPod's published price of a stopped pod's volume disk, in dollars per GB per month (docs.runpod.io,
+Pods › Storage: $0.10 while the pod runs, $0.20 while it is stopped). The service sends no field for it.
+*/
+export const stoppedVolumeDollarsPerGbMonth = 0.2;
+
+/** Hours in the month storage is priced by (365 × 24 / 12). */
+export const hoursPerMonth = 730;
+
+/** What a pod costs: now, and while it runs. */
+export type PodCost = {
+	/** Dollars per hour the pod costs now; undefined when podtop cannot know it. */
+	readonly now: number | undefined;
+	/** `now` is podtop's estimate from the published storage price, not a figure the service sent. */
+	readonly estimated: boolean;
+	/** Whether the pod is asked to run, and so pays its running price. */
+	readonly running: boolean;
+	/** Dollars per hour while it runs: the service's `costPerHr`, which a stopped pod keeps. */
+	readonly runningPerHr: number | undefined;
+	/** Its volume disk in GB, when known: what a stopped pod pays for. */
+	readonly volumeInGb: number | undefined;
+};
+
+/**
+What a pod costs now, the one rule every figure of podtop uses (rows, details, title, snapshot,
+exporter, alerts). Asked to run (STARTING too): its `costPerHr`. Stopped (EXITED): its volume disk at
+the published stopped rate, an estimate; a 0-GB volume costs $0; an unknown volume size is unknown,
+never the running price. Terminated: nothing. Any other status: unknown.
+*/
+export function podCost(record: PodRecord): PodCost {
+	const runningPerHr = record.costPerHr ?? undefined;
+	const volumeInGb = record.volumeInGb ?? undefined;
+	const cost = (now: number | undefined, estimated = false, running = false) => ({now, estimated, running, runningPerHr, volumeInGb});
+	switch (record.desiredStatus) {
+		case 'RUNNING': {
+			return cost(runningPerHr, false, true);
+		}
+
+		case 'EXITED': {
+			if (volumeInGb === undefined || !Number.isFinite(volumeInGb) || volumeInGb < 0) {
+				return cost(undefined);
+			}
+
+			return volumeInGb === 0 ? cost(0) : cost((volumeInGb * stoppedVolumeDollarsPerGbMonth) / hoursPerMonth, true);
+		}
+
+		case 'TERMINATED': {
+			return cost(0);
+		}
+
+		default: {
+			return cost(undefined);
+		}
+	}
+}
+
+/** A pod's cost now for people: `$3.99/h`, an estimate as `~$0.027/h`, unknown as `–`. */
+export function formatCostNow(cost: Pick<PodCost, 'now' | 'estimated'>): string {
+	const text = formatDollarsPerHour(cost.now);
+	return cost.estimated && cost.now !== undefined ? `~${text}` : text;
+}
+
+/** A sum of pods' costs now: of how many pods, and how many of them it could not include (cost unknown). */
+export type CostSum = {readonly perHr: number; readonly pods: number; readonly unknown: number; readonly estimated: boolean};
+
+/** What the account's pods cost now, the running ones and the rest (stopped: their volumes). */
+export type PodCostTotals = {readonly running: CostSum; readonly stopped: CostSum};
+
+/** Sums the pods' costs now, apart for the running pods and the others. */
+export function podCostTotals(records: Iterable<PodRecord>): PodCostTotals {
+	const running = {perHr: 0, pods: 0, unknown: 0, estimated: false};
+	const stopped = {perHr: 0, pods: 0, unknown: 0, estimated: false};
+	for (const record of records) {
+		const cost = podCost(record);
+		const sum = cost.running ? running : stopped;
+		sum.pods++;
+		if (cost.now === undefined) {
+			sum.unknown++;
+		} else {
+			sum.perHr += cost.now;
+			sum.estimated ||= cost.estimated;
+		}
+	}
+
+	return {running, stopped};
+}
+
+const sumText = (sum: CostSum) => `${formatCostNow({now: sum.perHr, estimated: sum.estimated})}${sum.unknown > 0 ? ` (${sum.unknown} unknown)` : ''}`;
+
+/** The totals for a title: `running $23.92/h · stopped ~$0.11/h`, the stopped part only when there are stopped pods. */
+export function formatCostTotals({running, stopped}: PodCostTotals): string {
+	return `running ${sumText(running)}${stopped.pods > 0 ? ` · stopped ${sumText(stopped)}` : ''}`;
+}
+
+/**
+A pod's cost for its details and the write reports, the running price labelled:
+`$3.99/h now (running)`, or `~$0.055/h now (stopped: volume 200 GB at $0.20/GB/month, estimated) · $3.99/h running`.
+*/
+export function describeCost(record: PodRecord): string {
+	const cost = podCost(record);
+	const now = `${formatCostNow(cost)} now`;
+	if (cost.running) {
+		return `${now} (running)`;
+	}
+
+	const running = `${formatDollarsPerHour(cost.runningPerHr)} running`;
+	if (record.desiredStatus === 'TERMINATED') {
+		return `${now} (terminated)`;
+	}
+
+	if (record.desiredStatus !== 'EXITED') {
+		return `${now} (status ${sanitizeLine(record.desiredStatus ?? 'unknown')}) · ${running}`;
+	}
+
+	const volume =
+		cost.volumeInGb === undefined
+			? 'volume size unknown'
+			: cost.volumeInGb === 0
+				? 'no volume'
+				: `volume ${cost.volumeInGb} GB at ${formatPrice(stoppedVolumeDollarsPerGbMonth)}/GB/month, estimated`;
+	return `${now} (stopped: ${volume}) · ${running}`;
 }

@@ -1,5 +1,7 @@
 import {
+	currentPlace,
 	currentView,
+	historyWindows,
 	jobStatusFilters,
 	listPanes,
 	type Confirmation,
@@ -23,6 +25,8 @@ export type ViewAction =
 	| {readonly type: 'open-overlay'; readonly overlay: 'help' | 'filter' | 'palette'}
 	| ({readonly type: 'confirm'} & Confirmation)
 	| {readonly type: 'close-overlay'}
+	/** Enter on a typed confirmation that does not match: it stays open and says so. */
+	| {readonly type: 'reject-confirmation'}
 	| {readonly type: 'next-job-status-filter'}
 	/** In a pod's details: show or hide its environment's values. */
 	| {readonly type: 'toggle-env'}
@@ -35,6 +39,10 @@ export type ViewAction =
 	| {readonly type: 'clear-filter'}
 	| {readonly type: 'message'; readonly text: string | undefined; readonly tone?: 'info' | 'good' | 'bad'}
 	| {readonly type: 'pending'; readonly text: string | undefined}
+	/** The place on screen shows a wider (1) or narrower (-1) span of history. */
+	| {readonly type: 'window'; readonly step: 1 | -1}
+	/** The dashboard shows the account at this moment; undefined goes back to live. */
+	| {readonly type: 'cursor'; readonly at: number | undefined}
 	/** `max`: the most lines there are to scroll back (the job's lines less a screenful). */
 	| {readonly type: 'scroll-job'; readonly by?: number; readonly to?: 'top' | 'tail'; readonly max: number};
 
@@ -154,10 +162,16 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 			return state.overlay.type === 'none' ? state : {...state, overlay: {type: 'none'}};
 		}
 
+		case 'reject-confirmation': {
+			return state.overlay.type === 'confirm' ? {...state, overlay: {...state.overlay, rejected: true}} : state;
+		}
+
 		case 'input': {
-			return state.overlay.type === 'filter' || state.overlay.type === 'palette' || state.overlay.type === 'confirm'
-				? {...state, overlay: {...state.overlay, input: action.input}}
-				: state;
+			if (state.overlay.type === 'confirm') {
+				return {...state, overlay: {...state.overlay, input: action.input, rejected: false}};
+			}
+
+			return state.overlay.type === 'filter' || state.overlay.type === 'palette' ? {...state, overlay: {...state.overlay, input: action.input}} : state;
 		}
 
 		case 'apply-filter': {
@@ -180,6 +194,17 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 
 		case 'pending': {
 			return {...state, pending: action.text};
+		}
+
+		case 'window': {
+			const place = currentPlace(state);
+			const index = historyWindows.indexOf(state.windows[place]) + action.step;
+			const window = historyWindows[Math.max(0, Math.min(historyWindows.length - 1, index))]!;
+			return window === state.windows[place] ? state : {...state, windows: {...state.windows, [place]: window}};
+		}
+
+		case 'cursor': {
+			return action.at === state.cursor ? state : {...state, cursor: action.at};
 		}
 
 		case 'scroll-job': {

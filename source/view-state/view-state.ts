@@ -44,8 +44,41 @@ export type Overlay =
 	| {readonly type: 'help'}
 	| {readonly type: 'filter'; readonly input: string}
 	| {readonly type: 'palette'; readonly input: string}
-	| ({readonly type: 'confirm'; readonly input: string} & Confirmation)
+	| ConfirmOverlay
 	| FormOverlay;
+
+/**
+A question on screen. A typed one stays open until the text matches or Esc: `rejected` says Enter
+was pressed on text that does not match (shown as refused; the next character typed replaces it).
+*/
+export type ConfirmOverlay = {readonly type: 'confirm'; readonly input: string; readonly rejected?: boolean} & Confirmation;
+
+/** Whether a confirmation may go ahead: a y/N question on its key, a typed one only on the exact text. */
+export const confirmationMatches = (overlay: Pick<ConfirmOverlay, 'input' | 'typeToConfirm'>) =>
+	overlay.typeToConfirm === undefined || overlay.input === overlay.typeToConfirm;
+
+/** The spans a view's history can cover, narrowest first: `<` and `>` step through them. */
+export const historyWindows = ['10m', '1h', '6h', '24h', '7d', '30d'] as const;
+export type HistoryWindow = (typeof historyWindows)[number];
+
+export const windowMs: Readonly<Record<HistoryWindow, number>> = {
+	'10m': 600_000,
+	'1h': 3_600_000,
+	'6h': 6 * 3_600_000,
+	'24h': 24 * 3_600_000,
+	'7d': 7 * 86_400_000,
+	'30d': 30 * 86_400_000,
+};
+
+/** How far `[` and `]` move the time cursor in each window (`{` `}` ten times that). */
+export const windowStepMs: Readonly<Record<HistoryWindow, number>> = {
+	'10m': 10_000,
+	'1h': 60_000,
+	'6h': 300_000,
+	'24h': 900_000,
+	'7d': 3_600_000,
+	'30d': 6 * 3_600_000,
+};
 
 /** Which tracked jobs the endpoint details list, by status. */
 export const jobStatusFilters = ['all', 'active', 'completed', 'failed', 'cancelled'] as const;
@@ -75,6 +108,10 @@ export type ViewState = {
 	readonly pending: string | undefined;
 	/** Form values kept when a form closes (sent, cancelled or refused), by draft key. */
 	readonly drafts: Readonly<Record<string, Readonly<Record<string, string>>>>;
+	/** The span of history each place shows (its charts, its trend column). */
+	readonly windows: Readonly<Record<Place, HistoryWindow>>;
+	/** The moment the dashboard shows (ms since the epoch); undefined: live. */
+	readonly cursor: number | undefined;
 };
 
 const none: Selection = {key: undefined, index: 0};
@@ -106,7 +143,14 @@ export function initialViewState(options: {
 		message: options.message ? {text: options.message, tone: 'info'} : undefined,
 		pending: undefined,
 		drafts: {},
+		windows: {endpoints: '1h', pods: '1h', gpus: '6h', endpoint: '1h', pod: '1h', gpu: '24h', job: '10m'},
+		cursor: undefined,
 	};
+}
+
+/** The window of the place on screen. */
+export function currentWindow(state: ViewState): HistoryWindow {
+	return state.windows[currentPlace(state)];
 }
 
 export function currentView(state: ViewState): View {

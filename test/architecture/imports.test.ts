@@ -19,6 +19,7 @@ const ranks: Readonly<Record<string, number>> = {
 	requests: 3,
 	sim: 3,
 	poll: 4,
+	history: 4,
 	forms: 4,
 	engine: 5,
 	rows: 5,

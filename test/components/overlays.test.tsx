@@ -1,7 +1,16 @@
 import {describe, expect, test} from 'vitest';
+import {ConfirmDialog, confirmDialogHeight, isTypedConfirmation} from '../../source/components/confirm-dialog.js';
 import {Footer} from '../../source/components/footer.js';
+import {useView} from '../../source/components/services.js';
 import {HelpOverlay} from '../../source/components/help-overlay.js';
+import {asciiGlyphs, unicodeGlyphs} from '../../source/format/glyphs.js';
 import {renderWith, testStore, tick} from '../helpers/ui-fixture.js';
+
+/** The dialog of the typed confirmation open in the view store, as the dashboard draws it. */
+function OpenDialog({width}: {readonly width: number}) {
+	const overlay = useView(state => state.overlay);
+	return isTypedConfirmation(overlay) ? <ConfirmDialog overlay={overlay} width={width} height={confirmDialogHeight(overlay.prompt, width)} /> : null;
+}
 
 describe('overlays and the footer', () => {
 	test('help lists the keys of the view under it, built from the operations, writes marked', async () => {
@@ -48,14 +57,50 @@ describe('overlays and the footer', () => {
 		view.dispatch({type: 'confirm', operationId: 'job.test', target: 'e', prompt: 'Send a test job to echo?'});
 		await tick();
 		expect(lastFrame()).toBe('Send a test job to echo? y/N');
+		// A typed-name question is drawn in its dialog (below); the footer says its keys.
 		view.dispatch({type: 'confirm', operationId: 'x', target: 'e', prompt: 'Purge the queue of echo?', typeToConfirm: 'echo'});
 		view.dispatch({type: 'input', input: 'ec'});
 		await tick();
-		expect(lastFrame()).toMatch(/^Purge the queue of echo\? Type "echo" to confirm: ec/);
+		expect(lastFrame()).toBe('Enter confirms once the name matches · Backspace edits · Esc cancels');
 		view.dispatch({type: 'close-overlay'});
 		view.dispatch({type: 'message', text: 'refused: cancel job j on e: rejected: \u001B[2Jbad', tone: 'bad'});
 		await tick();
 		expect(lastFrame()).toBe('refused: cancel job j on e: rejected: ␛[2Jbad');
+	});
+
+	test('a typed confirmation: the question, the field as typed, and match or no match in a word and a mark, also in ASCII without colour', async () => {
+		const prompt = 'Terminate pod trainer-01? Its volume is lost for good.';
+		for (const glyphs of [unicodeGlyphs, asciiGlyphs]) {
+			const [yes, no] = [glyphs.match, glyphs.mismatch].map(mark => mark.replace(/[+?]/, String.raw`\$&`));
+			const {lastFrame, view} = renderWith(testStore(), <OpenDialog width={60} />, {glyphs});
+			view.dispatch({type: 'confirm', operationId: 'x', target: 'e', prompt, typeToConfirm: 'trainer-01'});
+			await tick();
+			let frame = lastFrame()!;
+			expect(frame).toMatch(/Terminate pod trainer-01\? Its volume is lost for good\./);
+			expect(frame).toMatch(/Type "trainer-01" to confirm: +[|│]\n/);
+			expect(frame).toMatch(new RegExp(`${no} does not match yet`));
+			expect(frame.split('\n')).toHaveLength(confirmDialogHeight(prompt, 60));
+			expect(frame.split('\n').every(line => line.length === 60)).toBe(true);
+			if (glyphs === asciiGlyphs) {
+				expect(frame).toMatch(/^\+-{58}\+$/m);
+				expect(frame).not.toMatch(/[^\u0020-\u007E\n]/);
+			}
+
+			view.dispatch({type: 'input', input: 'trainer-1'});
+			await tick();
+			expect(lastFrame()).toMatch(/Type "trainer-01" to confirm: trainer-1/);
+			expect(lastFrame()).toMatch(new RegExp(String.raw`${no} does not match "trainer-01" \(Backspace edits\)`));
+			view.dispatch({type: 'reject-confirmation'});
+			await tick();
+			// The sentence wraps inside the border: read it as one line.
+			frame = lastFrame()!.replaceAll(/ *[|│]\n[|│] */g, ' ');
+			expect(frame).toMatch(
+				new RegExp(String.raw`${no} not sent: "trainer-1" does not match "trainer-01"\. Type "trainer-01" \(it replaces this\), or Esc to cancel\.`),
+			);
+			view.dispatch({type: 'input', input: 'trainer-01'});
+			await tick();
+			expect(lastFrame()).toMatch(new RegExp(`${yes} matches "trainer-01": Enter confirms`));
+		}
 	});
 
 	test('a write in flight shows a spinner', async () => {

@@ -1,6 +1,7 @@
 import {afterEach, expect, test} from 'vitest';
 import {App} from '../../source/dashboard/app.js';
 import type {Engine} from '../../source/engine/create-engine.js';
+import {formatDollarsPerHour} from '../../source/format/numbers.js';
 import {defaultCadence} from '../../source/poll/cadence.js';
 import {engineFor} from '../helpers/engine.js';
 import {gql} from '../helpers/graphql-client.js';
@@ -21,7 +22,7 @@ test('Enter on a pod: its details, env values hidden until v, ports as a table, 
 		lowestPrice: {stockStatus: string | null};
 	}>;
 	const plenty = types.find(type => type.lowestPrice.stockStatus === 'High')!;
-	await gql(sim, 'mutation Deploy($input: PodFindAndDeployOnDemandInput!) { podFindAndDeployOnDemand(input: $input) { id } }', {
+	const deployed = await gql(sim, 'mutation Deploy($input: PodFindAndDeployOnDemandInput!) { podFindAndDeployOnDemand(input: $input) { id costPerHr } }', {
 		variables: {
 			input: {
 				name: 'trainer',
@@ -35,17 +36,21 @@ test('Enter on a pod: its details, env values hidden until v, ports as a table, 
 			},
 		},
 	});
+	const running = formatDollarsPerHour(deployed.body.data.podFindAndDeployOnDemand.costPerHr as number);
 	engine = await engineFor(sim, {poll: ['pods'], cadence: {...defaultCadence, podsMs: 300}, budget: {graphqlPerWindow: 100}});
 	engine.start();
 	const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine, view: {columns: 130, rows: 30}});
 	stdin.write('2');
 	await frameMatching(lastFrame, /trainer/);
+	// The Pods title: what the running pods cost together.
+	expect(lastFrame()).toContain(`Pods (1)  running ${running}`);
 	stdin.write('\r');
 	let frame = await frameMatching(lastFrame, /trainer \(\w+\) RUNNING {2}Esc back/);
 	frame = await frameMatching(lastFrame, /disks +container 40 GB/);
 	expect(frame).toMatch(/image +pytorch\/pytorch:2\.4/);
 	expect(frame).toMatch(/GPUs +2× .* · 16 vCPU · 62 GB memory/);
 	expect(frame).toMatch(/disks +container 40 GB \(wiped on stop\) · volume 200 GB at \/workspace \(kept\)/);
+	expect(frame).toContain(`cost      ${running} now (running)`);
 	expect(frame).toMatch(/env +HF_TOKEN=•{4} +\(v shows the values\)/);
 	expect(frame).not.toContain('hf_SECRETVALUE');
 	expect(frame).toMatch(/│ ip +│ public │ port +│ type │/);
@@ -63,7 +68,14 @@ test('Enter on a pod: its details, env values hidden until v, ports as a table, 
 	stdin.write('y');
 	frame = await frameMatching(lastFrame, /trainer \(\w+\) EXITED/);
 	await frameMatching(lastFrame, /ports +none while the pod is not running/);
+	// Stopped, it pays for its volume only (200 GB at $0.20/GB/month, 730 h): the running price stays, labelled.
+	frame = await frameMatching(lastFrame, /cost +~\$0\.055\/h now/);
+	expect(frame).toContain(`cost      ~$0.055/h now (stopped: volume 200 GB at $0.20/GB/month, estimated) · ${running} running`);
 	stdin.write('\u001B');
 	await tick();
-	await frameMatching(lastFrame, /Pods \(1\)/);
+	frame = await frameMatching(lastFrame, /Pods \(1\)/);
+	const row = frame.split('\n').find(line => line.includes('trainer'))!;
+	expect(row).toMatch(/EXITED.* ~\$0\.055\/h\s*$/);
+	expect(row).not.toContain(running);
+	expect(frame).toContain('Pods (1)  running $0.00/h · stopped ~$0.055/h');
 }, 30_000);

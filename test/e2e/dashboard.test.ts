@@ -18,7 +18,9 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 
 		session.send('Tab');
 		screen = await session.waitFor(/Pods \(12\)[\s\S]*llama-3-70b-finetune +8× H100 SXM +RUNNING +\S+ +\d+%/);
-		expect(screen).toMatch(/archived-experiment +1× A40 +EXITED/);
+		// A stopped pod costs its volume now (the demo's 100 GB at $0.20/GB/month), not its running price; the title sums them.
+		expect(screen).toMatch(/archived-experiment +1× A40 +EXITED.* ~\$0\.027\/h$/m);
+		expect(screen).toMatch(/Pods \(12\) {2}running \$\d+\.\d\d\/h · stopped ~\$0\.\d+\/h/);
 		session.send('Tab');
 		screen = await session.waitFor(/GPUs \(20\)[\s\S]*stock ●●● High \d+/);
 		expect(screen).toMatch(/H100 SXM +80G +\$2\.99 +\$2\.69 +\$\d/);

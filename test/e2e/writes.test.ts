@@ -77,13 +77,12 @@ describe.runIf(hasTmux)('writes from the dashboard in a real terminal', () => {
 		await waitFor(async () => (await sim!.call('GET', '/v2/ep-parked/health')).status === 200, 5000);
 		await session.waitFor(/parked(?: +\d+){5} +0-0 +4/);
 		session.send('P');
-		await session.waitFor(/Purge 4 queued job\(s\) from the queue of parked\? Running jobs are untouched\. Type "parked" to confirm:/);
+		await session.waitFor(/Purge 4 queued job\(s\) from the queue of parked\? Running jobs are untouched\.[\s\S]*Type "parked" to confirm:/);
 		session.type('park');
 		session.send('Enter');
-		await session.waitFor(/not confirmed: the name typed was not "parked"; nothing was sent/);
+		await session.waitFor(/not sent: "park" does not match "parked"/);
 		expect(await stats('ep-parked', 'purge-queue')).toBe(0);
-		session.send('P');
-		await session.waitFor(/Type "parked" to confirm:/);
+		// The dialog is still open: the name typed again replaces what was refused.
 		session.type('parked');
 		session.send('Enter');
 		await session.waitFor(/purged: 4 queued job\(s\) removed from parked; running jobs untouched/);
@@ -149,7 +148,7 @@ describe.runIf(hasTmux)('fleet writes in a real terminal', () => {
 		session.send('y');
 		await session.waitFor(/do{2}med(?: +\d+){5} +0-0/);
 		session.send('C-d');
-		await session.waitFor(/Delete endpoint doomed\? Its jobs and workers go with it\. Type "doomed" to confirm:/);
+		await session.waitFor(/Delete endpoint doomed\? Its jobs and workers go with it\.[\s\S]*Type "doomed" to confirm:/);
 		session.type('doomed');
 		session.send('Enter');
 		await session.waitFor(/done: delete endpoint ep-doomed/);

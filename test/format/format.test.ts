@@ -1,6 +1,6 @@
 import {describe, expect, test} from 'vitest';
 import {budgetLabel} from '../../source/format/budget-label.js';
-import {fit, fitMiddle, wrapLines} from '../../source/format/fit.js';
+import {fit, fitMiddle, wrapLines, wrapWords} from '../../source/format/fit.js';
 import {localeIsUtf8} from '../../source/format/glyphs.js';
 import {formatCount, formatDollarsPerHour, formatPercent, formatPrice, formatRate} from '../../source/format/numbers.js';
 import {sanitizeLine, sanitizeText} from '../../source/format/sanitize.js';
@@ -53,6 +53,9 @@ describe('formatting', () => {
 		expect(fit('abcdef', 4)).toBe('abc…');
 		expect(fit('ab', 4, 'right')).toBe('  ab');
 		expect(wrapLines('abcdef\n\nxy', 4)).toEqual(['abcd', 'ef', '', 'xy']);
+		expect(wrapWords('Purge the queue of parked? Running jobs stay.', 16)).toEqual(['Purge the queue', 'of parked?', 'Running jobs', 'stay.']);
+		expect(wrapWords('a verylongpodname-01 b', 8)).toEqual(['a', 'verylong', 'podname-', '01 b']);
+		expect(wrapWords('', 8)).toEqual(['']);
 		expect(fitMiddle('llama-3-8b-instruct', 13)).toBe('llama-…struct');
 		expect(fitMiddle('short', 13)).toBe('short');
 	});

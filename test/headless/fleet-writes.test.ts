@@ -2,6 +2,7 @@ import {mkdtempSync, readFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {formatDollarsPerHour} from '../../source/format/numbers.js';
 import {gql} from '../helpers/graphql-client.js';
 import {cliEnv, runCli} from '../helpers/run-cli.js';
 import {startTestSim, type TestSim} from '../helpers/sim-client.js';
@@ -28,6 +29,15 @@ describe('podtop pod over real HTTP', () => {
 		const stop = await runCli(['pod', 'stop', pod.id, ...urls()], env());
 		expect(stop.code, stop.stderr).toBe(0);
 		expect(stop.stdout).toMatch(new RegExp(String.raw`stopped \(container disk wiped, volume kept\): pod ${pod.id} .* is EXITED`));
+		// What it costs now is its volume ($0.20/GB/month, 730 h), not its running price, which it names as such.
+		const {costPerHr, volumeInGb} = (await gql(sim, `{ pod(input: {podId: "${pod.id}"}) { costPerHr volumeInGb } }`)).body.data.pod as {
+			costPerHr: number;
+			volumeInGb: number;
+		};
+		const now = formatDollarsPerHour((volumeInGb * 0.2) / 730);
+		expect(stop.stdout).toContain(
+			`is EXITED, ~${now} now (stopped: volume ${volumeInGb} GB at $0.20/GB/month, estimated) · ${formatDollarsPerHour(costPerHr)} running`,
+		);
 		expect((await pods()).find(each => each.id === pod.id)!.desiredStatus).toBe('EXITED');
 		const again = await runCli(['pod', 'stop', pod.id, ...urls()], env());
 		expect(again.code).toBe(1);

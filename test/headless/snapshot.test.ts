@@ -1,4 +1,5 @@
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {formatDollarsPerHour} from '../../source/format/numbers.js';
 import {startTestSim, type TestSim} from '../helpers/sim-client.js';
 import {cliEnv, runCli} from '../helpers/run-cli.js';
 
@@ -36,6 +37,31 @@ describe('podtop snapshot', () => {
 		expect(stdout).toMatch(/ENDPOINT\s+NAME\s+RUN/);
 		expect(stdout).toMatch(/llama-3-70b-finetune/);
 		expect(stdout).toMatch(/NVIDIA H100 80GB HBM3/);
+	});
+
+	test('a stopped pod costs its volume now: the table shows that, and --json adds costNowPerHr beside the running price', async () => {
+		type Pod = {id: string; desiredStatus: string; costPerHr: number; volumeInGb: number; gpuCount: number};
+		const listed = (await sim.call('POST', '/graphql', {body: {query: '{ myself { pods { id desiredStatus costPerHr volumeInGb gpuCount } } }'}})).body.data
+			.myself.pods as Pod[];
+		const target = listed.find(pod => pod.desiredStatus === 'RUNNING' && pod.gpuCount > 0 && pod.volumeInGb > 0)!;
+		await sim.call('POST', '/graphql', {body: {query: `mutation { podStop(input: {podId: "${target.id}"}) { id } }`}});
+		// RunPod bills a stopped pod's volume at $0.20 per GB per month (730 h); its running price stays in costPerHr.
+		const volumeNow = (target.volumeInGb * 0.2) / 730;
+
+		const json = await runCli(['snapshot', '--json', ...urls()], live());
+		expect(json.code).toBe(0);
+		const pods = JSON.parse(json.stdout).pods as Array<Pod & {costNowPerHr: number | null; costNowEstimated: boolean}>;
+		const stopped = pods.find(pod => pod.id === target.id)!;
+		expect(stopped).toMatchObject({desiredStatus: 'EXITED', costPerHr: target.costPerHr, costNowEstimated: true});
+		expect(stopped.costNowPerHr).toBeCloseTo(volumeNow, 10);
+		const running = pods.find(pod => pod.desiredStatus === 'RUNNING')!;
+		expect(running).toMatchObject({costNowPerHr: running.costPerHr, costNowEstimated: false});
+
+		const text = await runCli(['snapshot', ...urls()], live());
+		expect(text.stdout).toMatch(/POD\s+NAME\s+GPU\s+STATUS\s+GPU%\s+CPU%\s+MEM%\s+UPTIME\s+COST NOW\s+RUNNING \$\/H$/m);
+		const row = text.stdout.split('\n').find(line => line.startsWith(target.id))!;
+		expect(row).toMatch(/ EXITED /);
+		expect(row.trimEnd().split(/\s+/).slice(-2)).toEqual([`~${formatDollarsPerHour(volumeNow)}`, formatDollarsPerHour(target.costPerHr)]);
 	});
 
 	test('--endpoints limits the picture, and takes public model endpoints by id', async () => {

@@ -35,6 +35,14 @@ describe('podtop watch --jsonl', () => {
 		const healthLines = lines.filter(line => line.type === 'health');
 		expect(healthLines.length).toBeGreaterThan(8);
 		expect(healthLines[0]).toMatchObject({endpointId: expect.any(String), health: {jobs: expect.any(Object), workers: expect.any(Object)}});
+		// Each pod line says what the pod costs now beside its record: a running pod its price, a stopped one its volume.
+		const podLines = lines.filter(line => line.type === 'pod');
+		const running = podLines.find(line => line.pod.desiredStatus === 'RUNNING');
+		expect(running).toMatchObject({costNowPerHr: running.pod.costPerHr, costNowEstimated: false});
+		const stopped = podLines.find(line => line.pod.desiredStatus === 'EXITED');
+		expect(stopped.pod.costPerHr).toBeGreaterThan(0);
+		expect(stopped.costNowEstimated).toBe(true);
+		expect(stopped.costNowPerHr).toBeCloseTo((stopped.pod.volumeInGb * 0.2) / 730, 10);
 		expect(stdout).not.toContain(key);
 	});
 

@@ -98,7 +98,8 @@ describe('Pods pane', () => {
 						container: {cpuPercent: 40, memoryPercent: 50},
 					},
 				},
-				{id: 'p2', name: 'parked', desiredStatus: 'EXITED', gpuCount: 1, costPerHr: 0.35, machine: {gpuDisplayName: 'A40'}, runtime: null},
+				{id: 'p2', name: 'parked', desiredStatus: 'EXITED', gpuCount: 1, costPerHr: 0.35, volumeInGb: 40, machine: {gpuDisplayName: 'A40'}, runtime: null},
+				{id: 'p4', name: 'unsized', desiredStatus: 'EXITED', gpuCount: 1, costPerHr: 0.35, machine: {gpuDisplayName: 'A40'}, runtime: null},
 				{
 					id: 'p3',
 					name: 'cpu-box',
@@ -117,7 +118,12 @@ describe('Pods pane', () => {
 		// A 0-GPU pod: no GPU bars, no utilisation history, its CPU and memory still shown.
 		expect(frame).toMatch(/cpu-box +CPU only +RUNNING +– +– +12% +30% +1m00s +\$0\.081\/h/);
 		expect(frame).toMatch(/trainer +2× A100 SXM +RUNNING █▁ +50%.* 50% +40% +50% +2h00m +\$3\.78\/h/);
-		expect(frame).toMatch(/parked +1× A40 +EXITED(?: +–){5} +\$0\.35\/h/);
+		// Stopped, a pod costs its volume (40 GB at $0.20/GB/month, 730 h), an estimate; of unknown size, unknown: never its running price.
+		expect(frame).toMatch(/parked +1× A40 +EXITED(?: +–){5} +~\$0\.011\/h/);
+		expect(frame).toMatch(/unsized +1× A40 +EXITED(?: +–){6}$/m);
+		expect(frame).not.toContain('$0.35');
+		// The title: the running pods' total, and the stopped ones' volumes.
+		expect(frame).toContain('Pods (4)  running $3.86/h · stopped ~$0.011/h (1 unknown)');
 	});
 
 	test('2,000 pods render only the visible rows', async () => {

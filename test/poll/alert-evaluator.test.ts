@@ -77,18 +77,21 @@ describe('alert rules against store states', () => {
 			],
 			0,
 		);
-		const pod = (id: string, util: number, costPerHr: number, desiredStatus = 'RUNNING') => ({
+		const pod = (id: string, util: number, costPerHr: number, desiredStatus = 'RUNNING', volumeInGb?: number) => ({
 			id,
 			name: id,
 			desiredStatus,
 			costPerHr,
+			volumeInGb,
 			runtime: {gpus: [{id: 'g', gpuUtilPercent: util}]},
 		});
-		writes.setPods([pod('busy', 90, 2), pod('idle', 1, 1.5), pod('stopped', 0, 9, 'EXITED')], 0);
+		// Spend is what the pods cost now: the running ones' price, and a stopped one's volume (365 GB at $0.20/GB/month, 730 h),
+		// never a stopped pod's running price (the one of unknown volume adds nothing).
+		writes.setPods([pod('busy', 90, 2), pod('idle', 1, 1.5), pod('stopped', 0, 9, 'EXITED'), pod('parked', 0, 9, 'EXITED', 365)], 0);
 		expect(look(0)).toEqual([
 			'workers@ep-llama: 2 unhealthy, 1 throttled workers',
 			'stock@NVIDIA H100 80GB HBM3: stock Low',
-			'spend@account: spending $3.50/h (over $3.00/h)',
+			"spend@account: spending $3.60/h (over $3.00/h), ~$0.10/h of it stopped pods' volumes",
 		]);
 		expect(look(30 * 60_000)).toContain('idle@idle: GPU 1 % (under 5 %) at $1.50/h');
 		writes.setPods([pod('busy', 90, 2), pod('idle', 40, 1.5)], 30 * 60_000 + 1);

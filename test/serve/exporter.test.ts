@@ -49,15 +49,27 @@ describe('the metrics, from fixed store states', () => {
 					name: 'trainer',
 					desiredStatus: 'RUNNING',
 					costPerHr: 1.89,
+					gpuCount: 1,
 					imageName: 'runpod/pytorch',
 					machine: {gpuDisplayName: 'A100 80GB'},
 					runtime: {uptimeInSeconds: 3600, container: {cpuPercent: 40, memoryPercent: 55}, gpus: [{id: 'GPU-a', gpuUtilPercent: 93, memoryUtilPercent: 71}]},
 				},
+				{id: 'pod2', name: 'parked', desiredStatus: 'EXITED', costPerHr: 3.99, volumeInGb: 73},
+				{id: 'pod3', name: 'unknown', desiredStatus: 'EXITED', costPerHr: 2.5},
 			],
 			2000,
 		);
 		writes.setGpuTypes(
-			[{id: 'NVIDIA L4', displayName: 'L4', securePrice: 0.43, communitySpotPrice: 0.22, lowestPrice: {stockStatus: 'Low', maxUnreservedGpuCount: 6}}],
+			[
+				{
+					id: 'NVIDIA L4',
+					displayName: 'L4',
+					securePrice: 0.43,
+					communitySpotPrice: 0.22,
+					threeMonthPrice: 0.35,
+					lowestPrice: {stockStatus: 'Low', maxUnreservedGpuCount: 6, uninterruptablePrice: 0.39, minimumBidPrice: 0.19},
+				},
+			],
 			2000,
 		);
 		writes.reportSource('graphql', Date.now());
@@ -73,8 +85,24 @@ describe('the metrics, from fixed store states', () => {
 		expect(text).toMatch(/^podtop_endpoint_jobs_in_queue{endpoint_id="ep1",.*} 17$/m);
 		expect(text).toMatch(/^podtop_endpoint_workers{endpoint_id="ep1",.*,state="throttled"} 1$/m);
 		expect(text).toMatch(/^podtop_endpoint_workers_max{.*} 4$/m);
-		expect(text).toMatch(/^podtop_pod_gpu_utilization_percent{pod_id="pod1",pod="trainer",gpu="GPU-a"} 93$/m);
+		expect(text).toMatch(/^podtop_pod_gpu_utilization_percent{pod_id="pod1",pod="trainer",gpu="GPU-a",gpu_index="0"} 93$/m);
+		expect(text).toMatch(/^podtop_pod_gpu_memory_utilization_percent{pod_id="pod1",pod="trainer",gpu="GPU-a",gpu_index="0"} 71$/m);
+		// What history reads back from a Prometheus: GPUs, up, every price.
+		expect(text).toMatch(/^podtop_pod_gpus{pod_id="pod1",pod="trainer"} 1$/m);
+		expect(text).toMatch(/^podtop_pod_up{pod_id="pod1",pod="trainer"} 1$/m);
+		expect(text).toMatch(/^podtop_pod_up{pod_id="pod2",pod="parked"} 0$/m);
+		expect(text).toMatch(/^podtop_gpu_lowest_price_dollars_per_hour{gpu_type_id="NVIDIA L4",gpu_type="L4"} 0.39$/m);
+		expect(text).toMatch(/^podtop_gpu_minimum_bid_dollars_per_hour{gpu_type_id="NVIDIA L4",gpu_type="L4"} 0.19$/m);
+		expect(text).toMatch(/^podtop_gpu_committed_price_dollars_per_hour{gpu_type_id="NVIDIA L4",gpu_type="L4",term="three_months"} 0.35$/m);
+		expect(text).not.toMatch(/^podtop_gpu_committed_price_dollars_per_hour{.*term="six_months"}/m);
 		expect(text).toMatch(/^podtop_pod_cost_dollars_per_hour{pod_id="pod1",pod="trainer"} 1.89$/m);
+		// What each pod costs now: running, its price; stopped, its volume (73 GB at $0.20/GB/month, 730 h); an unknown volume, no sample.
+		expect(text).toMatch(/^podtop_pod_cost_now_dollars_per_hour{pod_id="pod1",pod="trainer"} 1.89$/m);
+		expect(text).toMatch(/^podtop_pod_cost_now_dollars_per_hour{pod_id="pod2",pod="parked"} 0.02$/m);
+		expect(text).not.toMatch(/^podtop_pod_cost_now_dollars_per_hour{pod_id="pod3"/m);
+		// The running price stays for every pod, labelled as such.
+		expect(text).toMatch(/^podtop_pod_cost_dollars_per_hour{pod_id="pod2",pod="parked"} 3.99$/m);
+		expect(text).toContain("# HELP podtop_pod_cost_dollars_per_hour The pod's price per hour while it runs");
 		expect(text).toMatch(/^podtop_pod_info{pod_id="pod1",pod="trainer",status="RUNNING",gpu_type="A100 80GB",image="runpod\/pytorch"} 1$/m);
 		expect(text).toMatch(/^podtop_gpu_price_dollars_per_hour{gpu_type_id="NVIDIA L4",gpu_type="L4",cloud="community",kind="spot"} 0.22$/m);
 		expect(text).toContain('# HELP podtop_gpu_stock Stock of the GPU type: 0 None, 1 Low, 2 Medium, 3 High, -1 Unknown');
@@ -132,6 +160,22 @@ describe('podtop export on the simulator', () => {
 		expect(text).not.toContain(key);
 		expect((await fetch(metricsUrl.replace('/metrics', '/nope'))).status).toBe(404);
 		expect((await fetch(metricsUrl, {method: 'POST'})).status).toBe(405);
+	}, 30_000);
+
+	test('a pod stopped through the service costs its volume now; its running price stays in podtop_pod_cost_dollars_per_hour', async () => {
+		type Pod = {id: string; desiredStatus: string; costPerHr: number; volumeInGb: number; gpuCount: number; podType: string};
+		const listed = (await sim.call('POST', '/graphql', {body: {query: '{ myself { pods { id desiredStatus costPerHr volumeInGb gpuCount podType } } }'}})).body
+			.data.myself.pods as Pod[];
+		const target = listed.find(pod => pod.desiredStatus === 'RUNNING' && pod.podType === 'RESERVED' && pod.gpuCount > 0 && pod.volumeInGb > 0)!;
+		await sim.call('POST', '/graphql', {body: {query: `mutation { podStop(input: {podId: "${target.id}"}) { id } }`}});
+		const sample = (text: string, metric: string, id: string) => new RegExp(String.raw`^${metric}{pod_id="${id}",[^}]*} (\S+)$`, 'm').exec(text)?.[1];
+		// Once the exporter has seen it stopped:
+		const now = await waitFor(async () => {
+			const body = await (await fetch(metricsUrl)).text();
+			return new RegExp(`^podtop_pod_info{pod_id="${target.id}",[^}]*status="EXITED"`, 'm').test(body) ? body : undefined;
+		}, 15_000);
+		expect(Number(sample(now, 'podtop_pod_cost_now_dollars_per_hour', target.id))).toBeCloseTo((target.volumeInGb * 0.2) / 730, 10);
+		expect(Number(sample(now, 'podtop_pod_cost_dollars_per_hour', target.id))).toBe(target.costPerHr);
 	}, 30_000);
 
 	test('bad --listen is a usage error (exit 2)', async () => {
@@ -203,6 +247,15 @@ describe('podtop export on the simulator', () => {
 					const response = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(expr)}`);
 					expect(((await response.json()) as {status: string}).status, `${title}: ${expr}`).toBe('success');
 				}
+
+				// The spend panel: what the pods cost now, and the part of it that is stopped pods' volumes (the fleet has some).
+				const spend = dashboard.panels.find(panel => panel.title.startsWith('Spend'))!.targets!;
+				const [total, volumes] = await waitFor(async () => {
+					const values = await Promise.all(spend.map(async ({expr}) => Number((await query(expr))[0]?.value[1])));
+					return values.every(value => value > 0) ? values : undefined;
+				}, 15_000);
+				expect(volumes).toBeLessThan(1);
+				expect(total).toBeGreaterThan(volumes! + 1);
 			} finally {
 				prometheus.kill('SIGTERM');
 				await new Promise(resolve => prometheus.once('close', resolve));

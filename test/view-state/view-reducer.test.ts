@@ -1,7 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import {filterMatcher} from '../../source/view-state/filter-matcher.js';
 import {selectedIndex, viewReducer} from '../../source/view-state/view-reducer.js';
-import {initialViewState} from '../../source/view-state/view-state.js';
+import {confirmationMatches, initialViewState, type ConfirmOverlay} from '../../source/view-state/view-state.js';
 
 const start = initialViewState({columns: 120, rows: 40});
 
@@ -48,6 +48,21 @@ describe('view state', () => {
 		expect(state.jobScroll).toBe(2);
 		expect(viewReducer(state, {type: 'scroll-job', to: 'top', max: 40}).jobScroll).toBe(40);
 		expect(viewReducer(state, {type: 'scroll-job', to: 'tail', max: 40}).jobScroll).toBe(0);
+	});
+
+	test('a typed confirmation refused by Enter stays open and remembers it was refused until the text changes', () => {
+		let state = viewReducer(start, {type: 'confirm', operationId: 'endpoint.purge-queue', target: 'e', prompt: 'Purge?', typeToConfirm: 'parked'});
+		state = viewReducer(state, {type: 'input', input: 'y'});
+		expect(state.overlay).toMatchObject({type: 'confirm', input: 'y', rejected: false});
+		expect(confirmationMatches(state.overlay as ConfirmOverlay)).toBe(false);
+		state = viewReducer(state, {type: 'reject-confirmation'});
+		expect(state.overlay).toMatchObject({type: 'confirm', input: 'y', rejected: true, typeToConfirm: 'parked', operationId: 'endpoint.purge-queue'});
+		state = viewReducer(state, {type: 'input', input: 'parked'});
+		expect(state.overlay).toMatchObject({type: 'confirm', input: 'parked', rejected: false});
+		expect(confirmationMatches(state.overlay as ConfirmOverlay)).toBe(true);
+		// Only a confirmation is refused; a y/N question matches on its key.
+		expect(viewReducer(start, {type: 'reject-confirmation'})).toBe(start);
+		expect(confirmationMatches({input: '', typeToConfirm: undefined})).toBe(true);
 	});
 
 	test('an action that changes nothing returns the same state (nothing re-renders)', () => {

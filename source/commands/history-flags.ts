@@ -1,0 +1,47 @@
+import {resolve} from 'node:path';
+import type {HistoryOptions} from '../history/open-history.js';
+import {createPrometheusReader} from '../history/prometheus-reader.js';
+import {parseRetention} from '../history/retention.js';
+import {UsageError} from '../lib/usage-error.js';
+
+/** Flags of every command that records or reads history (meow flag definitions). */
+export const historyFlags = {
+	history: {type: 'boolean', default: true},
+	historyDir: {type: 'string'},
+	retention: {type: 'string'},
+	historySource: {type: 'string'},
+} as const;
+
+export const historyHelp = `
+	History
+	  --history-dir DIR  Where the account's history is kept  [default: $XDG_STATE_HOME/podtop/history]
+	  --no-history       Record nothing, read nothing
+	  --retention SPEC   How long each tier is kept  [default: raw=48h,minute=30d,hour=1y]
+	  --history-source prometheus=URL
+	                     Read history from a Prometheus that scrapes \`podtop export\` instead`;
+
+type Flags = {
+	readonly history: boolean;
+	readonly historyDir?: string;
+	readonly retention?: string;
+	readonly historySource?: string;
+};
+
+/** What was typed, with any password in a URL left out. */
+const redactUrl = (text: string) => text.replace(/\/\/([^/@\s]*)@/, (_, credentials: string) => `//${credentials.split(':')[0]}:…@`);
+
+/** The history flags as options; a bad retention or source is a UsageError that says what to write. */
+export function readHistoryFlags(flags: Flags): HistoryOptions {
+	const retention = flags.retention === undefined ? undefined : parseRetention(flags.retention);
+	if (flags.historySource !== undefined) {
+		const [kind, ...rest] = flags.historySource.split('=');
+		const url = rest.join('=');
+		if (kind !== 'prometheus' || !/^https?:\/\/[^\s/]+/.test(url) || !URL.canParse(url)) {
+			throw new UsageError(`--history-source takes prometheus=URL (like prometheus=http://127.0.0.1:9090), got "${redactUrl(flags.historySource)}"`);
+		}
+
+		return {disabled: !flags.history, reader: flags.history ? createPrometheusReader({url}) : undefined, retention};
+	}
+
+	return {disabled: !flags.history, directory: flags.historyDir === undefined ? undefined : resolve(flags.historyDir), retention};
+}

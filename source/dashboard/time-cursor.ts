@@ -1,0 +1,71 @@
+import {formatClock} from '../format/clock.js';
+import type {HistoryReader} from '../history/history-types.js';
+import type {PodtopStore} from '../store/create-store.js';
+import type {ViewStore} from '../view-state/view-store.js';
+import {pastState, type DisplayStore} from './display-store.js';
+
+type Options = {
+	readonly live: PodtopStore;
+	readonly display: DisplayStore;
+	readonly view: ViewStore;
+	readonly reader: () => HistoryReader | undefined;
+};
+
+/**
+Keeps what the panes show in step with the time cursor: when it moves into the past, the account as
+recorded then (asked of the history; a later move wins over an answer still on its way); when it
+comes back, live. Returns the function that stops it.
+*/
+export function driveTimeCursor({live, display, view, reader}: Options): () => void {
+	let asked: number | undefined;
+	const say = (text: string, tone: 'info' | 'bad' = 'info') => {
+		view.dispatch({type: 'message', text, tone});
+	};
+
+	const show = async (at: number) => {
+		const history = reader();
+		if (!history) {
+			view.dispatch({type: 'cursor', at: undefined});
+			say('no history to go back in (recording is off): the dashboard stays live', 'bad');
+			return;
+		}
+
+		view.dispatch({type: 'pending', text: `reading ${formatClock(at)}…`});
+		try {
+			const account = await history.stateAt(at);
+			if (asked !== at) {
+				return;
+			}
+
+			display.show(pastState(live.getState(), account, at));
+			if (!account) {
+				say(`nothing was recorded at ${formatClock(at)} (podtop was not running then): ] or . to move on`, 'bad');
+			} else if (account.tier !== 'raw') {
+				say(`${formatClock(at)} is older than the raw samples: figures are the ${account.tier}'s last values`);
+			}
+		} catch (error) {
+			if (asked === at) {
+				say(`history: ${error instanceof Error ? error.message : String(error)}`, 'bad');
+			}
+		} finally {
+			if (asked === at) {
+				view.dispatch({type: 'pending', text: undefined});
+			}
+		}
+	};
+
+	const unsubscribe = view.subscribe(({cursor}, previous) => {
+		if (cursor === previous.cursor) {
+			return;
+		}
+
+		asked = cursor;
+		if (cursor === undefined) {
+			display.show(undefined);
+			return;
+		}
+
+		void show(cursor);
+	});
+	return unsubscribe;
+}

@@ -1,0 +1,229 @@
+import type {EndpointRecord, GpuTypeRecord, PodRecord} from '../api/graphql-types.js';
+import type {Health} from '../api/job-types.js';
+import {stockOf} from '../store/gpu-stock.js';
+import type {EndpointState, GpuState, PodState} from '../store/types.js';
+import type {SeriesKind} from './history-types.js';
+
+/** A sample as stored: a categorical state (a pod's status, a GPU type's stock word) and numbers in the kind's field order. */
+export type Sample = {readonly state: string | undefined; readonly values: ReadonlyArray<number | null>};
+
+/** The fixed fields of each kind, in storage order. A pod's per-GPU pairs follow its fixed fields (`gpu0.util`, `gpu0.memory`, …). */
+export const kindFields: Readonly<Record<SeriesKind, readonly string[]>> = {
+	endpoint: [
+		'inQueue',
+		'inProgress',
+		'completed',
+		'failed',
+		'retried',
+		'running',
+		'idle',
+		'initializing',
+		'ready',
+		'throttled',
+		'unhealthy',
+		'workersMin',
+		'workersMax',
+	],
+	pod: ['costPerHr', 'gpuCount', 'up', 'cpuPercent', 'memoryPercent'],
+	gpu: [
+		'available',
+		'securePrice',
+		'communityPrice',
+		'secureSpotPrice',
+		'communitySpotPrice',
+		'lowestPrice',
+		'minimumBid',
+		'oneWeekPrice',
+		'oneMonthPrice',
+		'threeMonthPrice',
+		'sixMonthPrice',
+	],
+	account: ['runningCostPerHr', 'runningPods', 'pods', 'endpoints', 'firingAlerts'],
+};
+
+/** The names of a sample's positions (a pod's grow with its GPUs). */
+export function fieldNames(kind: SeriesKind, length: number): string[] {
+	const fixed = kindFields[kind];
+	const names = fixed.slice(0, length);
+	for (let index = fixed.length; index < length; index++) {
+		const gpu = Math.floor((index - fixed.length) / 2);
+		names.push(`gpu${gpu}.${(index - fixed.length) % 2 === 0 ? 'util' : 'memory'}`);
+	}
+
+	return names;
+}
+
+const number = (value: number | null | undefined): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+/** Prices and costs to a hundredth of a cent: the service gives no more, and the file stays small. */
+const money = (value: number | null | undefined): number | null => {
+	const known = number(value);
+	return known === null ? null : Math.round(known * 10_000) / 10_000;
+};
+
+export function endpointSample(record: EndpointRecord, health: Health): Sample {
+	const {jobs, workers} = health;
+	return {
+		state: undefined,
+		values: [
+			jobs.inQueue,
+			jobs.inProgress,
+			jobs.completed,
+			jobs.failed,
+			jobs.retried,
+			workers.running,
+			workers.idle,
+			workers.initializing,
+			workers.ready,
+			workers.throttled,
+			workers.unhealthy,
+			number(record.workersMin),
+			number(record.workersMax),
+		].map(value => number(value)),
+	};
+}
+
+export function podSample(record: PodRecord): Sample {
+	const runtime = record.runtime ?? undefined;
+	const values: Array<number | null> = [
+		money(record.costPerHr),
+		number(record.gpuCount),
+		runtime ? 1 : 0,
+		number(runtime?.container?.cpuPercent),
+		number(runtime?.container?.memoryPercent),
+	];
+	for (const gpu of runtime?.gpus ?? []) {
+		values.push(number(gpu?.gpuUtilPercent), number(gpu?.memoryUtilPercent));
+	}
+
+	return {state: record.desiredStatus ?? undefined, values};
+}
+
+export function gpuSample(record: GpuTypeRecord): Sample {
+	const lowest = record.lowestPrice ?? undefined;
+	return {
+		state: stockOf(record),
+		values: [
+			number(lowest?.maxUnreservedGpuCount),
+			money(record.securePrice),
+			money(record.communityPrice),
+			money(record.secureSpotPrice),
+			money(record.communitySpotPrice),
+			money(lowest?.uninterruptablePrice),
+			money(lowest?.minimumBidPrice),
+			money(record.oneWeekPrice),
+			money(record.oneMonthPrice),
+			money(record.threeMonthPrice),
+			money(record.sixMonthPrice),
+		],
+	};
+}
+
+/** What changes rarely, kept apart from the samples: an endpoint's record without its worker pods. */
+export function endpointRecordPart(record: EndpointRecord): EndpointRecord {
+	const {pods: _pods, ...rest} = record;
+	return rest;
+}
+
+/** A pod's record without what the samples hold (status, cost, runtime) and never its env (it holds secrets). */
+export function podRecordPart(record: PodRecord): PodRecord {
+	const {runtime: _runtime, desiredStatus: _status, costPerHr: _cost, env: _env, ...rest} = record;
+	return rest;
+}
+
+/** A GPU type's record without its prices and stock (the samples hold those). */
+export function gpuRecordPart(record: GpuTypeRecord): GpuTypeRecord {
+	const {
+		securePrice: _secure,
+		communityPrice: _community,
+		secureSpotPrice: _secureSpot,
+		communitySpotPrice: _communitySpot,
+		oneWeekPrice: _week,
+		oneMonthPrice: _month,
+		threeMonthPrice: _three,
+		sixMonthPrice: _six,
+		lowestPrice,
+		...rest
+	} = record;
+	return lowestPrice?.compliance ? {...rest, lowestPrice: {compliance: lowestPrice.compliance}} : rest;
+}
+
+const value = (values: ReadonlyArray<number | null>, index: number): number | null => values[index] ?? null;
+const count = (values: ReadonlyArray<number | null>, index: number): number => value(values, index) ?? 0;
+
+/** The health an endpoint sample says. */
+export function healthOf(values: ReadonlyArray<number | null>): Health {
+	return {
+		jobs: {inQueue: count(values, 0), inProgress: count(values, 1), completed: count(values, 2), failed: count(values, 3), retried: count(values, 4)},
+		workers: {
+			running: count(values, 5),
+			idle: count(values, 6),
+			initializing: count(values, 7),
+			ready: count(values, 8),
+			throttled: count(values, 9),
+			unhealthy: count(values, 10),
+		},
+	};
+}
+
+/** An endpoint's record as it was: its stored part, with the workers range of the sample. */
+export function endpointAt(record: EndpointRecord, values: ReadonlyArray<number | null> | undefined): EndpointRecord {
+	return values ? {...record, workersMin: value(values, 11) ?? record.workersMin, workersMax: value(values, 12) ?? record.workersMax} : record;
+}
+
+/** A pod's record as it was: its stored part with the sample's status, cost and runtime. */
+export function podAt(record: PodRecord, sample: Sample | undefined): PodRecord {
+	if (!sample) {
+		return record;
+	}
+
+	const {state, values} = sample;
+	const fixed = kindFields.pod.length;
+	const gpus: Array<{gpuUtilPercent: number | null; memoryUtilPercent: number | null}> = [];
+	for (let index = fixed; index < values.length; index += 2) {
+		gpus.push({gpuUtilPercent: value(values, index), memoryUtilPercent: value(values, index + 1)});
+	}
+
+	const up = value(values, 2) === 1;
+	return {
+		...record,
+		desiredStatus: state ?? null,
+		costPerHr: value(values, 0),
+		gpuCount: value(values, 1) ?? record.gpuCount,
+		runtime: up ? {gpus, container: {cpuPercent: value(values, 3), memoryPercent: value(values, 4)}} : null,
+	};
+}
+
+/** A GPU type's record as it was: its stored part with the sample's prices, count and stock. */
+export function gpuAt(record: GpuTypeRecord, sample: Sample | undefined): GpuTypeRecord {
+	if (!sample) {
+		return record;
+	}
+
+	const {state, values} = sample;
+	return {
+		...record,
+		securePrice: value(values, 1),
+		communityPrice: value(values, 2),
+		secureSpotPrice: value(values, 3),
+		communitySpotPrice: value(values, 4),
+		oneWeekPrice: value(values, 7),
+		oneMonthPrice: value(values, 8),
+		threeMonthPrice: value(values, 9),
+		sixMonthPrice: value(values, 10),
+		lowestPrice: {
+			...record.lowestPrice,
+			stockStatus: state === 'Unknown' ? null : (state ?? null),
+			maxUnreservedGpuCount: value(values, 0),
+			uninterruptablePrice: value(values, 5),
+			minimumBidPrice: value(values, 6),
+		},
+	};
+}
+
+/** The sample of each kind's state in the store, or undefined when there is nothing to record (an endpoint with no health yet). */
+export function endpointStateSample(state: EndpointState): Sample | undefined {
+	return state.health ? endpointSample(state.record, state.health) : undefined;
+}
+
+export const podStateSample = (state: PodState): Sample => podSample(state.record);
+export const gpuStateSample = (state: GpuState): Sample => gpuSample(state.record);

@@ -1,0 +1,240 @@
+import {setImmediate as yieldToEvents} from 'node:timers/promises';
+import {addToBucket, type Bucket, bucketSummary, emptyBucket} from './bucket.js';
+import type {SqliteDatabase} from './history-file.js';
+import {defaultRetention, type Retention} from './retention.js';
+
+type Values = Array<number | null>;
+
+/** A minute is rolled up once it is this far behind: a poll in flight at its end lands first. */
+const graceMs = 5000;
+const minuteMs = 60_000;
+const hourMs = 3_600_000;
+/** How much of a tier one delete takes at most, so no transaction holds the file long. */
+const pruneSliceMs = {raw: minuteMs, minute: hourMs, hour: 24 * hourMs} as const;
+
+export type Maintenance = {
+	/** Does every rollup and deletion that is due, a slice at a time. */
+	readonly run: () => Promise<void>;
+	readonly start: () => void;
+	readonly stop: () => void;
+};
+
+type Options = {
+	readonly db: SqliteDatabase;
+	readonly retention?: Retention;
+	readonly now?: () => number;
+	/** How often it looks for work. */
+	readonly everyMs?: number;
+	/** One line when a round fails (the disk is full, say); it tries again next round. */
+	readonly onError?: (error: unknown) => void;
+};
+
+/**
+Keeps the tiers: rolls closed minutes of raw samples into 1-minute rollups and closed hours of
+those into 1-hour rollups (min, mean, max, last per field), then deletes what is past each tier's
+retention. It works in slices and yields between them, so polls and frames are never held up; a
+crash loses nothing, since each slice commits with the mark of how far it got.
+*/
+export function createMaintenance({db, retention = defaultRetention, now = Date.now, everyMs = 20_000, onError}: Options): Maintenance {
+	const statements = {
+		meta: db.prepare(`SELECT value FROM meta WHERE key = ?`).raw(),
+		setMeta: db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
+		firstPollFrom: db.prepare(`SELECT min(at) FROM polls WHERE at >= ?`).raw(),
+		instants: db.prepare(`SELECT at FROM polls WHERE at >= ? AND at < ? ORDER BY at`).raw(),
+		rawAt: db.prepare(`SELECT json_group_array(json_array(sid, state, json(v))) FROM raw WHERE at = ?`).raw(),
+		firstMinuteFrom: db.prepare(`SELECT min(at) FROM minute WHERE at >= ?`).raw(),
+		minuteAt: db.prepare(`SELECT json_group_array(json_array(sid, n, state, json(vmin), json(vmean), json(vmax), json(vlast))) FROM minute WHERE at = ?`).raw(),
+		oldest: {
+			raw: db.prepare(`SELECT min(at) FROM raw`).raw(),
+			minute: db.prepare(`SELECT min(at) FROM minute`).raw(),
+			hour: db.prepare(`SELECT min(at) FROM hour`).raw(),
+		},
+	};
+	const insert = (tier: 'minute' | 'hour') =>
+		db.prepare(
+			`INSERT OR REPLACE INTO ${tier} (at, sid, n, state, vmin, vmean, vmax, vlast) SELECT ?, value->>0, value->>1, value->>2, value->3, value->4, value->5, value->6 FROM json_each(?)`,
+		);
+	const inserts = {minute: insert('minute'), hour: insert('hour')};
+	const meta = (key: string): number | undefined => {
+		const row = statements.meta.get(key) as [string] | undefined;
+		return row ? Number(row[0]) : undefined;
+	};
+
+	const single = (statement: {get: (...parameters: unknown[]) => unknown}, ...parameters: unknown[]) =>
+		(statement.get(...parameters) as [number | null] | undefined)?.[0] ?? undefined;
+
+	const writeBuckets = (tier: 'minute' | 'hour', at: number, buckets: Map<number, Bucket>, mark: string) => {
+		const rows = [...buckets].map(([sid, bucket]) => {
+			const {min, mean, max, last} = bucketSummary(bucket);
+			return [sid, bucket.count, bucket.state ?? null, min, mean, max, last];
+		});
+		db.exec('BEGIN IMMEDIATE');
+		try {
+			if (rows.length > 0) {
+				inserts[tier].run(at, JSON.stringify(rows));
+			}
+
+			statements.setMeta.run(mark, String(at));
+			db.exec('COMMIT');
+		} catch (error) {
+			db.exec('ROLLBACK');
+			throw error;
+		}
+	};
+
+	const bucketOf = (buckets: Map<number, Bucket>, sid: number) => {
+		let bucket = buckets.get(sid);
+		if (!bucket) {
+			bucket = emptyBucket();
+			buckets.set(sid, bucket);
+		}
+
+		return bucket;
+	};
+
+	/** Rolls the next closed minute that has samples; false when there is none. */
+	const rollMinute = (): boolean => {
+		const done = meta('rolled_minute');
+		const next = single(statements.firstPollFrom, done === undefined ? 0 : done + minuteMs);
+		if (next === undefined) {
+			return false;
+		}
+
+		const minute = Math.floor(next / minuteMs) * minuteMs;
+		if (minute + minuteMs + graceMs > now()) {
+			return false;
+		}
+
+		const buckets = new Map<number, Bucket>();
+		for (const [at] of statements.instants.all(minute, minute + minuteMs) as Array<[number]>) {
+			const rows = JSON.parse((statements.rawAt.get(at) as [string])[0]) as Array<[number, string | null, Values]>;
+			for (const [sid, state, values] of rows) {
+				addToBucket(bucketOf(buckets, sid), at, 1, state ?? undefined, {min: values, mean: values, max: values, last: values});
+			}
+		}
+
+		writeBuckets('minute', minute, buckets, 'rolled_minute');
+		return true;
+	};
+
+	/** Rolls the next hour whose minutes are all rolled; false when there is none. */
+	const rollHour = (): boolean => {
+		const minutesDone = meta('rolled_minute');
+		if (minutesDone === undefined) {
+			return false;
+		}
+
+		const done = meta('rolled_hour');
+		const next = single(statements.firstMinuteFrom, done === undefined ? 0 : done + hourMs);
+		if (next === undefined) {
+			return false;
+		}
+
+		const hour = Math.floor(next / hourMs) * hourMs;
+		if (hour + hourMs > minutesDone + minuteMs || hour + hourMs + graceMs > now()) {
+			return false;
+		}
+
+		const buckets = new Map<number, Bucket>();
+		for (let minute = hour; minute < hour + hourMs; minute += minuteMs) {
+			const rows = JSON.parse((statements.minuteAt.get(minute) as [string])[0]) as Array<[number, number, string | null, Values, Values, Values, Values]>;
+			for (const [sid, count, state, min, mean, max, last] of rows) {
+				addToBucket(bucketOf(buckets, sid), minute, count, state ?? undefined, {min, mean, max, last});
+			}
+		}
+
+		writeBuckets('hour', hour, buckets, 'rolled_hour');
+		return true;
+	};
+
+	/** Deletes one slice of what is past a tier's retention (never raw samples not yet rolled up); false when nothing is. */
+	const prune = (tier: 'raw' | 'minute' | 'hour'): boolean => {
+		const guard = tier === 'raw' ? meta('rolled_minute') : tier === 'minute' ? meta('rolled_hour') : Number.POSITIVE_INFINITY;
+		const cutoff = Math.min(now() - retention[tier], guard ?? Number.NEGATIVE_INFINITY);
+		const oldest = single(statements.oldest[tier]);
+		if (oldest === undefined || oldest >= cutoff) {
+			return false;
+		}
+
+		const until = Math.min(cutoff, oldest + pruneSliceMs[tier]);
+		db.exec('BEGIN IMMEDIATE');
+		try {
+			db.prepare(`DELETE FROM ${tier} WHERE at < ?`).run(until);
+			if (tier === 'raw') {
+				db.prepare(`DELETE FROM polls WHERE at < ?`).run(until);
+			}
+
+			if (tier === 'hour') {
+				// The timeline and the records are kept as long as anything is; a thing deleted before that goes too.
+				db.prepare(`DELETE FROM events WHERE at < ?`).run(until);
+				db.prepare(`DELETE FROM records WHERE at < ? AND (sid, at) NOT IN (SELECT sid, max(at) FROM records GROUP BY sid)`).run(until);
+				db.prepare(`DELETE FROM records WHERE sid IN (SELECT id FROM series WHERE deleted_at < ?)`).run(until);
+				db.prepare(`DELETE FROM series WHERE deleted_at < ?`).run(until);
+			}
+
+			db.exec('COMMIT');
+		} catch (error) {
+			db.exec('ROLLBACK');
+			throw error;
+		}
+
+		return true;
+	};
+
+	let running: Promise<void> | undefined;
+	let timer: NodeJS.Timeout | undefined;
+	let stopped = false;
+	const steps: Array<() => boolean> = [rollMinute, rollHour, () => prune('raw'), () => prune('minute'), () => prune('hour')];
+
+	/** Runs each step until it has nothing left, yielding to the event loop between slices. */
+	const drain = async (step: () => boolean): Promise<void> => {
+		if (!stopped && step()) {
+			await yieldToEvents();
+			return drain(step);
+		}
+	};
+
+	const run = async () => {
+		running ??= (async () => {
+			try {
+				for (const step of steps) {
+					// eslint-disable-next-line no-await-in-loop -- one step after another, in order
+					await drain(step);
+				}
+
+				if (!stopped) {
+					// Space freed by deletions goes back to the file system, a little each round.
+					db.exec('PRAGMA incremental_vacuum(2048)');
+				}
+			} catch (error) {
+				onError?.(error);
+			} finally {
+				running = undefined;
+			}
+		})();
+		return running;
+	};
+
+	const schedule = () => {
+		timer = setTimeout(() => {
+			void run().then(() => {
+				if (!stopped) {
+					schedule();
+				}
+			});
+		}, everyMs);
+		timer.unref();
+	};
+
+	return {
+		run,
+		start() {
+			stopped = false;
+			schedule();
+		},
+		stop() {
+			stopped = true;
+			clearTimeout(timer);
+		},
+	};
+}

@@ -1,0 +1,336 @@
+import {rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {createStore, type StoreApi} from 'zustand/vanilla';
+import type {PodtopStore} from '../store/create-store.js';
+import {auditEvent, readAuditSince, type AuditPosition} from './audit-tail.js';
+import type {EventRow} from './event-rows.js';
+import {
+	defaultHistoryDirectory,
+	historyFileName,
+	HistoryUnavailableError,
+	openHistoryForReading,
+	openHistoryForWriting,
+	takeWriterLock,
+	type WriterLock,
+} from './history-file.js';
+import type {HistoryReader, RecordingState} from './history-types.js';
+import {createMaintenance, type Maintenance} from './maintenance.js';
+import {createRecorder, type Recorder} from './recorder.js';
+import {defaultRetention, type Retention} from './retention.js';
+import {createSqliteReader} from './sqlite-reader.js';
+
+/** How history is kept, from the command line (`--history-dir`, `--no-history`, `--retention`). */
+export type HistoryOptions = {
+	readonly disabled?: boolean;
+	readonly directory?: string;
+	readonly retention?: Retention;
+	/** Read history from elsewhere instead (Prometheus): nothing is recorded here. */
+	readonly reader?: HistoryReader;
+};
+
+/** The account's history as a process sees it: where to read ranges from, and what its recorder is doing. */
+export type History = {
+	/** Undefined when there is none to read (`--no-history`, a folder that cannot be used, nothing recorded yet). */
+	readonly reader: () => HistoryReader | undefined;
+	readonly status: Pick<StoreApi<RecordingState>, 'getState' | 'subscribe'>;
+	/** Writes what changed now (tests and the demo's backfill). */
+	readonly flush: (at?: number) => void;
+	/** Rolls up and prunes what is due now (the demo's backfill, tests). */
+	readonly maintain: () => Promise<void>;
+	/** Settles once what there is to read is there (in DEMO, once the simulated past is recorded). */
+	readonly ready: Promise<void>;
+	/**
+	Stand by while an agent records the account (the one recorder, as it is the one poller): stop
+	recording and let go of the file, read it only; false: record again as soon as the file is free.
+	*/
+	readonly standBy: (on: boolean) => void;
+	/** Events for the timeline this process did not see itself (what attached clients forward to the agent). */
+	readonly record: (events: readonly EventRow[]) => void;
+	readonly close: () => Promise<void>;
+};
+
+type Service = {readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string};
+
+type Options = {
+	readonly store: PodtopStore;
+	readonly service: Service;
+	readonly mode: 'demo' | 'live';
+	readonly options: HistoryOptions;
+	/** Record what the store sees (the agent, a dashboard or `watch` polling): false only reads. */
+	readonly record: boolean;
+	/** The user's audit log: every podtop's writes of this account are read from it into the timeline. */
+	readonly auditPath?: string;
+	/** The account's id in audit lines. */
+	readonly account?: string;
+	/** One line for the user (the dashboard's footer, the agent's log): recording paused, read only, moved aside. */
+	readonly log?: (line: string) => void;
+	readonly now?: () => number;
+	/** How often a reader tries to become the recorder, and the audit log is read. */
+	readonly retryMs?: number;
+	/** Start standing by (`standBy`): the engine first looks for an agent that records the account. */
+	readonly standBy?: boolean;
+};
+
+/** Events kept for the timeline while another podtop holds the file (the agent takes it within seconds). */
+const maxWaitingEvents = 1000;
+
+/** The demo's history is its own simulated past: a file of this process only, removed when it ends. */
+const demoFile = () => join(tmpdir(), `podtop-demo-history-${process.pid}-${Date.now().toString(36)}.sqlite`);
+
+/**
+Opens the account's history: the one recorder when this process may record and no other podtop
+does (the file's writer lock), otherwise a reader of the same file, trying again to record every
+few seconds (a dashboard takes over when the agent that recorded stops). Any failure leaves
+podtop running without history, said once.
+*/
+export function openHistory({
+	store,
+	service,
+	mode,
+	options,
+	record,
+	auditPath,
+	account,
+	log = () => undefined,
+	now = Date.now,
+	retryMs = 5000,
+	standBy: startStandingBy = false,
+}: Options): History {
+	const status = createStore<RecordingState>()(() => ({state: 'off'}));
+	const setStatus = (state: RecordingState, line?: string) => {
+		status.setState(state, true);
+		if (line) {
+			log(line);
+		}
+	};
+
+	if (options.reader) {
+		setStatus({state: 'remote', source: options.reader.kind});
+		return {
+			reader: () => options.reader,
+			status,
+			flush() {},
+			maintain: async () => undefined,
+			ready: Promise.resolve(),
+			standBy() {},
+			record() {},
+			close: async () => options.reader?.close(),
+		};
+	}
+
+	if (options.disabled) {
+		setStatus({state: 'off', reason: '--no-history'});
+		return {
+			reader: () => undefined,
+			status,
+			flush() {},
+			maintain: async () => undefined,
+			ready: Promise.resolve(),
+			standBy() {},
+			record() {},
+			close: async () => undefined,
+		};
+	}
+
+	const file = mode === 'demo' ? demoFile() : join(options.directory ?? defaultHistoryDirectory(), historyFileName(service));
+	const retention = options.retention ?? defaultRetention;
+	let reader: HistoryReader | undefined;
+	let recorder: Recorder | undefined;
+	let maintenance: Maintenance | undefined;
+	let lock: WriterLock | undefined;
+	let timer: NodeJS.Timeout | undefined;
+	let auditPosition: AuditPosition | undefined;
+	let closed = false;
+	let standingBy = startStandingBy;
+	let waiting: EventRow[] = [];
+
+	const becomeRecorder = (): boolean => {
+		lock = takeWriterLock(file);
+		if (!lock) {
+			return false;
+		}
+
+		const opened = openHistoryForWriting(file, now());
+		for (const warning of opened.warnings) {
+			log(warning);
+		}
+
+		void reader?.close();
+		reader = createSqliteReader({db: opened.db, file, retention});
+		recorder = createRecorder({
+			store,
+			db: opened.db,
+			file,
+			now,
+			onState(state, line) {
+				setStatus(state, line);
+			},
+		});
+		maintenance = createMaintenance({
+			db: opened.db,
+			retention,
+			now,
+			onError(error) {
+				log(`history upkeep failed (${error instanceof Error ? error.message : String(error)}); tried again shortly`);
+			},
+		});
+		maintenance.start();
+		const mark = (opened.db.prepare(`SELECT value FROM meta WHERE key = 'audit_position'`).raw().get() as [string] | undefined)?.[0];
+		auditPosition = mark ? (JSON.parse(mark) as AuditPosition) : undefined;
+		setStatus({state: 'recording', file});
+		recorder.flush();
+		return true;
+	};
+
+	const readAudit = () => {
+		if (!recorder || !auditPath || !account) {
+			return;
+		}
+
+		const read = readAuditSince(auditPath, auditPosition);
+		if (!read || (read.lines.length === 0 && read.position.offset === auditPosition?.offset)) {
+			return;
+		}
+
+		auditPosition = read.position;
+		const events = read.lines.flatMap(line => auditEvent(line, account) ?? []);
+		recorder.record(events, new Map([['audit_position', JSON.stringify(read.position)]]));
+	};
+
+	const tick = () => {
+		try {
+			if (!recorder && record && !closed && !standingBy) {
+				becomeRecorder();
+			}
+
+			readAudit();
+			if (recorder && waiting.length > 0) {
+				recorder.record(waiting);
+				waiting = [];
+			}
+		} catch (error) {
+			log(error instanceof Error ? error.message : String(error));
+		}
+
+		if (!closed) {
+			timer = setTimeout(tick, retryMs);
+			timer.unref();
+		}
+	};
+
+	/** A process that only reads opens the file when something asks for a range, not before. */
+	let readerOpened = false;
+	const openReader = () => {
+		readerOpened = true;
+		try {
+			const db = openHistoryForReading(file);
+			if (db) {
+				reader = createSqliteReader({db, file, retention});
+			}
+		} catch (error) {
+			log(error instanceof Error ? error.message : String(error));
+		}
+	};
+
+	const readOnly = (reason: string, line?: string) => {
+		if (!reader) {
+			openReader();
+		}
+
+		setStatus({state: 'reading', file, reason}, line);
+	};
+
+	try {
+		if (record && standingBy) {
+			setStatus({state: 'off', reason: 'looking for an agent that records this account'});
+		} else if (record && becomeRecorder()) {
+			readerOpened = true;
+		} else if (record) {
+			readOnly('another podtop records this account', `another podtop (the agent?) records this account's history; this one reads ${file}`);
+		} else {
+			setStatus({state: 'off', reason: 'this command reads history only'});
+		}
+
+		if (record) {
+			timer = setTimeout(tick, retryMs);
+			timer.unref();
+		}
+	} catch (error) {
+		lock?.release();
+		lock = undefined;
+		const reason = error instanceof HistoryUnavailableError ? error.message : `history off: ${String(error)}`;
+		setStatus({state: 'off', reason}, reason);
+	}
+
+	return {
+		reader() {
+			if (!readerOpened && !closed) {
+				openReader();
+			}
+
+			return reader;
+		},
+		status,
+		standBy(on) {
+			const was = standingBy;
+			standingBy = on;
+			if (!record || closed) {
+				return;
+			}
+
+			try {
+				if (on && recorder) {
+					// What is due is written, then the file is the agent's: read it from now on.
+					readAudit();
+					maintenance?.stop();
+					recorder.stop();
+					void reader?.close();
+					lock?.release();
+					[maintenance, recorder, reader, lock] = [undefined, undefined, undefined, undefined];
+					log('the agent records this account: this podtop stopped recording its own and reads the history');
+				}
+
+				if (on) {
+					// Opened when a range is first asked for: a member of another user's agent never needs this user's file.
+					readerOpened = reader !== undefined;
+					setStatus({state: 'reading', file, reason: 'the agent records this account'});
+				} else if (was && becomeRecorder()) {
+					readerOpened = true;
+				} else if (was) {
+					readOnly('another podtop records this account');
+				}
+			} catch (error) {
+				log(error instanceof Error ? error.message : String(error));
+			}
+		},
+		record(events) {
+			if (recorder) {
+				recorder.record(events);
+			} else {
+				waiting = [...waiting, ...events].slice(-maxWaitingEvents);
+			}
+		},
+		flush(at) {
+			recorder?.flush(at);
+		},
+		async maintain() {
+			await maintenance?.run();
+		},
+		ready: Promise.resolve(),
+		async close() {
+			closed = true;
+			clearTimeout(timer);
+			maintenance?.stop();
+			readAudit();
+			recorder?.stop();
+			await reader?.close();
+			lock?.release();
+			if (mode === 'demo') {
+				for (const suffix of ['', '-wal', '-shm', '.lock']) {
+					rmSync(`${file}${suffix}`, {force: true});
+				}
+			}
+		},
+	};
+}

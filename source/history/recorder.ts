@@ -1,0 +1,213 @@
+import type {PodtopStore} from '../store/create-store.js';
+import type {PodtopState} from '../store/state.js';
+import {collectChanges, emptyBatch, emptyWritten, type EventRow, isEmptyBatch, type Written} from './changes.js';
+import {isCorruption, isDiskFull, type SqliteDatabase} from './history-file.js';
+import type {RecordingState} from './history-types.js';
+import {createBatchWriter} from './write-batch.js';
+
+/** Every live thing is written whole at least once a minute: any moment's state is then a short scan from the last keyframe. */
+export const keyframeMs = 60_000;
+/** A clock that goes back less than this is carried over (each write a millisecond after the last); more, and recording waits for it. */
+const clockSlackMs = 5000;
+
+export type Recorder = {
+	/** Writes what changed since the last write, now or at `at` (the demo's simulated past). */
+	readonly flush: (at?: number) => void;
+	/** Adds events to the next write (writes from the audit log, jobs an attached client forwards), with marks kept in the same transaction. */
+	readonly record: (events: readonly EventRow[], meta?: ReadonlyMap<string, string>) => void;
+	readonly state: () => RecordingState;
+	readonly stop: () => void;
+};
+
+type Options = {
+	readonly store: PodtopStore;
+	readonly db: SqliteDatabase;
+	readonly file: string;
+	readonly now?: () => number;
+	/** Called when recording pauses or resumes (disk full, the clock went back), with one line to show. */
+	readonly onState?: (state: RecordingState, line: string) => void;
+	/** After a failure, how long to wait before trying to write again. */
+	readonly retryMs?: number;
+	/** Write on changes and every minute on its own (false: only when `flush` is called, as the demo's backfill does). */
+	readonly live?: boolean;
+};
+
+const minuteOf = (at: number) => Math.floor(at / keyframeMs);
+
+/**
+The one writer of an account's history: it watches the store and, after each burst of changes
+(one poll), writes what changed in one transaction; every thing whole once a minute. It never
+holds the poll up: the store's writers only mark it due.
+*/
+export function createRecorder({store, db, file, now = Date.now, onState, retryMs = 30_000, live = true}: Options): Recorder {
+	const writer = createBatchWriter(db);
+	const series = writer.loadSeries();
+	let written: Written = emptyWritten();
+	let lastState: PodtopState | undefined;
+	let lastAt = (db.prepare('SELECT max(at) FROM polls').raw().get() as [number | null])[0] ?? 0;
+	let lastKeyframeMinute = -1;
+	let changedJobs = new Set<string>();
+	let extraEvents: EventRow[] = [];
+	let extraMeta = new Map<string, string>();
+	let state: RecordingState = {state: 'recording', file};
+	let retryAt = 0;
+	let due: NodeJS.Immediate | undefined;
+	let heartbeat: NodeJS.Timeout | undefined;
+	let stopped = false;
+
+	const setState = (next: RecordingState, line: string) => {
+		state = next;
+		onState?.(next, line);
+	};
+
+	const pause = (reason: string, at: number) => {
+		retryAt = at + retryMs;
+		if (state.state !== 'paused') {
+			setState({state: 'paused', file, reason}, `history paused: ${reason}; polling carries on, recording resumes on its own`);
+		}
+	};
+
+	/** The time to write at: never before the last write (a series is never reordered). */
+	const timeToWrite = (at: number): number | undefined => {
+		if (at > lastAt) {
+			return at;
+		}
+
+		if (lastAt - at < clockSlackMs) {
+			return lastAt + 1;
+		}
+
+		pause(`the clock went back ${Math.round((lastAt - at) / 1000)} s; recording waits until it passes ${new Date(lastAt).toISOString()}`, at);
+		return undefined;
+	};
+
+	const flush = (requested?: number) => {
+		due = undefined;
+		const at0 = requested ?? now();
+		if (stopped || (state.state === 'paused' && at0 < retryAt)) {
+			return;
+		}
+
+		const at = timeToWrite(at0);
+		if (at === undefined) {
+			return;
+		}
+
+		const next = store.getState();
+		const keyframe = minuteOf(at) !== lastKeyframeMinute;
+		const jobs = changedJobs;
+		const {batch, pending} =
+			lastState === next && !keyframe
+				? {batch: emptyBatch(), pending: emptyWritten()}
+				: collectChanges(lastState, next, jobs, {keyframe, known: thing => series.has(thing), written});
+		batch.events.push(...extraEvents);
+		for (const [key, value] of extraMeta) {
+			batch.meta.set(key, value);
+		}
+
+		if (isEmptyBatch(batch)) {
+			return;
+		}
+
+		try {
+			writer.write(batch, at, keyframe, series);
+		} catch (error) {
+			if (isDiskFull(error)) {
+				pause('the disk is full', at0);
+			} else if (isCorruption(error)) {
+				pause('the file is damaged (restart podtop to move it aside and start a new one)', at0);
+			} else {
+				pause(String(error instanceof Error ? error.message : error), at0);
+			}
+
+			// What was not written is written whole at the next keyframe.
+			written = emptyWritten();
+			lastState = undefined;
+			lastKeyframeMinute = -1;
+			return;
+		}
+
+		lastAt = at;
+		lastState = next;
+		changedJobs = new Set();
+		extraEvents = [];
+		extraMeta = new Map();
+		if (keyframe) {
+			lastKeyframeMinute = minuteOf(at);
+		}
+
+		for (const name of ['samples', 'records', 'jobStatus'] as const) {
+			for (const [key, value] of pending[name]) {
+				if (value === '') {
+					written[name].delete(key);
+				} else {
+					written[name].set(key, value);
+				}
+			}
+		}
+
+		if (state.state === 'paused') {
+			setState({state: 'recording', file}, 'history recording resumed');
+		}
+	};
+
+	const schedule = () => {
+		if (!stopped && live) {
+			due ??= setImmediate(flush);
+		}
+	};
+
+	const unsubscribe = store.subscribe((next, previous) => {
+		if (next.jobs !== previous.jobs) {
+			for (const key of next.jobs.changed) {
+				changedJobs.add(key);
+			}
+		}
+
+		schedule();
+	});
+
+	// Once a minute on its own, while the data is fresh: a quiet account still has a keyframe to show.
+	const beat = () => {
+		const {connection} = store.getState();
+		if (connection.jobApi.staleSince === undefined || connection.graphql.staleSince === undefined) {
+			flush();
+		}
+
+		heartbeat = setTimeout(beat, keyframeMs - (now() % keyframeMs) + 50);
+		heartbeat.unref();
+	};
+
+	if (live) {
+		heartbeat = setTimeout(beat, keyframeMs - (now() % keyframeMs) + 50);
+		heartbeat.unref();
+	}
+
+	return {
+		flush,
+		record(events, meta) {
+			extraEvents.push(...events);
+			for (const [key, value] of meta ?? []) {
+				extraMeta.set(key, value);
+			}
+
+			schedule();
+		},
+		state: () => state,
+		stop() {
+			if (stopped) {
+				return;
+			}
+
+			// What is due is written before letting go.
+			if (due) {
+				clearImmediate(due);
+				flush();
+			}
+
+			stopped = true;
+			unsubscribe();
+			clearTimeout(heartbeat);
+		},
+	};
+}

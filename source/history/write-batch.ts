@@ -1,0 +1,144 @@
+import type {Batch} from './changes.js';
+import type {SqliteDatabase} from './history-file.js';
+import type {SeriesKind} from './history-types.js';
+
+/** A series' row: its id, and what the file says of it now. */
+export type SeriesEntry = {readonly id: number; name: string; deleted: boolean};
+
+/**
+The statements of one writer connection, prepared once. Rows go in as one JSON text per table
+and are unpacked by SQLite (`json_each`): a poll of 10,000 pods is one call, not 10,000.
+*/
+export function createBatchWriter(db: SqliteDatabase) {
+	const statements = {
+		newSeries: db.prepare(`INSERT INTO series (kind, key, name, first_at) SELECT value->>0, value->>1, value->>2, ? FROM json_each(?) RETURNING id, kind, key`),
+		rename: db.prepare(`UPDATE series SET name = ? WHERE id = ?`),
+		deleted: db.prepare(`UPDATE series SET deleted_at = ? WHERE id IN (SELECT value FROM json_each(?))`),
+		revived: db.prepare(`UPDATE series SET deleted_at = NULL WHERE id IN (SELECT value FROM json_each(?))`),
+		records: db.prepare(`INSERT OR REPLACE INTO records (sid, at, record) SELECT value->>0, ?, value->>1 FROM json_each(?)`),
+		samples: db.prepare(`INSERT OR REPLACE INTO raw (at, sid, state, v) SELECT ?, value->>0, value->>1, value->2 FROM json_each(?)`),
+		poll: db.prepare(`INSERT INTO polls (at, keyframe) VALUES (?, ?) ON CONFLICT (at) DO UPDATE SET keyframe = max(keyframe, excluded.keyframe)`),
+		events: db.prepare(
+			`INSERT INTO events (at, type, kind, subject, name, ref, data) SELECT coalesce(value->>6, ?), value->>0, value->>1, value->>2, value->>3, value->>4, value->5 FROM json_each(?)`,
+		),
+		meta: db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
+		series: db.prepare(`SELECT id, kind, key, name, deleted_at FROM series`).raw(),
+	};
+
+	/** Every series of the file, by thing key (`kind\0id`). */
+	const loadSeries = (): Map<string, SeriesEntry> => {
+		const map = new Map<string, SeriesEntry>();
+		for (const [id, kind, key, name, deletedAt] of statements.series.all() as Array<[number, string, string, string | null, number | null]>) {
+			map.set(`${kind}\0${key}`, {id, name: name ?? key, deleted: deletedAt !== null});
+		}
+
+		return map;
+	};
+
+	/**
+	Writes one batch in one transaction at `at`: new series first (their ids are needed), then names,
+	deletions, records, samples, the poll's instant and the events. Throws (after rolling back) on
+	any failure: the caller keeps what it wrote before, and nothing of this batch is half in the file.
+	*/
+	const write = (batch: Batch, at: number, keyframe: boolean, series: Map<string, SeriesEntry>): void => {
+		const deleted = new Set(batch.deleted);
+		db.exec('BEGIN IMMEDIATE');
+		try {
+			const fresh = [...batch.things].filter(([thing]) => !series.has(thing));
+			const added: Array<[string, SeriesEntry]> = [];
+			if (fresh.length > 0) {
+				const rows = statements.newSeries.raw().all(at, JSON.stringify(fresh.map(([, {kind, key, name}]) => [kind, key, name]))) as Array<
+					[number, SeriesKind, string]
+				>;
+				for (const [id, kind, key] of rows) {
+					added.push([`${kind}\0${key}`, {id, name: batch.things.get(`${kind}\0${key}`)?.name ?? key, deleted: false}]);
+				}
+			}
+
+			const addedMap = new Map(added);
+			const lookup = (thing: string): number => {
+				const id = series.get(thing)?.id ?? addedMap.get(thing)?.id;
+				if (id === undefined) {
+					throw new Error(`no series for ${thing.replace('\0', ' ')}`);
+				}
+
+				return id;
+			};
+
+			const revived: number[] = [];
+			for (const [thing, {name}] of batch.things) {
+				const entry = series.get(thing);
+				if (entry && entry.name !== name) {
+					statements.rename.run(name, entry.id);
+				}
+
+				if (entry?.deleted && !deleted.has(thing)) {
+					revived.push(entry.id);
+				}
+			}
+
+			if (revived.length > 0) {
+				statements.revived.run(JSON.stringify(revived));
+			}
+
+			if (batch.deleted.length > 0) {
+				statements.deleted.run(at, JSON.stringify(batch.deleted.map(thing => lookup(thing))));
+			}
+
+			if (batch.records.length > 0) {
+				statements.records.run(at, JSON.stringify(batch.records.map(({thing, record}) => [lookup(thing), record])));
+			}
+
+			if (batch.samples.length > 0) {
+				statements.samples.run(
+					at,
+					`[${batch.samples.map(({thing, state, values}) => `[${lookup(thing)},${JSON.stringify(state ?? null)},${values}]`).join(',')}]`,
+				);
+				statements.poll.run(at, keyframe ? 1 : 0);
+			}
+
+			if (batch.events.length > 0) {
+				statements.events.run(
+					at,
+					JSON.stringify(
+						batch.events.map(event => [
+							event.type,
+							event.kind ?? null,
+							event.subject ?? null,
+							event.name ?? null,
+							event.ref ?? null,
+							event.data,
+							event.at ?? null,
+						]),
+					),
+				);
+			}
+
+			for (const [key, value] of batch.meta) {
+				statements.meta.run(key, value);
+			}
+
+			db.exec('COMMIT');
+			// The file has them now: so does the map.
+			for (const [thing, entry] of added) {
+				series.set(thing, entry);
+			}
+
+			for (const [thing, {name}] of batch.things) {
+				const entry = series.get(thing);
+				if (entry) {
+					entry.name = name;
+					entry.deleted = deleted.has(thing);
+				}
+			}
+		} catch (error) {
+			try {
+				db.exec('ROLLBACK');
+			} catch {}
+
+			throw error;
+		}
+	};
+
+	return {write, loadSeries};
+}

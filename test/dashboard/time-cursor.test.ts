@@ -1,0 +1,124 @@
+import {mkdtempSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterEach, describe, expect, test} from 'vitest';
+import {createDisplayStore} from '../../source/dashboard/display-store.js';
+import {driveTimeCursor} from '../../source/dashboard/time-cursor.js';
+import {openHistoryForWriting} from '../../source/history/history-file.js';
+import {createRecorder} from '../../source/history/recorder.js';
+import {createSqliteReader} from '../../source/history/sqlite-reader.js';
+import {handleKey} from '../../source/operations/handle-key.js';
+import type {OperationContext} from '../../source/operations/operation.js';
+import {createRowSelectors} from '../../source/rows/visible-rows.js';
+import {unicodeGlyphs} from '../../source/format/glyphs.js';
+import {createPodtopStore} from '../../source/store/create-store.js';
+import {createViewStore} from '../../source/view-state/view-store.js';
+import {initialViewState} from '../../source/view-state/view-state.js';
+import type {Engine} from '../../source/engine/create-engine.js';
+import type {History} from '../../source/history/open-history.js';
+
+const health = (inQueue: number) => ({
+	jobs: {inQueue, inProgress: 0, completed: 10, failed: 0, retried: 0},
+	workers: {running: 1, idle: 0, initializing: 0, ready: 0, throttled: 0, unhealthy: 0},
+});
+
+const until = async (check: () => boolean, ms = 2000) => {
+	const started = Date.now();
+	while (!check()) {
+		if (Date.now() - started > ms) {
+			throw new Error('timed out');
+		}
+
+		await new Promise(resolve => setTimeout(resolve, 10));
+	}
+};
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+	for (const cleanup of cleanups.splice(0)) {
+		cleanup();
+	}
+});
+
+/** Ten minutes of an endpoint's queue recorded for real, ending now: the queue is the minute. */
+function recordedDashboard() {
+	const file = join(mkdtempSync(join(tmpdir(), 'podtop-cursor-')), 'account.sqlite');
+	const {store, writes} = createPodtopStore({mode: 'live', apiHost: 'example', keyFingerprint: '••••abcd'});
+	const {db} = openHistoryForWriting(file);
+	const end = Date.now();
+	const start = end - 10 * 60_000;
+	let at = start;
+	const recorder = createRecorder({store, db, file, now: () => at, live: false});
+	writes.setEndpoints([{id: 'ep1', name: 'llama'}], start);
+	for (at = start; at <= end; at += 5000) {
+		writes.setHealth('ep1', health(Math.floor((at - start) / 60_000)), at);
+		recorder.flush(at);
+	}
+
+	const reader = createSqliteReader({db, file, ownsDatabase: false});
+	const view = createViewStore(initialViewState({columns: 120, rows: 40}));
+	const display = createDisplayStore(store);
+	const stop = driveTimeCursor({live: store, display, view, reader: () => reader});
+	cleanups.push(() => {
+		stop();
+		display.stop();
+		db.close();
+	});
+	const engine = {readOnly: false, history: {reader: () => reader} as unknown as History} as unknown as Engine;
+	const context: OperationContext = {engine, store: display, view, rows: createRowSelectors(unicodeGlyphs), exit() {}};
+	return {store, writes, view, display, context, start, end};
+}
+
+describe('the time cursor', () => {
+	test('[ shows the account a step back, { ten steps, . live again; the live store goes on underneath', async () => {
+		const {store, writes, view, display, context, end} = recordedDashboard();
+		// Live, the queue is 10 (the last minute).
+		expect(display.getState().endpoints.byId.ep1?.health?.jobs.inQueue).toBe(10);
+		view.dispatch({type: 'window', step: -1});
+		expect(view.getState().windows.endpoints).toBe('10m');
+		handleKey(context, '{');
+		await until(() => view.getState().cursor !== undefined && display.getState() !== store.getState());
+		// Ten 10-second steps back: 100 s ago, in minute 8 of the ten.
+		expect(view.getState().cursor).toBeGreaterThanOrEqual(end - 101_000);
+		expect(display.getState().endpoints.byId.ep1?.health?.jobs.inQueue).toBe(8);
+
+		// A live poll while in the past is not shown…
+		writes.setHealth('ep1', health(42), Date.now());
+		expect(display.getState().endpoints.byId.ep1?.health?.jobs.inQueue).toBe(8);
+		// …until . goes back to live.
+		handleKey(context, '.');
+		expect(view.getState().cursor).toBeUndefined();
+		expect(display.getState().endpoints.byId.ep1?.health?.jobs.inQueue).toBe(42);
+	});
+
+	test('writes are refused in the past with the reason; a step before the first sample stops at it', async () => {
+		const {view, context, start} = recordedDashboard();
+		view.dispatch({type: 'cursor', at: start + 60_000});
+		handleKey(context, 'P');
+		expect(view.getState().overlay.type).toBe('none');
+		expect(view.getState().message?.text).toMatch(/cannot act on the past/);
+		// The 1h window steps a minute: ten of them from a minute in go back past the start.
+		handleKey(context, '{');
+		await until(() => view.getState().cursor === start);
+		expect(view.getState().message?.text).toMatch(/history starts at/);
+	});
+
+	test(':at 5m jumps; a time that does not parse says what one looks like', async () => {
+		const {view, context} = recordedDashboard();
+		handleKey(context, ':');
+		for (const key of 'at 5m') {
+			handleKey(context, key);
+		}
+
+		handleKey(context, 'enter');
+		await until(() => view.getState().cursor !== undefined);
+		expect(Math.abs(view.getState().cursor! - (Date.now() - 300_000))).toBeLessThan(2000);
+		handleKey(context, ':');
+		for (const key of 'at soon') {
+			handleKey(context, key);
+		}
+
+		handleKey(context, 'enter');
+		expect(view.getState().message?.text).toMatch(/:at needs a time like 03:12/);
+	});
+});
