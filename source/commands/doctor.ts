@@ -106,8 +106,8 @@ export async function runDoctor(argv: readonly string[]): Promise<void> {
 
 	if (target?.mode === 'live') {
 		const service = {apiUrl: target.apiUrl, graphqlUrl: target.graphqlUrl, apiKey: target.apiKey};
-		results.push(...(await serviceChecks(service)));
 		results.push(
+			...(await serviceChecks(service)),
 			cli.flags.agent
 				? await agentCheck({candidates: agentSocketCandidates(service), proof: accountProof(target.apiKey), version: cli.pkg.version ?? 'unknown'})
 				: checkResult({id: 'agent', title: 'agent', status: 'skip', found: 'not looked for (--no-agent)'}),
@@ -125,8 +125,10 @@ export async function runDoctor(argv: readonly string[]): Promise<void> {
 		}
 	}
 
-	results.push(target ? await historyOf(target, history, cli.flags.agent) : checkResult({id: 'history', title: 'history', status: 'skip', found: 'no usable key'}));
-	results.push(alertRulesCheck(cli.flags.alerts ?? defaultAlertsPath(env), cli.flags.alerts !== undefined));
+	results.push(
+		target ? await historyOf(target, history, cli.flags.agent) : checkResult({id: 'history', title: 'history', status: 'skip', found: 'no usable key'}),
+		alertRulesCheck(cli.flags.alerts ?? defaultAlertsPath(env), cli.flags.alerts !== undefined),
+	);
 
 	// Nothing printed holds the key, whatever a check found.
 	const apiKey = target?.mode === 'live' ? target.apiKey : undefined;

@@ -9,7 +9,11 @@ const title = 'history';
 The history podtop would show: where it comes from (the account's file, the agent, Prometheus),
 its size, span and, for the file, `PRAGMA integrity_check`. A reader that fails is said as found.
 */
-export async function historyCheck(status: RecordingState, reader: HistoryReader | undefined, {disabled, directory}: {readonly disabled: boolean; readonly directory: string}): Promise<CheckResult> {
+export async function historyCheck(
+	status: RecordingState,
+	reader: HistoryReader | undefined,
+	{disabled, directory}: {readonly disabled: boolean; readonly directory: string},
+): Promise<CheckResult> {
 	if (disabled) {
 		return checkResult({id: 'history', title, status: 'skip', found: 'off (--no-history)'});
 	}

@@ -29,10 +29,17 @@ export function terminalCheck(env: NodeJS.ProcessEnv, terminal: Terminal): Check
 	const utf8 = localeIsUtf8(env);
 	const colours = env.NO_COLOR ? 'off (NO_COLOR)' : terminal.colorDepth === undefined ? 'unknown' : `${2 ** terminal.colorDepth} colours`;
 	const size = terminal.columns && terminal.rows ? `${terminal.columns}×${terminal.rows}` : 'no terminal';
-	const found = `TERM=${term || '(unset)'}, ${utf8 ? 'UTF-8' : 'not UTF-8'}, ${colours}, ${size}`;
+	const encoding = utf8 ? 'UTF-8' : 'not UTF-8'; // eslint-disable-line unicorn/text-encoding-identifier-case -- the locale's name, as people write it
+	const found = `TERM=${term || '(unset)'}, ${encoding}, ${colours}, ${size}`;
 	const figures = {term, utf8, colorDepth: terminal.colorDepth, columns: terminal.columns, rows: terminal.rows};
 	if (!terminal.isTty) {
-		return checkResult({id: 'terminal', title: 'terminal', status: 'skip', found: `${found}: not a terminal (the dashboard needs one; headless verbs do not)`, figures});
+		return checkResult({
+			id: 'terminal',
+			title: 'terminal',
+			status: 'skip',
+			found: `${found}: not a terminal (the dashboard needs one; headless verbs do not)`,
+			figures,
+		});
 	}
 
 	const problems: string[] = [];
@@ -48,7 +55,14 @@ export function terminalCheck(env: NodeJS.ProcessEnv, terminal: Terminal): Check
 		problems.push('the dashboard is laid out for 80×24 and more: enlarge the window');
 	}
 
-	return checkResult({id: 'terminal', title: 'terminal', status: problems.length > 0 ? 'warn' : 'ok', found, ...(problems.length > 0 ? {fix: problems.join('; ')} : {}), figures});
+	return checkResult({
+		id: 'terminal',
+		title: 'terminal',
+		status: problems.length > 0 ? 'warn' : 'ok',
+		found,
+		...(problems.length > 0 ? {fix: problems.join('; ')} : {}),
+		figures,
+	});
 }
 
 // eslint-disable-next-line no-bitwise
@@ -58,14 +72,24 @@ const readableByOthers = (mode: number) => (mode & 0o077) !== 0;
 A config file: absent is fine, present must parse (where it does not: line and column) and, when it
 may hold the key, be readable by its owner only.
 */
-export function configFileCheck({id, title, path, holdsKey}: {readonly id: string; readonly title: string; readonly path: string; readonly holdsKey: boolean}): CheckResult {
+export function configFileCheck({
+	id,
+	title,
+	path,
+	holdsKey,
+}: {
+	readonly id: string;
+	readonly title: string;
+	readonly path: string;
+	readonly holdsKey: boolean;
+}): CheckResult {
 	let text: string;
 	let mode: number;
 	try {
 		mode = statSync(path).mode;
 		text = readFileSync(path, 'utf8');
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
+		const {code} = error as NodeJS.ErrnoException;
 		return code === 'ENOENT'
 			? checkResult({id, title, status: 'skip', found: `${path}: none (optional)`})
 			: checkResult({id, title, status: 'fail', found: `${path}: cannot be read (${code ?? 'error'})`, fix: `check its owner and permissions: ls -l ${path}`});
@@ -74,7 +98,13 @@ export function configFileCheck({id, title, path, holdsKey}: {readonly id: strin
 	const parsed = parseTomlDocument(text);
 	if ('problem' in parsed) {
 		const {line, column, reason} = parsed.problem;
-		return checkResult({id, title, status: 'fail', found: `${path} does not parse at line ${line}, column ${column}: ${reason}`, fix: `fix line ${line} of ${path}`});
+		return checkResult({
+			id,
+			title,
+			status: 'fail',
+			found: `${path} does not parse at line ${line}, column ${column}: ${reason}`,
+			fix: `fix line ${line} of ${path}`,
+		});
 	}
 
 	if (holdsKey && readableByOthers(mode)) {
@@ -93,7 +123,13 @@ export function keyCheck(env: NodeJS.ProcessEnv, configPath: string, profile: st
 
 	if (!key.apiKey) {
 		return profile
-			? checkResult({id: 'key', title: 'API key', status: 'fail', found: `none for profile "${profile}"`, fix: `add api_key under [${profile}] in ${configPath}, or drop --profile`})
+			? checkResult({
+					id: 'key',
+					title: 'API key',
+					status: 'fail',
+					found: `none for profile "${profile}"`,
+					fix: `add api_key under [${profile}] in ${configPath}, or drop --profile`,
+				})
 			: checkResult({
 					id: 'key',
 					title: 'API key',
@@ -112,10 +148,16 @@ export function alertRulesCheck(path: string, named: boolean): CheckResult {
 	try {
 		text = readFileSync(path, 'utf8');
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
+		const {code} = error as NodeJS.ErrnoException;
 		return code === 'ENOENT' && !named
 			? checkResult({id: 'alerts', title: 'alert rules', status: 'skip', found: `${path}: none (optional)`})
-			: checkResult({id: 'alerts', title: 'alert rules', status: 'fail', found: `${path}: cannot be read (${code ?? 'error'})`, fix: 'check the path given to --alerts'});
+			: checkResult({
+					id: 'alerts',
+					title: 'alert rules',
+					status: 'fail',
+					found: `${path}: cannot be read (${code ?? 'error'})`,
+					fix: 'check the path given to --alerts',
+				});
 	}
 
 	try {
@@ -129,7 +171,13 @@ export function alertRulesCheck(path: string, named: boolean): CheckResult {
 		});
 	} catch (error) {
 		if (error instanceof AlertRulesError) {
-			return checkResult({id: 'alerts', title: 'alert rules', status: 'fail', found: error.message, fix: `fix ${path} (the readme's Alerts section has examples)`});
+			return checkResult({
+				id: 'alerts',
+				title: 'alert rules',
+				status: 'fail',
+				found: error.message,
+				fix: `fix ${path} (the readme's Alerts section has examples)`,
+			});
 		}
 
 		throw error;

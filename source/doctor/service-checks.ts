@@ -77,7 +77,14 @@ function apiCheck(id: string, title: string, host: string, series: Series): Chec
 	}
 
 	if (problems.length > 0) {
-		return checkResult({id, title, status: 'warn', found: `${host}: ${problems[0]!}`, fix: 'read again in a minute; if it persists, check the service status page', figures});
+		return checkResult({
+			id,
+			title,
+			status: 'warn',
+			found: `${host}: ${problems[0]!}`,
+			fix: 'read again in a minute; if it persists, check the service status page',
+			figures,
+		});
 	}
 
 	return checkResult({id, title, status: 'ok', found: `${host}: ${answers.length} reads, p50 ${milliseconds(p50)}, key accepted`, figures});
