@@ -5,8 +5,8 @@ export type CommandEntry = Entry | {readonly name: string; readonly subcommands:
 
 /**
  * Every command of the CLI, with its usage and one line of what it does: `podtop --help`, the
- * dispatch table in cli.tsx (keyed by these names, so neither can miss one) and the subcommand
- * checks of `pod` and `endpoint` all read it.
+ * dispatch table in cli.tsx (keyed by these names, so neither can miss one), the subcommand
+ * checks of `pod` and `endpoint` and each command's flags (command-flags.ts) all read it.
  */
 const list = [
 	{name: 'job', usage: 'job <endpoint> <id>', summary: "Follow one job's stream (dashboard in a terminal, tail -f in a pipe)"},
@@ -46,6 +46,17 @@ export const commandList: readonly CommandEntry[] = list;
 export type CommandName = (typeof list)[number]['name'];
 
 type Parent = Extract<(typeof list)[number], {readonly subcommands: unknown}>['name'];
+
+type Paths<Command> = Command extends {readonly name: infer Name extends string; readonly subcommands: ReadonlyArray<infer Sub>}
+	? Sub extends {readonly name: infer SubName extends string}
+		? `${Name} ${SubName}`
+		: never
+	: Command extends {readonly name: infer Name extends string}
+		? Name
+		: never;
+
+/** Every way to call podtop: a command (`snapshot`) or a command and its subcommand (`pod stop`); the dashboard is `''`. */
+export type CommandPath = Paths<(typeof list)[number]> | '';
 
 /** The subcommands of `name` (none for a command without). */
 export function subcommandsOf(name: string): readonly Entry[] {

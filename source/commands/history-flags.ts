@@ -3,14 +3,15 @@ import type {HistoryOptions} from '../history/open-history.js';
 import {createPrometheusReader} from '../history/prometheus-reader.js';
 import {parseRetention} from '../history/retention.js';
 import {UsageError} from '../lib/usage-error.js';
+import type {CompletableFlags} from './value-kind.js';
 
 /** Flags of every command that records or reads history (meow flag definitions). */
 export const historyFlags = {
 	history: {type: 'boolean', default: true},
-	historyDir: {type: 'string'},
+	historyDir: {type: 'string', complete: 'directory'},
 	retention: {type: 'string'},
 	historySource: {type: 'string'},
-} as const;
+} as const satisfies CompletableFlags;
 
 export const historyHelp = `
 	History

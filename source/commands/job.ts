@@ -1,11 +1,12 @@
 import {sanitizeText} from '../format/sanitize.js';
 import {followJob} from '../headless/follow-job.js';
 import {UsageError} from '../lib/usage-error.js';
-import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
-import {displayFlags, displayHelp} from './dashboard-flags.js';
+import {connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {displayHelp} from './dashboard-flags.js';
 import {finishJob} from './finish-job.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
+import {commandFlags} from './command-flags.js';
 
 export const jobHelp = `
 	Usage
@@ -31,7 +32,7 @@ ${displayHelp}
 `;
 
 export async function runJob(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(jobHelp, argv, {...connectionFlags, ...displayFlags, json: {type: 'boolean', default: false}}, 'podtop job');
+	const cli = parseCommandLine(jobHelp, argv, commandFlags.job, 'podtop job');
 	const [endpointId, jobId] = cli.input;
 	if (!endpointId || !jobId || cli.input.length !== 2) {
 		throw new UsageError('usage: podtop job <endpoint_id> <job_id>');
