@@ -20,11 +20,18 @@ const commands: Record<CommandName, (argv: readonly string[]) => Promise<void>> 
 	watch: async argv => (await import('./commands/watch.js')).runWatch(argv),
 	history: async argv => (await import('./commands/history.js')).runHistory(argv),
 	events: async argv => (await import('./commands/events.js')).runEvents(argv),
+	completion: async argv => (await import('./commands/completion.js')).runCompletion(argv),
 };
 
 async function main(): Promise<void> {
 	const argv = process.argv.slice(2);
 	const [name, ...rest] = argv;
+	// The completion scripts' helper (hidden from --help): candidates for a Tab press, one per line.
+	if (name === '__complete') {
+		await (await import('./commands/complete-values.js')).runComplete(rest);
+		return;
+	}
+
 	const command = name !== undefined && Object.hasOwn(commands, name) ? commands[name as CommandName] : undefined;
 	if (command) {
 		await command(rest);

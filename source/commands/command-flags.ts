@@ -3,7 +3,7 @@ import {clouds} from '../requests/deploy-request.js';
 import {scalerTypes} from '../requests/endpoint-request.js';
 import {imageFormats} from '../requests/image-request.js';
 import {alertFlags} from './alert-flags.js';
-import type {CommandPath} from './command-list.js';
+import {shells, type CommandPath} from './command-list.js';
 import {connectionFlags, readerConnectionFlags} from './connection-flags.js';
 import {displayFlags} from './dashboard-flags.js';
 import {historyFlags} from './history-flags.js';
@@ -124,6 +124,7 @@ export const commandFlags = {
 		graphqlRate: {type: 'number', default: 5},
 		load: {type: 'boolean', default: true},
 	},
+	completion: {},
 } as const satisfies Readonly<Record<CommandPath, CompletableFlags>>;
 
 /** What `pod` parses (its subcommands but deploy, which parses its own). */
@@ -151,4 +152,5 @@ export const commandOperands: Readonly<Partial<Record<CommandPath, readonly Valu
 	'endpoint update': ['endpoint'],
 	'endpoint delete': ['endpoint'],
 	history: ['thing'],
+	completion: [{choices: shells}],
 };

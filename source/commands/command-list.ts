@@ -6,8 +6,12 @@ export type CommandEntry = Entry | {readonly name: string; readonly subcommands:
 /**
  * Every command of the CLI, with its usage and one line of what it does: `podtop --help`, the
  * dispatch table in cli.tsx (keyed by these names, so neither can miss one), the subcommand
- * checks of `pod` and `endpoint` and each command's flags (command-flags.ts) all read it.
+ * checks of `pod` and `endpoint`, each command's flags (command-flags.ts) and the shell completion
+ * scripts all read it.
  */
+/** The shells `podtop completion` writes a script for. */
+export const shells = ['bash', 'zsh', 'fish'] as const;
+
 const list = [
 	{name: 'job', usage: 'job <endpoint> <id>', summary: "Follow one job's stream (dashboard in a terminal, tail -f in a pipe)"},
 	{name: 'run', usage: 'run <endpoint> --input JSON|@file|-', summary: 'Submit a job and follow it to its end (--dry-run sends nothing)'},
@@ -39,6 +43,7 @@ const list = [
 	{name: 'agent', usage: 'agent', summary: 'Poll the account once for every podtop on this host (Unix socket)'},
 	{name: 'export', usage: 'export', summary: 'Serve Prometheus metrics (/metrics) of the account and of podtop itself'},
 	{name: 'sim', usage: 'sim', summary: 'Run the local simulator of the service (job and GraphQL APIs)'},
+	{name: 'completion', usage: 'completion bash|zsh|fish', summary: 'Print the shell completion script for bash, zsh or fish'},
 ] as const satisfies readonly CommandEntry[];
 
 export const commandList: readonly CommandEntry[] = list;
