@@ -92,7 +92,7 @@ ${valueCases(model).join('\n')}
 }
 
 # Adds the candidates podtop __complete prints (a value, then a tab and a description) that start
-# with the word, quoted for the line: escaped, or as they are inside an open quote. When none does,
+# with the word, quoted for the line where they need it: escaped, or as they are inside an open quote. When none does,
 # the one whose description (a pod's or an endpoint's name) starts with it: a name typed becomes its id.
 _podtop_lookup() {
 	local value line open='' word=$cur
@@ -111,7 +111,7 @@ _podtop_lookup() {
 	done < <("\${words[0]}" __complete "$1" "$word" "\${words[@]:1:cword-1}" 2>/dev/null)
 	((\${#found[@]} == 0 && \${#named[@]} == 1)) && found=("\${named[@]}")
 	for value in "\${found[@]}"; do
-		[[ -n $open ]] || printf -v value %q "$value"
+		[[ -n $open || $value != *[!A-Za-z0-9._,:@/+=%-]* ]] || printf -v value %q "$value"
 		COMPREPLY+=("$value")
 	done
 }
