@@ -92,8 +92,9 @@ ${valueCases(model).join('\n')}
 }
 
 # Adds the candidates podtop __complete prints (a value, then a tab and a description) that start
-# with the word, quoted for the line where they need it: escaped, or as they are inside an open quote. When none does,
-# the one whose description (a pod's or an endpoint's name) starts with it: a name typed becomes its id.
+# with the word, quoted for the line where they need it: escaped, or as they are inside an open
+# quote. When none does, the one whose description (a pod's or an endpoint's name) starts with it:
+# a name typed becomes its id.
 _podtop_lookup() {
 	local value line open='' word=$cur
 	local -a found=() named=()
