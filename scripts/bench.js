@@ -81,3 +81,9 @@ const agent = spawnSync(process.execPath, [`${here}bench/agent.js`], {stdio: 'in
 if (agent.status !== 0) {
 	console.log('agent benchmark failed');
 }
+
+console.log('');
+const demoPast = spawnSync(process.execPath, [`${here}bench/demo-past.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
+if (demoPast.status !== 0) {
+	console.log("the demo's past benchmark failed");
+}

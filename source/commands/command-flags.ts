@@ -123,6 +123,7 @@ export const commandFlags = {
 		pods: {type: 'number', default: 12},
 		graphqlRate: {type: 'number', default: 5},
 		load: {type: 'boolean', default: true},
+		past: {type: 'string'},
 	},
 	completion: {},
 } as const satisfies Readonly<Record<CommandPath, CompletableFlags>>;
