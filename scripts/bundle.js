@@ -32,6 +32,8 @@ const {metafile} = await build({
 	// The simulator's thread (the demo's) is an entry of its own: a worker runs a file.
 	entryPoints: {
 		podtop: new URL('../source/cli.tsx', import.meta.url).pathname,
+		// The worker thread that decodes a job's picture (source/images/decode-off-thread.ts finds it beside its chunk).
+		'image-worker': new URL('../source/images/image-worker.ts', import.meta.url).pathname,
 		'sim-thread': new URL('../source/sim/sim-thread.ts', import.meta.url).pathname,
 	},
 	outdir,

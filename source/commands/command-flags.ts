@@ -7,6 +7,7 @@ import {shells, type CommandPath} from './command-list.js';
 import {connectionFlags, readerConnectionFlags} from './connection-flags.js';
 import {displayFlags} from './dashboard-flags.js';
 import {historyFlags} from './history-flags.js';
+import {imageFlags} from './image-flags.js';
 import {defaultListen} from './listen-address.js';
 import {timeRangeFlags} from './time-range.js';
 import type {CompletableFlags, ValueKind} from './value-kind.js';
@@ -39,9 +40,11 @@ completion offers each subcommand its own. This module is small and loads nothin
 */
 export const commandFlags = {
 	'': {...connectionFlags, ...displayFlags, ...historyFlags, ...alertFlags},
-	job: {...connectionFlags, ...displayFlags, ...json},
+	job: {...connectionFlags, ...displayFlags, ...imageFlags, ...json},
 	run: {
 		...connectionFlags,
+		...displayFlags,
+		...imageFlags,
 		input: {type: 'string', complete: '@file'},
 		sync: {type: 'boolean', default: false},
 		wait: {type: 'number'},

@@ -5,7 +5,7 @@ import {isWide} from '../view-state/layout.js';
 import type {JobStatusFilter, ListPane, SortState, ViewState} from '../view-state/view-state.js';
 import {endpointColumns, endpointRows} from './endpoint-rows.js';
 import {gpuColumns, gpuRows} from './gpu-rows.js';
-import {jobColumns, jobLines, jobRows, matchesStatusFilter} from './job-rows.js';
+import {jobColumns, jobImage, jobLines, jobRows, matchesStatusFilter, splitJobBody, type JobBody} from './job-rows.js';
 import {podColumns, podRows} from './pod-rows.js';
 import {contentWidths, type Column, type Row, type SortableRow} from './row.js';
 import {filterAndSort} from './sort-rows.js';
@@ -80,7 +80,8 @@ function paneSelector<T>(
 The rows every part of the dashboard agrees on: the panes draw them, the keys move over them and
 act on them. Each is rebuilt only when its inputs change (a poll, the filter, the sort, a resize).
 */
-export function createRowSelectors(glyphs: Glyphs) {
+export function createRowSelectors(glyphs: Glyphs, options: {readonly pictures?: boolean} = {}) {
+	const pictures = options.pictures ?? false;
 	const panes = {
 		endpoints: paneSelector(endpointRows, endpointColumns, glyphs),
 		pods: paneSelector(podRows, podColumns, glyphs),
@@ -92,6 +93,7 @@ export function createRowSelectors(glyphs: Glyphs) {
 		return {rows, widths: contentWidths(jobColumns, rows), tracked: tracked.length};
 	});
 	const lines = memoize((job: TrackedJob | undefined, width: number) => (job ? jobLines(job, width) : []));
+	const image = memoize((job: TrackedJob | undefined) => jobImage(job));
 	const listPanes = Object.keys(panes) as ListPane[];
 	let lastPane: ListPane | undefined;
 	return {
@@ -126,6 +128,8 @@ export function createRowSelectors(glyphs: Glyphs) {
 		/** The tracked jobs of one endpoint that pass the status filter. */
 		endpointJobs: (state: PodtopState, endpointId: string, filter: JobStatusFilter) => endpointJobs(state.jobs, endpointId, filter),
 		jobLines: (job: TrackedJob | undefined, width: number) => lines(job, width),
+		/** The job view's body `rows` high: its text lines, and the box for the job's picture above them. */
+		jobBody: (job: TrackedJob | undefined, width: number, rows: number): JobBody => splitJobBody(lines(job, width), image(job), rows, pictures),
 	};
 }
 
