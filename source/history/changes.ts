@@ -1,3 +1,4 @@
+import {deepEqual} from '../lib/deep-equal.js';
 import {type PodtopState, type Collection} from '../store/state.js';
 import type {FiringAlert} from '../store/types.js';
 import {endpointRecordPart, endpointStateSample, gpuRecordPart, gpuStateSample, podRecordPart, podStateSample, type Sample} from './fields.js';
@@ -35,7 +36,8 @@ export const emptyBatch = (): Batch => ({things: new Map(), samples: [], records
 
 export const isEmptyBatch = (batch: Batch) => batch.samples.length + batch.records.length + batch.deleted.length + batch.events.length + batch.meta.size === 0;
 
-const sampleText = (sample: Sample) => `${sample.state ?? ''}\0${JSON.stringify(sample.values)}`;
+/** A sample as compared with the one written: its state and its values' JSON. */
+const sampleText = (state: string | undefined, values: string) => `${state ?? ''}\0${values}`;
 
 type KindSpec<S> = {
 	readonly kind: SeriesKind;
@@ -78,19 +80,23 @@ function collectionChanges<S>(spec: KindSpec<S>, previous: Collection<S> | undef
 			batch.events.push({type: 'created', kind: spec.kind, subject: id, name, data: {}});
 		}
 
-		const record = JSON.stringify(spec.recordPart(state));
-		if (written.records.get(thing) !== record) {
-			touch();
-			batch.records.push({thing, record});
-			pending.records.set(thing, record);
+		// `before` is the state last written: a record part equal to its part is the text written then, not made again.
+		if (!before || !written.records.has(thing) || !deepEqual(spec.recordPart(before), spec.recordPart(state))) {
+			const record = JSON.stringify(spec.recordPart(state));
+			if (written.records.get(thing) !== record) {
+				touch();
+				batch.records.push({thing, record});
+				pending.records.set(thing, record);
+			}
 		}
 
 		const sample = spec.sample(state);
 		if (sample) {
-			const text = sampleText(sample);
+			const values = JSON.stringify(sample.values);
+			const text = sampleText(sample.state, values);
 			if (keyframe || written.samples.get(thing) !== text) {
 				touch();
-				batch.samples.push({thing, state: sample.state, values: JSON.stringify(sample.values)});
+				batch.samples.push({thing, state: sample.state, values});
 				pending.samples.set(thing, text);
 			}
 		}
@@ -184,10 +190,11 @@ export function collectChanges(
 	if (accountChanged && (next.pods.updatedAt !== undefined || next.endpoints.updatedAt !== undefined)) {
 		const thing = thingKey('account', 'account');
 		const sample = accountSample(next);
-		const text = sampleText(sample);
+		const values = JSON.stringify(sample.values);
+		const text = sampleText(sample.state, values);
 		if (options.keyframe || options.written.samples.get(thing) !== text) {
 			batch.things.set(thing, {kind: 'account', key: 'account', name: 'account'});
-			batch.samples.push({thing, state: sample.state, values: JSON.stringify(sample.values)});
+			batch.samples.push({thing, state: sample.state, values});
 			pending.samples.set(thing, text);
 		}
 	}

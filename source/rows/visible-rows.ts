@@ -66,12 +66,19 @@ function paneSelector<T>(
 		const shape = wide ? columns.wide : columns.compact;
 		return {columns: shape, all, widths: contentWidths(shape, all)};
 	});
-	const shown = memoize((rows: Built, filter: string, sort: SortState): PaneRows => ({...rows, shown: filterAndSort(rows.all, filter, sort)}));
+	/** The keys in the order last shown: a poll's rows are tried in it before they are sorted. */
+	let lastOrder: string[] | undefined;
+	const shown = memoize((rows: Built, filter: string, sort: SortState): PaneRows => {
+		const sorted = filterAndSort(rows.all, filter, sort, lastOrder);
+		lastOrder = sorted.map(row => row.key);
+		return {...rows, shown: sorted};
+	});
 	return {
 		select: (collection: Collection<T>, wide: boolean, filter: string, sort: SortState) => shown(built(collection, wide), filter, sort),
 		forget() {
 			built.forget();
 			shown.forget();
+			lastOrder = undefined;
 		},
 	};
 }
