@@ -9,12 +9,13 @@ import {groupId} from '../serve/socket-file.js';
 import {createMetrics} from '../serve/metrics.js';
 import {serveMetrics} from '../serve/metrics-server.js';
 import {listenAddress} from './listen-address.js';
-import {alertFlags, alertHelp, loadAlertRules} from './alert-flags.js';
-import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
-import {historyFlags, historyHelp, readHistoryFlags} from './history-flags.js';
+import {alertHelp, loadAlertRules} from './alert-flags.js';
+import {connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {historyHelp, readHistoryFlags} from './history-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {untilSignal} from './until-signal.js';
+import {commandFlags} from './command-flags.js';
 
 export const agentHelp = `
 	Usage
@@ -50,12 +51,7 @@ ${alertHelp}
 `;
 
 export async function runAgent(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(
-		agentHelp,
-		argv,
-		{...connectionFlags, ...historyFlags, group: {type: 'string'}, export: {type: 'string'}, alerts: alertFlags.alerts},
-		'podtop agent',
-	);
+	const cli = parseCommandLine(agentHelp, argv, commandFlags.agent, 'podtop agent');
 	const {target, endpointFilter, budget, auditPath} = readConnectionFlags(cli.flags);
 	const history = readHistoryFlags(cli.flags);
 	if (endpointFilter) {

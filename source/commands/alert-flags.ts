@@ -3,12 +3,13 @@ import {homedir} from 'node:os';
 import {join} from 'node:path';
 import {AlertRulesError, parseAlertRules, type AlertRules} from '../config/alert-rules.js';
 import {UsageError} from '../lib/usage-error.js';
+import type {CompletableFlags} from './value-kind.js';
 
 /** Flags of the commands that evaluate alert rules (the dashboard, `watch`, `agent`). */
 export const alertFlags = {
-	alerts: {type: 'string'},
+	alerts: {type: 'string', complete: 'file'},
 	bell: {type: 'boolean', default: true},
-} as const;
+} as const satisfies CompletableFlags;
 
 export const alertHelp = `
 	Alerts

@@ -5,9 +5,13 @@ export type CommandEntry = Entry | {readonly name: string; readonly subcommands:
 
 /**
  * Every command of the CLI, with its usage and one line of what it does: `podtop --help`, the
- * dispatch table in cli.tsx (keyed by these names, so neither can miss one) and the subcommand
- * checks of `pod` and `endpoint` all read it.
+ * dispatch table in cli.tsx (keyed by these names, so neither can miss one), the subcommand
+ * checks of `pod` and `endpoint`, each command's flags (command-flags.ts) and the shell completion
+ * scripts all read it.
  */
+/** The shells `podtop completion` writes a script for. */
+export const shells = ['bash', 'zsh', 'fish'] as const;
+
 const list = [
 	{name: 'job', usage: 'job <endpoint> <id>', summary: "Follow one job's stream (dashboard in a terminal, tail -f in a pipe; --save FILE its image)"},
 	{name: 'run', usage: 'run <endpoint> --input JSON|@file|-', summary: 'Submit a job, follow it to its end (--dry-run sends nothing; --save FILE its image)'},
@@ -40,6 +44,7 @@ const list = [
 	{name: 'export', usage: 'export', summary: 'Serve Prometheus metrics (/metrics) of the account and of podtop itself'},
 	{name: 'doctor', usage: 'doctor', summary: 'Check everything podtop depends on and say what to fix (--json)'},
 	{name: 'sim', usage: 'sim', summary: 'Run the local simulator of the service (job and GraphQL APIs)'},
+	{name: 'completion', usage: 'completion bash|zsh|fish', summary: 'Print the shell completion script for bash, zsh or fish'},
 ] as const satisfies readonly CommandEntry[];
 
 export const commandList: readonly CommandEntry[] = list;
@@ -47,6 +52,17 @@ export const commandList: readonly CommandEntry[] = list;
 export type CommandName = (typeof list)[number]['name'];
 
 type Parent = Extract<(typeof list)[number], {readonly subcommands: unknown}>['name'];
+
+type Paths<Command> = Command extends {readonly name: infer Name extends string; readonly subcommands: ReadonlyArray<infer Sub>}
+	? Sub extends {readonly name: infer SubName extends string}
+		? `${Name} ${SubName}`
+		: never
+	: Command extends {readonly name: infer Name extends string}
+		? Name
+		: never;
+
+/** Every way to call podtop: a command (`snapshot`) or a command and its subcommand (`pod stop`); the dashboard is `''`. */
+export type CommandPath = Paths<(typeof list)[number]> | '';
 
 /** The subcommands of `name` (none for a command without). */
 export function subcommandsOf(name: string): readonly Entry[] {

@@ -2,19 +2,30 @@ import {defaultAuditPath} from '../engine/audit-log.js';
 import type {TargetOptions} from '../engine/resolve-target.js';
 import {UsageError} from '../lib/usage-error.js';
 import type {BudgetSettings} from '../poll/budget-limits.js';
+import type {CompletableFlags} from './value-kind.js';
 
 /** Flags every command that talks to the service shares (meow flag definitions). */
 export const connectionFlags = {
 	demo: {type: 'boolean', default: false},
 	apiUrl: {type: 'string'},
 	graphqlUrl: {type: 'string'},
-	profile: {type: 'string'},
-	endpoints: {type: 'string'},
+	profile: {type: 'string', complete: 'profile'},
+	endpoints: {type: 'string', complete: 'endpoints'},
 	budget: {type: 'number', default: 0.1},
 	readOnly: {type: 'boolean', default: false},
-	auditLog: {type: 'string'},
-	apiKey: {type: 'string'},
+	auditLog: {type: 'string', complete: 'file'},
+	// Only to refuse it with a sentence (the key would show in ps): completion never offers it.
+	apiKey: {type: 'string', hidden: true},
 	agent: {type: 'boolean', default: true},
+} as const satisfies CompletableFlags;
+
+/** The connection flags that matter to a command that only reads history: which account (the file is named by it). */
+export const readerConnectionFlags = {
+	demo: connectionFlags.demo,
+	apiUrl: connectionFlags.apiUrl,
+	graphqlUrl: connectionFlags.graphqlUrl,
+	profile: connectionFlags.profile,
+	apiKey: connectionFlags.apiKey,
 } as const;
 
 export const connectionHelp = `

@@ -1,8 +1,10 @@
+import type {CompletableFlags} from './value-kind.js';
+
 /** Flags of the dashboard and `podtop job`. */
 export const displayFlags = {
 	color: {type: 'boolean', default: true},
 	ascii: {type: 'boolean', default: false},
-} as const;
+} as const satisfies CompletableFlags;
 
 export const displayHelp = `
 	Display

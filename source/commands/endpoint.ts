@@ -4,10 +4,11 @@ import {inertJson, sanitizeLine} from '../format/sanitize.js';
 import {describeChanges, planEndpoint, type EndpointFields, type EndpointProblems} from '../requests/endpoint-request.js';
 import {UsageError} from '../lib/usage-error.js';
 import {isSubcommand, subcommandUsage} from './command-list.js';
-import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {reportWrite} from './write-verb.js';
+import {endpointFlags} from './command-flags.js';
 
 export const endpointHelp = `
 	Usage
@@ -49,27 +50,7 @@ const workers = (name: string, value: number | undefined) => {
 
 /** `podtop endpoint scale|delete`. */
 export async function runEndpoint(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(
-		endpointHelp,
-		argv,
-		{
-			...connectionFlags,
-			json: {type: 'boolean', default: false},
-			yes: {type: 'boolean', default: false},
-			dryRun: {type: 'boolean', default: false},
-			min: {type: 'number'},
-			max: {type: 'number'},
-			name: {type: 'string'},
-			template: {type: 'string'},
-			gpuIds: {type: 'string'},
-			idleTimeout: {type: 'string'},
-			scalerType: {type: 'string'},
-			scalerValue: {type: 'string'},
-			locations: {type: 'string'},
-			networkVolume: {type: 'string'},
-		},
-		'podtop endpoint',
-	);
+	const cli = parseCommandLine(endpointHelp, argv, endpointFlags, 'podtop endpoint');
 	const [action, endpointId, ...rest] = cli.input;
 	if (action === 'create' || action === 'update') {
 		await saveEndpointVerb(

@@ -1,31 +1,18 @@
 import {formatRange} from '../format/moment-text.js';
 import {inertJson} from '../format/sanitize.js';
 import {eventDocument, eventsTable} from '../headless/events-text.js';
-import type {HistoryEventType} from '../history/history-types.js';
+import {historyEventTypes as eventTypes, type HistoryEventType} from '../history/history-types.js';
 import {NotFoundError} from '../lib/not-found-error.js';
 import {UsageError} from '../lib/usage-error.js';
-import {historyFlags, historyHelp, readHistoryFlags} from './history-flags.js';
+import {historyHelp, readHistoryFlags} from './history-flags.js';
 import {parseCommandLine} from './parse-command-line.js';
-import {readTimeRange, timeRangeFlags, timeRangeHelp} from './time-range.js';
-import {readerConnectionFlags, readerConnectionHelp, readReaderTarget, recordedSpan, withHistory} from './with-history.js';
+import {readTimeRange, timeRangeHelp} from './time-range.js';
+import {readerConnectionHelp, readReaderTarget, recordedSpan, withHistory} from './with-history.js';
+import {commandFlags} from './command-flags.js';
 
 const defaultSince = 24 * 3_600_000;
 /** The most events one call prints (the newest kept); a narrower window shows the rest. */
 const limit = 10_000;
-
-/** Every type of the timeline; `--type alert` means both alert types, `recording` both of its own. */
-export const eventTypes = [
-	'alert.firing',
-	'alert.resolved',
-	'write',
-	'job',
-	'created',
-	'deleted',
-	'status',
-	'recording.paused',
-	'recording.resumed',
-	'load',
-] as const satisfies readonly HistoryEventType[];
 
 export const eventsHelp = `
 	Usage
@@ -73,12 +60,7 @@ export function readEventTypes(text: string | undefined): ReadonlySet<HistoryEve
 }
 
 export async function runEvents(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(
-		eventsHelp,
-		argv,
-		{...readerConnectionFlags, ...historyFlags, ...timeRangeFlags, type: {type: 'string'}, jsonl: {type: 'boolean', default: false}},
-		'podtop events',
-	);
+	const cli = parseCommandLine(eventsHelp, argv, commandFlags.events, 'podtop events');
 	if (cli.input.length > 0) {
 		throw new UsageError(`events takes no arguments, got "${cli.input.join(' ')}": narrow it with --type, --since, --from and --to`);
 	}

@@ -1,13 +1,12 @@
 import {UsageError} from '../lib/usage-error.js';
 import {createMetrics} from '../serve/metrics.js';
 import {serveMetrics} from '../serve/metrics-server.js';
-import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
-import {listenAddress} from './listen-address.js';
+import {defaultListen, listenAddress} from './listen-address.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {untilSignal} from './until-signal.js';
-
-export const defaultListen = '127.0.0.1:9469';
+import {commandFlags} from './command-flags.js';
 
 export const exportHelp = `
 	Usage
@@ -30,7 +29,7 @@ ${connectionHelp}
 `;
 
 export async function runExport(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(exportHelp, argv, {...connectionFlags, listen: {type: 'string', default: defaultListen}}, 'podtop export');
+	const cli = parseCommandLine(exportHelp, argv, commandFlags.export, 'podtop export');
 	const {target, endpointFilter, budget, agent} = readConnectionFlags(cli.flags);
 	const {host, port} = listenAddress(cli.flags.listen);
 	await withHeadlessEngine(target, {budget, endpointFilter, allVisible: true, poll: ['endpoints', 'pods', 'gpus'], agent}, async engine => {

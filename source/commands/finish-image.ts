@@ -15,11 +15,6 @@ import {jobImage} from '../rows/job-rows.js';
 import type {TrackedJob} from '../store/types.js';
 import {exitCodeForKind, exitCodes} from './exit-code.js';
 
-export const imageFlags = {
-	save: {type: 'string'},
-	force: {type: 'boolean', default: false},
-} as const;
-
 export const imageHelp = `
 	Images (a job whose output has an image link or base64 image)
 	  --save FILE       Write the image to FILE as fetched (not re-encoded); follows without the dashboard

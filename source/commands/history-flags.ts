@@ -4,15 +4,16 @@ import {createPrometheusReader} from '../history/prometheus-reader.js';
 import {parseRetention} from '../history/retention.js';
 import {parseSpan} from '../lib/time-spec.js';
 import {UsageError} from '../lib/usage-error.js';
+import type {CompletableFlags} from './value-kind.js';
 
 /** Flags of every command that records or reads history (meow flag definitions). */
 export const historyFlags = {
 	history: {type: 'boolean', default: true},
-	historyDir: {type: 'string'},
+	historyDir: {type: 'string', complete: 'directory'},
 	retention: {type: 'string'},
 	historySource: {type: 'string'},
 	demoPast: {type: 'string'},
-} as const;
+} as const satisfies CompletableFlags;
 
 export const historyHelp = `
 	History

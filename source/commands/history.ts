@@ -10,10 +10,11 @@ import {type SeriesKind, seriesKinds} from '../history/history-types.js';
 import {NotFoundError} from '../lib/not-found-error.js';
 import {UsageError} from '../lib/usage-error.js';
 import {exitCodes} from './exit-code.js';
-import {historyFlags, historyHelp as historyFlagsHelp, readHistoryFlags} from './history-flags.js';
+import {historyHelp as historyFlagsHelp, readHistoryFlags} from './history-flags.js';
 import {parseCommandLine} from './parse-command-line.js';
-import {readStep, readTimeRange, timeRangeFlags, timeRangeHelp} from './time-range.js';
-import {readerConnectionFlags, readerConnectionHelp, readReaderTarget, recordedSpan, withHistory} from './with-history.js';
+import {readStep, readTimeRange, timeRangeHelp} from './time-range.js';
+import {readerConnectionHelp, readReaderTarget, recordedSpan, withHistory} from './with-history.js';
+import {commandFlags} from './command-flags.js';
 
 const defaultSince = 3_600_000;
 
@@ -55,21 +56,7 @@ ${historyFlagsHelp}
 `;
 
 export async function runHistory(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(
-		historyCommandHelp,
-		argv,
-		{
-			...readerConnectionFlags,
-			...historyFlags,
-			...timeRangeFlags,
-			step: {type: 'string'},
-			kind: {type: 'string'},
-			json: {type: 'boolean', default: false},
-			csv: {type: 'boolean', default: false},
-			info: {type: 'boolean', default: false},
-		},
-		'podtop history',
-	);
+	const cli = parseCommandLine(historyCommandHelp, argv, commandFlags.history, 'podtop history');
 	const {json, csv, info} = cli.flags;
 	const [name, ...extra] = cli.input;
 	if (extra.length > 0) {

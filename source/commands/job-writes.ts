@@ -1,8 +1,9 @@
 import {UsageError} from '../lib/usage-error.js';
-import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {reportWrite} from './write-verb.js';
+import {commandFlags} from './command-flags.js';
 
 const exitHelp = `
 	Exit status: 0 done, 1 the service refused (say, retry of a COMPLETED job), 2 usage, 3 authentication,
@@ -37,11 +38,9 @@ ${connectionHelp}
 ${exitHelp}
 `;
 
-const jsonFlag = {json: {type: 'boolean', default: false}} as const;
-
 /** `podtop cancel` and `podtop retry`: one job, one write. */
 export async function runJobWrite(verb: 'cancel' | 'retry', argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(verb === 'cancel' ? cancelHelp : retryHelp, argv, {...connectionFlags, ...jsonFlag}, `podtop ${verb}`);
+	const cli = parseCommandLine(verb === 'cancel' ? cancelHelp : retryHelp, argv, commandFlags[verb], `podtop ${verb}`);
 	const [endpointId, jobId, ...rest] = cli.input;
 	if (!endpointId || !jobId || rest.length > 0) {
 		throw new UsageError(`usage: podtop ${verb} <endpoint_id> <job_id>`);
@@ -56,7 +55,7 @@ export async function runJobWrite(verb: 'cancel' | 'retry', argv: readonly strin
 
 /** `podtop purge`: asks for --yes, says what the queue holds, then purges once. */
 export async function runPurge(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(purgeHelp, argv, {...connectionFlags, ...jsonFlag, yes: {type: 'boolean', default: false}}, 'podtop purge');
+	const cli = parseCommandLine(purgeHelp, argv, commandFlags.purge, 'podtop purge');
 	const [endpointId, ...rest] = cli.input;
 	if (!endpointId || rest.length > 0) {
 		throw new UsageError('usage: podtop purge <endpoint_id> --yes');

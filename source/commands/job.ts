@@ -1,12 +1,13 @@
 import {sanitizeText} from '../format/sanitize.js';
 import {followJob} from '../headless/follow-job.js';
 import {UsageError} from '../lib/usage-error.js';
-import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
-import {displayFlags, displayHelp} from './dashboard-flags.js';
-import {checkSavePath, finishImage, imageFlags, imageHelp} from './finish-image.js';
+import {connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {displayHelp} from './dashboard-flags.js';
+import {checkSavePath, finishImage, imageHelp} from './finish-image.js';
 import {finishJob} from './finish-job.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
+import {commandFlags} from './command-flags.js';
 
 export const jobHelp = `
 	Usage
@@ -34,7 +35,7 @@ ${displayHelp}
 `;
 
 export async function runJob(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(jobHelp, argv, {...connectionFlags, ...displayFlags, ...imageFlags, json: {type: 'boolean', default: false}}, 'podtop job');
+	const cli = parseCommandLine(jobHelp, argv, commandFlags.job, 'podtop job');
 	const [endpointId, jobId] = cli.input;
 	if (!endpointId || !jobId || cli.input.length !== 2) {
 		throw new UsageError('usage: podtop job <endpoint_id> <job_id>');

@@ -1,5 +1,8 @@
 import {UsageError} from '../lib/usage-error.js';
 
+/** Where `podtop export` serves /metrics unless told otherwise. */
+export const defaultListen = '127.0.0.1:9469';
+
 /** `--listen HOST:PORT` (`[::1]:9469` for IPv6, `:9469` for loopback) as a host and a port. */
 export function listenAddress(text: string, flag = '--listen'): {readonly host: string; readonly port: number} {
 	const match = /^(?:\[([^\]]+)]|([^:[\]]*)):(\d{1,5})$/.exec(text.trim());

@@ -147,8 +147,17 @@ export function joinFlagValues(argv: readonly string[], flags: AnyFlags, command
 	return joined;
 }
 
-/** meow, refusing unknown flags and value flags without a value with a sentence and exit 2. */
+/**
+meow, refusing unknown flags and value flags without a value with a sentence and exit 2. `--help`
+anywhere before `--` prints the help and exits 0 (meow shows it only when it is the one word, so
+`podtop pod stop abc --help` stopped the pod).
+*/
 export function parseCommandLine<Flags extends AnyFlags>(help: string, argv: readonly string[], flags: Flags, command: string): Result<Flags> {
+	const end = argv.indexOf('--');
+	if ((end === -1 ? argv : argv.slice(0, end)).includes('--help')) {
+		return meow(help, {importMeta: import.meta, argv: ['--help'], flags});
+	}
+
 	const joined = joinFlagValues(argv, flags, command);
 	checkFlags(joined, flags, command);
 	return meow(help, {importMeta: import.meta, argv: joined, flags, allowUnknownFlags: false});

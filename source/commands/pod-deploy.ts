@@ -3,10 +3,11 @@ import {inertJson, sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
 import {marketOf, planDeploy, type DeployFields} from '../requests/deploy-request.js';
 import {describeCost} from '../store/pod-figures.js';
-import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {reportWrite} from './write-verb.js';
+import {commandFlags} from './command-flags.js';
 
 export const deployHelp = `
 	Usage
@@ -61,30 +62,7 @@ const flagNames: Readonly<Record<keyof DeployFields, string>> = {
 
 /** `podtop pod deploy`. */
 export async function runPodDeploy(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(
-		deployHelp,
-		argv,
-		{
-			...connectionFlags,
-			gpuType: {type: 'string'},
-			count: {type: 'string'},
-			cloud: {type: 'string', default: 'all'},
-			spot: {type: 'boolean', default: false},
-			bid: {type: 'string'},
-			image: {type: 'string'},
-			name: {type: 'string'},
-			containerDisk: {type: 'string'},
-			volume: {type: 'string'},
-			mount: {type: 'string'},
-			ports: {type: 'string'},
-			env: {type: 'string', isMultiple: true},
-			minVcpu: {type: 'string'},
-			minMemory: {type: 'string'},
-			dryRun: {type: 'boolean', default: false},
-			json: {type: 'boolean', default: false},
-		},
-		'podtop pod deploy',
-	);
+	const cli = parseCommandLine(deployHelp, argv, commandFlags['pod deploy'], 'podtop pod deploy');
 	const {flags} = cli;
 	if (cli.input.length > 0) {
 		throw new UsageError('usage: podtop pod deploy --gpu-type ID --image IMAGE [options]; see --help');

@@ -3,10 +3,11 @@ import {sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
 import {describeCost} from '../store/pod-figures.js';
 import {isSubcommand, subcommandUsage} from './command-list.js';
-import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {reportWrite} from './write-verb.js';
+import {podFlags} from './command-flags.js';
 
 export const podHelp = `
 	Usage
@@ -40,18 +41,7 @@ export async function runPod(argv: readonly string[]): Promise<void> {
 		return;
 	}
 
-	const cli = parseCommandLine(
-		podHelp,
-		argv,
-		{
-			...connectionFlags,
-			json: {type: 'boolean', default: false},
-			yes: {type: 'boolean', default: false},
-			bid: {type: 'number'},
-			gpuCount: {type: 'number'},
-		},
-		'podtop pod',
-	);
+	const cli = parseCommandLine(podHelp, argv, podFlags, 'podtop pod');
 	const [action, podId, ...rest] = cli.input;
 	// deploy is taken above when it comes first; anywhere else it is a mistake, not another verb.
 	if (!isSubcommand('pod', action) || action === 'deploy' || !podId || rest.length > 0) {

@@ -3,15 +3,16 @@ import {inertJson, sanitizeText} from '../format/sanitize.js';
 import {followJob} from '../headless/follow-job.js';
 import {UsageError} from '../lib/usage-error.js';
 import {formatCost} from '../format/numbers.js';
-import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {hasImageFlags, imageJobInput} from './image-input.js';
 import {checkBodySize, jobPolicy, readJobInput, webhookUrl} from './job-input.js';
-import {displayFlags, displayHelp} from './dashboard-flags.js';
-import {checkSavePath, finishImage, imageFlags, imageHelp} from './finish-image.js';
+import {displayHelp} from './dashboard-flags.js';
+import {checkSavePath, finishImage, imageHelp} from './finish-image.js';
 import {finishJob} from './finish-job.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {reportWrite} from './write-verb.js';
+import {commandFlags} from './command-flags.js';
 
 export const runHelp = `
 	Usage
@@ -57,33 +58,7 @@ ${displayHelp}
 `;
 
 export async function runRun(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(
-		runHelp,
-		argv,
-		{
-			...connectionFlags,
-			...displayFlags,
-			...imageFlags,
-			input: {type: 'string'},
-			sync: {type: 'boolean', default: false},
-			wait: {type: 'number'},
-			webhook: {type: 'string'},
-			executionTimeout: {type: 'number'},
-			ttl: {type: 'number'},
-			lowPriority: {type: 'boolean', default: false},
-			follow: {type: 'boolean', default: true},
-			json: {type: 'boolean', default: false},
-			dryRun: {type: 'boolean', default: false},
-			prompt: {type: 'string'},
-			width: {type: 'number'},
-			height: {type: 'number'},
-			steps: {type: 'number'},
-			guidance: {type: 'number'},
-			seed: {type: 'number'},
-			format: {type: 'string'},
-		},
-		'podtop run',
-	);
+	const cli = parseCommandLine(runHelp, argv, commandFlags.run, 'podtop run');
 	const [endpointId, ...rest] = cli.input;
 	if (!endpointId || rest.length > 0) {
 		throw new UsageError('usage: podtop run <endpoint_id> --input JSON|@file|- (or --prompt TEXT for an image model)');

@@ -5,6 +5,7 @@ import {formatSpan, parseSpan} from '../lib/time-spec.js';
 import {UsageError} from '../lib/usage-error.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {untilSignal} from './until-signal.js';
+import {commandFlags} from './command-flags.js';
 
 export const simHelp = `
 	Usage
@@ -66,26 +67,7 @@ function positive(name: string, value: number): number {
 }
 
 export async function runSim(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(
-		simHelp,
-		argv,
-		{
-			host: {type: 'string', default: '127.0.0.1'},
-			port: {type: 'number', default: 8787},
-			apiKey: {type: 'string'},
-			faults: {type: 'string'},
-			seed: {type: 'number', default: 1},
-			speed: {type: 'number', default: 1},
-			rateLimitScale: {type: 'number', default: 1},
-			workerAllowance: {type: 'number', default: 50},
-			endpoints: {type: 'number', default: 8},
-			pods: {type: 'number', default: 12},
-			graphqlRate: {type: 'number', default: 5},
-			load: {type: 'boolean', default: true},
-			past: {type: 'string'},
-		},
-		'podtop sim',
-	);
+	const cli = parseCommandLine(simHelp, argv, commandFlags.sim, 'podtop sim');
 	const {flags} = cli;
 	if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65_535) {
 		throw new UsageError(`--port must be an integer from 0 to 65535, got ${flags.port}`);

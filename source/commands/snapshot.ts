@@ -5,12 +5,13 @@ import {pastSnapshotText} from '../headless/past-snapshot-text.js';
 import {snapshotText} from '../headless/snapshot-text.js';
 import {NotFoundError} from '../lib/not-found-error.js';
 import {momentHelp} from '../lib/time-spec.js';
-import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
-import {historyFlags, historyHelp, readHistoryFlags} from './history-flags.js';
+import {connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {historyHelp, readHistoryFlags} from './history-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {readMoment} from './time-range.js';
 import {recordedSpan, withHistory} from './with-history.js';
+import {commandFlags} from './command-flags.js';
 
 export const snapshotHelp = `
 	Usage
@@ -41,12 +42,7 @@ ${historyHelp}
 `;
 
 export async function runSnapshot(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(
-		snapshotHelp,
-		argv,
-		{...connectionFlags, ...historyFlags, json: {type: 'boolean', default: false}, at: {type: 'string'}},
-		'podtop snapshot',
-	);
+	const cli = parseCommandLine(snapshotHelp, argv, commandFlags.snapshot, 'podtop snapshot');
 	const {target, endpointFilter, budget, agent} = readConnectionFlags(cli.flags);
 	const history = readHistoryFlags(cli.flags);
 	if (cli.flags.at !== undefined) {

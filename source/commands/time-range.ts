@@ -1,12 +1,13 @@
 import {formatSpan, momentHelp, parseMoment, parseSpan} from '../lib/time-spec.js';
 import {UsageError} from '../lib/usage-error.js';
+import type {CompletableFlags} from './value-kind.js';
 
 /** Flags of the commands that read a stretch of history (meow flag definitions). */
 export const timeRangeFlags = {
 	since: {type: 'string'},
 	from: {type: 'string'},
 	to: {type: 'string'},
-} as const;
+} as const satisfies CompletableFlags;
 
 export const timeRangeHelp = (defaultSince: number) => `
 	When

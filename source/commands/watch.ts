@@ -2,12 +2,13 @@ import {inertJson} from '../format/sanitize.js';
 import type {WebhookReport} from '../poll/alert-notifier.js';
 import {changeEvents} from '../store/change-events.js';
 import {UsageError} from '../lib/usage-error.js';
-import {alertFlags, alertHelp, loadAlertRules} from './alert-flags.js';
-import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
-import {historyFlags, historyHelp, readHistoryFlags} from './history-flags.js';
+import {alertHelp, loadAlertRules} from './alert-flags.js';
+import {connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {historyHelp, readHistoryFlags} from './history-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {untilSignal} from './until-signal.js';
+import {commandFlags} from './command-flags.js';
 
 export const watchHelp = `
 	Usage
@@ -31,12 +32,7 @@ ${alertHelp}
 `;
 
 export async function runWatch(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(
-		watchHelp,
-		argv,
-		{...connectionFlags, ...historyFlags, alerts: alertFlags.alerts, jsonl: {type: 'boolean', default: true}},
-		'podtop watch',
-	);
+	const cli = parseCommandLine(watchHelp, argv, commandFlags.watch, 'podtop watch');
 	if (!cli.flags.jsonl) {
 		throw new UsageError('watch prints JSON lines only: drop --no-jsonl');
 	}

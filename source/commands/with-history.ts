@@ -7,17 +7,8 @@ import type {HistoryReader} from '../history/history-types.js';
 import type {HistoryOptions} from '../history/open-history.js';
 import {NotFoundError} from '../lib/not-found-error.js';
 import {UsageError} from '../lib/usage-error.js';
-import {connectionFlags, readConnectionFlags} from './connection-flags.js';
+import {readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
-
-/** The connection flags that matter to a command that only reads history: which account (the file is named by it). */
-export const readerConnectionFlags = {
-	demo: connectionFlags.demo,
-	apiUrl: connectionFlags.apiUrl,
-	graphqlUrl: connectionFlags.graphqlUrl,
-	profile: connectionFlags.profile,
-	apiKey: connectionFlags.apiKey,
-} as const;
 
 export const readerConnectionHelp = `
 	Account

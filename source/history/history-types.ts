@@ -58,8 +58,24 @@ export type KnownThing = {
 	readonly deletedAt: number | undefined;
 };
 
-export type HistoryEventType =
-	'alert.firing' | 'alert.resolved' | 'write' | 'job' | 'created' | 'deleted' | 'status' | 'recording.paused' | 'recording.resumed' | 'load';
+/** Every type of the timeline; `events --type alert` means both alert types, `recording` both of its own. */
+export const historyEventTypes = [
+	'alert.firing',
+	'alert.resolved',
+	'write',
+	'job',
+	'created',
+	'deleted',
+	'status',
+	'recording.paused',
+	'recording.resumed',
+	'load',
+] as const;
+
+export type HistoryEventType = (typeof historyEventTypes)[number];
+
+/** The words `events --type` takes: each type, a family (`alert`) standing for its types. */
+export const eventTypeWords: readonly string[] = [...new Set(historyEventTypes.map(type => type.split('.')[0]!))];
 
 /** One line of the recorded timeline. `data` holds what the type carries (an alert, a write's outcome, a job's times). */
 export type HistoryEvent = {

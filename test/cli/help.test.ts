@@ -61,4 +61,22 @@ describe('podtop --help', () => {
 		expect(late.code).toBe(2);
 		expect(late.stderr).toBe('podtop: usage: podtop pod deploy --gpu-type ID --image IMAGE (see podtop pod --help)\n');
 	});
+
+	test('--help anywhere on the line shows the help and sends nothing (it once stopped the pod named beside it)', async () => {
+		for (const args of [
+			['pod', 'stop', 'ct94a6ykehdpg3', '--demo', '--help'],
+			['endpoint', 'create', '--help'],
+			['run', 'smoke-test-echo', '--input', '{}', '--demo', '--help'],
+		]) {
+			const shown = await runCli(args);
+			expect(shown.code, args.join(' ')).toBe(0);
+			expect(shown.stdout, args.join(' ')).toContain(`$ podtop ${args[0]} `);
+			expect(shown.stderr, args.join(' ')).toBe('');
+		}
+
+		// After -- it is an operand like any other word.
+		const operand = await runCli(['pod', 'stop', '--demo', '--', '--help']);
+		expect(operand.code).not.toBe(0);
+		expect(operand.stdout).toBe('');
+	});
 });

@@ -1,4 +1,6 @@
-import {readFileSync, writeFileSync} from 'node:fs';
+import {spawnSync} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {expect} from 'vitest';
 import type {Outcome, Step} from '../helpers/readme-runner.js';
@@ -270,6 +272,28 @@ export const steps: ReadonlyArray<Step<Fleet>> = [
 			},
 		],
 	},
+	// Each completion script: what the shell needs to load it, read by that shell without a syntax error where it is installed.
+	...(
+		[
+			['bash', /\ncomplete -F _podtop podtop\n$/],
+			['zsh', /^#compdef podtop\n/],
+			['fish', /\ncomplete -c podtop /],
+		] as const
+	).map(([shell, loads]) => ({
+		match: new RegExp(`^podtop completion ${shell} > `),
+		live: false,
+		runs: ok(({stdout}) => {
+			expect(stdout).toMatch(loads);
+			// A file: fish reads no script from a pipe node made.
+			const folder = mkdtempSync(path.join(tmpdir(), 'podtop-completion-'));
+			writeFileSync(path.join(folder, 'podtop'), stdout);
+			const read = spawnSync(shell, ['-n', path.join(folder, 'podtop')], {encoding: 'utf8'});
+			rmSync(folder, {recursive: true, force: true});
+			if (!read.error) {
+				expect(read.status, read.stderr).toBe(0);
+			}
+		}),
+	})),
 	// The history fence reads what `watch` recorded into the fence's own state folder moments before.
 	{
 		match: /^podtop history$/,
