@@ -129,6 +129,14 @@ export const commandFlags = {
 		past: {type: 'string'},
 	},
 	completion: {},
+	doctor: {
+		...readerConnectionFlags,
+		...historyFlags,
+		agent: connectionFlags.agent,
+		alerts: alertFlags.alerts,
+		...json,
+		ascii: {type: 'boolean', default: false},
+	},
 } as const satisfies Readonly<Record<CommandPath, CompletableFlags>>;
 
 /** What `pod` parses (its subcommands but deploy, which parses its own). */

@@ -15,9 +15,10 @@ import {resolveTarget, type Target} from '../engine/resolve-target.js';
 import {inertJson} from '../format/sanitize.js';
 import {localeIsUtf8} from '../format/glyphs.js';
 import {defaultAlertsPath} from './alert-flags.js';
-import {historyFlags, historyHelp, readHistoryFlags} from './history-flags.js';
+import {historyHelp, readHistoryFlags} from './history-flags.js';
 import {parseCommandLine} from './parse-command-line.js';
-import {readerConnectionFlags, readerConnectionHelp, readReaderTarget} from './with-history.js';
+import {readerConnectionHelp, readReaderTarget} from './with-history.js';
+import {commandFlags} from './command-flags.js';
 
 export const doctorHelp = `
 	Usage
@@ -67,19 +68,7 @@ async function historyOf(target: Target, history: ReturnType<typeof readHistoryF
 }
 
 export async function runDoctor(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(
-		doctorHelp,
-		argv,
-		{
-			...readerConnectionFlags,
-			...historyFlags,
-			agent: {type: 'boolean', default: true},
-			alerts: {type: 'string'},
-			json: {type: 'boolean', default: false},
-			ascii: {type: 'boolean', default: false},
-		},
-		'podtop doctor',
-	);
+	const cli = parseCommandLine(doctorHelp, argv, commandFlags.doctor, 'podtop doctor');
 	const {env} = process;
 	const targetOptions = readReaderTarget(cli.flags);
 	const history = readHistoryFlags(cli.flags);

@@ -294,6 +294,22 @@ export const steps: ReadonlyArray<Step<Fleet>> = [
 			}
 		}),
 	})),
+	{
+		match: /^podtop doctor$/,
+		runs: ok(({stdout}) => {
+			expect(stdout).toMatch(/^✓ GraphQL API +127\.0\.0\.1:\d+: 3 reads, p50 \d+ ms, key accepted$/m);
+			expect(stdout).toMatch(/^✓ job API +127\.0\.0\.1:\d+: 3 reads/m);
+		}),
+	},
+	{
+		match: /^podtop doctor --json \| jq /,
+		why: 'its JSON checked for what the jq program reads',
+		runs: ok(({stdout}) => {
+			const checks = json(stdout).checks as Array<Record<string, unknown>>;
+			expect(checks.find(check => check.id === 'graphql')).toMatchObject({status: 'ok'});
+			expect(checks.every(check => ['ok', 'warn', 'fail', 'skip'].includes(String(check.status)))).toBe(true);
+		}),
+	},
 	// The history fence reads what `watch` recorded into the fence's own state folder moments before.
 	{
 		match: /^podtop history$/,
