@@ -1,5 +1,6 @@
 import {Box, Text} from 'ink';
-import {useEffect, useMemo, useState} from 'react';
+import {useEffect, useMemo, useState, useSyncExternalStore} from 'react';
+import {createStore} from 'zustand';
 import {useShallow} from 'zustand/react/shallow';
 import {formatAgo, formatClock} from '../format/clock.js';
 import {formatAge} from '../format/duration.js';
@@ -7,6 +8,7 @@ import {budgetLabel} from '../format/budget-label.js';
 import {bar, type Glyphs} from '../format/glyphs.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {formatSpan} from '../lib/time-spec.js';
+import type {RecordingState} from '../history/history-types.js';
 import type {PodtopState} from '../store/state.js';
 import type {BudgetState} from '../store/types.js';
 import {isWide} from '../view-state/layout.js';
@@ -65,13 +67,47 @@ function useSimulatedPast(ellipsis: string): string {
 	return span === undefined ? '' : ready ? ` past ${formatSpan(span)} simulated ` : ` simulating the past ${formatSpan(span)}${ellipsis} `;
 }
 
+/** Before the engine has started: nothing said of history yet. */
+const noEngineYet = createStore<RecordingState>()(() => ({state: 'off', reason: 'starting'}));
+
+/**
+What the recorder is doing, as a word in the header, and whether it needs a look: recording (● rec),
+paused (disk full, the clock back: said in red until it resumes), reading another podtop's file,
+history from the agent or Prometheus, or none and why. Nothing while the engine starts.
+*/
+export function recordingText(recording: RecordingState, glyphs: Glyphs): {readonly text: string; readonly bad: boolean} {
+	switch (recording.state) {
+		case 'recording': {
+			return {text: `${glyphs.recording} rec`, bad: false};
+		}
+
+		case 'paused': {
+			return {text: `${glyphs.warning} rec paused: ${recording.reason}`, bad: true};
+		}
+
+		case 'reading': {
+			return {text: 'history: read-only', bad: false};
+		}
+
+		case 'remote': {
+			return {text: recording.source.startsWith('http') ? 'history: prometheus' : 'history: agent', bad: false};
+		}
+
+		default: {
+			return recording.reason === 'starting' || recording.reason === undefined ? {text: '', bad: false} : {text: 'no history', bad: false};
+		}
+	}
+}
+
 /**
 Top line: DEMO or LIVE (in DEMO, that its past hours are simulated), the API host, the key as a fingerprint, the hottest rate budgets (red when
 backing off) and how fresh the data is. A banner under it when a source is failing, and one when
 an alert rule fires (the oldest, and how many more).
 */
 export function Header({width, freshnessBound, readOnly}: Props) {
-	const {colors, glyphs} = useServices();
+	const {colors, glyphs, engine} = useServices();
+	const status = engine?.history.status ?? noEngineYet;
+	const recording = recordingText(useSyncExternalStore(status.subscribe, status.getState), glyphs);
 	const {mode, apiHost, keyFingerprint, via} = usePodtop(
 		useShallow(state => ({mode: state.mode, apiHost: state.apiHost, keyFingerprint: state.keyFingerprint, via: state.via})),
 	);
@@ -97,12 +133,20 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 	const badge = `${mode === 'demo' ? ' DEMO ' : ' LIVE '}${readOnly ? ' READ-ONLY ' : ''}`;
 	const past = useSimulatedPast(glyphs.ellipsis);
 	const identity = ` ${apiHost} ${glyphs.separator}${via === 'agent' ? ` via agent ${glyphs.separator}` : ''} key ${keyFingerprint.replace('••••', glyphs.key)} ${glyphs.separator} `;
+	const recordingWord = recording.text ? `${recording.text} ${glyphs.separator} ` : '';
 	// Everything on one line, cut to fit: a line that wraps would push the frame past the screen.
-	const room = width - 'podtop '.length - badge.length - past.length - identity.length - right.length - 1;
+	const room = width - 'podtop '.length - badge.length - past.length - identity.length - recordingWord.length - right.length - 1;
 	const shown = gauges.filter((_, index) => gauges.slice(0, index + 1).reduce((sum, gauge) => sum + gauge.text.length + 1, 0) <= room);
 	const fill = Math.max(
 		1,
-		width - 'podtop '.length - badge.length - past.length - identity.length - shown.reduce((sum, gauge) => sum + gauge.text.length + 1, 0) - right.length,
+		width -
+			'podtop '.length -
+			badge.length -
+			past.length -
+			identity.length -
+			recordingWord.length -
+			shown.reduce((sum, gauge) => sum + gauge.text.length + 1, 0) -
+			right.length,
 	);
 	return (
 		<Box flexDirection='column' width={width}>
@@ -115,6 +159,7 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 				</Text>
 				{past ? <Text color={colors.warn}>{past}</Text> : null}
 				<Text>{identity}</Text>
+				{recordingWord ? <Text color={recording.bad ? colors.bad : colors.muted}>{recordingWord}</Text> : null}
 				{shown.map(gauge => (
 					<Text key={gauge.key} color={gauge.backingOff ? colors.bad : undefined}>{`${gauge.text} `}</Text>
 				))}

@@ -17,6 +17,8 @@ export type Glyphs = {
 	readonly mismatch: string;
 	/** Between an image's width and height: 1024×1024. */
 	readonly times: string;
+	/** Beside `rec` in the header while history is recorded. */
+	readonly recording: string;
 	/** Ink's border for dialogs. */
 	readonly border: 'round' | 'classic';
 	/** How charts are drawn: braille lines and block bars, or ASCII. */
@@ -37,6 +39,7 @@ export const unicodeGlyphs: Glyphs = {
 	rule: '─',
 	match: '✓',
 	mismatch: '✗',
+	recording: '●',
 	times: '×',
 	border: 'round',
 	charts: 'unicode',
@@ -56,6 +59,7 @@ export const asciiGlyphs: Glyphs = {
 	rule: '-',
 	match: '+',
 	mismatch: 'x',
+	recording: '*',
 	times: 'x',
 	border: 'classic',
 	charts: 'ascii',

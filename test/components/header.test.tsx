@@ -1,6 +1,8 @@
 import {describe, expect, test} from 'vitest';
+import {createStore} from 'zustand';
 import {Header, hotBudgets} from '../../source/components/header.js';
 import type {Engine} from '../../source/engine/create-engine.js';
+import type {RecordingState} from '../../source/history/history-types.js';
 import {createPodtopStore} from '../../source/store/create-store.js';
 import {frameMatching, renderWith, testStore, tick} from '../helpers/ui-fixture.js';
 
@@ -32,6 +34,24 @@ describe('Header', () => {
 		const {lastFrame} = renderWith(testStore(), <Header width={120} freshnessBound='≤5s' readOnly={false} />, {engine});
 		await tick();
 		expect(lastFrame()).not.toMatch(/simulat/);
+	});
+
+	test('what history does, after the key: recording, paused with the reason until it resumes, read-only, from the agent, none', async () => {
+		const status = createStore<RecordingState>()(() => ({state: 'recording', file: '/tmp/a.sqlite'}));
+		const engine = {simulatedPastMs: undefined, history: {ready: Promise.resolve(), status}} as unknown as Engine;
+		const {lastFrame} = renderWith(testStore(), <Header width={120} freshnessBound='≤5s' readOnly={false} />, {engine});
+		await frameMatching(lastFrame, /│ key •{4}1a2b │ ● rec │ .*data ≤5s$/m);
+		status.setState({state: 'paused', file: '/tmp/a.sqlite', reason: 'disk full'}, true);
+		await frameMatching(lastFrame, /│ key •{4}1a2b │ ⚠ rec paused: disk full │ /m);
+		status.setState({state: 'recording', file: '/tmp/a.sqlite'}, true);
+		await frameMatching(lastFrame, /│ ● rec │ /m);
+		status.setState({state: 'reading', file: '/tmp/a.sqlite', reason: 'another podtop records it'}, true);
+		await frameMatching(lastFrame, /│ history: read-only │ /m);
+		status.setState({state: 'remote', source: '/run/podtop/agent.sock'}, true);
+		await frameMatching(lastFrame, /│ history: agent │ /m);
+		status.setState({state: 'off', reason: 'cannot write /nope'}, true);
+		await frameMatching(lastFrame, /│ no history │ /m);
+		expect(lastFrame()!.split('\n')[0]!.length).toBeLessThanOrEqual(120);
 	});
 
 	test('READ-ONLY is said next to the mode', async () => {
