@@ -64,6 +64,8 @@ beforeAll(async () => {
 		log += String(text);
 	});
 	await waitFor(() => log.includes('recording history'), 20_000);
+	// The pod to stop is recorded running first: stopped before the agent's first pods poll, it would be seen EXITED from the start.
+	await waitFor(async () => (await podtop('history', stoppedPod, '--json')).code === 0, 20_000, 500);
 	recordedFrom = Date.now();
 	const ids = await Promise.all(Array.from({length: jobs}, async () => sim.run('echo', {delay_ms: 2500})));
 	const stop = await podtop('pod', 'stop', stoppedPod);
