@@ -56,7 +56,7 @@ afterAll(async () => {
 	await rm(directory, {recursive: true, force: true});
 });
 
-// `npm test` has just built dist/ (pack skips `prepare`, which would build it again).
+// `npm test` has just built dist/ (the package has no install script: `npm start` builds a checkout).
 describe('the published package (npm pack, then npm install -g from the tarball)', () => {
 	test('packs the bundle, the readme and the Grafana dashboard, nothing else', async () => {
 		const {stdout} = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', directory], {cwd: root, timeout: 25_000});
@@ -73,7 +73,7 @@ describe('the published package (npm pack, then npm install -g from the tarball)
 		// Nothing to fetch today. A dependency's tarballs are in the cache `npm install` of the checkout
 		// warmed; npm asks the registry for what the cache lacks (a global install wants the full
 		// metadata document, where a lockfile install keeps the abbreviated one).
-		await run(
+		const installed = await run(
 			'npm',
 			['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--no-update-notifier', path.join(directory, packed.filename)],
 			{
@@ -81,6 +81,8 @@ describe('the published package (npm pack, then npm install -g from the tarball)
 				timeout: 55_000,
 			},
 		);
+		// Nothing runs at install, so npm has no install script to warn about.
+		expect(installed.stderr).not.toMatch(/install-scripts|podtop@[\d.]+ \(/);
 		const files = await walk(path.join(prefix, 'lib', 'node_modules', 'podtop'));
 		const own = files.filter(file => !file.path.startsWith('node_modules/'));
 		expect(own.reduce((sum, file) => sum + file.size, 0)).toBeLessThan(maxOwnBytes);
