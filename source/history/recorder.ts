@@ -34,6 +34,12 @@ type Options = {
 
 const minuteOf = (at: number) => Math.floor(at / keyframeMs);
 
+function copyInto<V>(target: Map<string, V>, source: ReadonlyMap<string, V>): void {
+	for (const [key, value] of source) {
+		target.set(key, value);
+	}
+}
+
 /**
 The one writer of an account's history: it watches the store and, after each burst of changes
 (one poll), writes what changed in one transaction; every thing whole once a minute. It never
@@ -98,8 +104,8 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 		const jobs = changedJobs;
 		const {batch, pending} =
 			lastState === next && !keyframe
-				? {batch: emptyBatch(), pending: emptyWritten()}
-				: collectChanges(lastState, next, jobs, {keyframe, known: thing => series.has(thing), written});
+				? {batch: emptyBatch(), pending: undefined}
+				: collectChanges(lastState, next, jobs, {keyframe, known: thing => series.get(thing), written});
 		batch.events.push(...extraEvents);
 		for (const [key, value] of extraMeta) {
 			batch.meta.set(key, value);
@@ -136,14 +142,10 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 			lastKeyframeMinute = minuteOf(at);
 		}
 
-		for (const name of ['samples', 'records', 'jobStatus'] as const) {
-			for (const [key, value] of pending[name]) {
-				if (value === '') {
-					written[name].delete(key);
-				} else {
-					written[name].set(key, value);
-				}
-			}
+		if (pending) {
+			copyInto(written.samples, pending.samples);
+			copyInto(written.records, pending.records);
+			copyInto(written.jobStatus, pending.jobStatus);
 		}
 
 		if (state.state === 'paused') {

@@ -90,10 +90,18 @@ export function createBatchWriter(db: SqliteDatabase) {
 			}
 
 			if (batch.samples.length > 0) {
-				statements.samples.run(
-					at,
-					`[${batch.samples.map(({thing, state, values}) => `[${lookup(thing)},${JSON.stringify(state ?? null)},${values}]`).join(',')}]`,
-				);
+				const quoted = new Map<string | undefined, string>();
+				const quote = (state: string | undefined) => {
+					let text = quoted.get(state);
+					if (text === undefined) {
+						text = JSON.stringify(state ?? null);
+						quoted.set(state, text);
+					}
+
+					return text;
+				};
+
+				statements.samples.run(at, `[${batch.samples.map(({thing, state, values}) => `[${lookup(thing)},${quote(state)},${values}]`).join(',')}]`);
 				statements.poll.run(at, keyframe ? 1 : 0);
 			}
 
