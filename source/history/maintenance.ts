@@ -11,6 +11,8 @@ const minuteMs = 60_000;
 const hourMs = 3_600_000;
 /** How much of a tier one delete takes at most, so no transaction holds the file long. */
 const pruneSliceMs = {raw: minuteMs, minute: hourMs, hour: 24 * hourMs} as const;
+/** How many rollup rows one transaction writes at most (a minute of 10,000 pods is written in six). */
+const writeSliceRows = 2000;
 
 export type Maintenance = {
 	/** Does every rollup and deletion that is due, a slice at a time. */
@@ -41,9 +43,14 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 		setMeta: db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
 		firstPollFrom: db.prepare(`SELECT min(at) FROM polls WHERE at >= ?`).raw(),
 		instants: db.prepare(`SELECT at FROM polls WHERE at >= ? AND at < ? ORDER BY at`).raw(),
-		rawAt: db.prepare(`SELECT json_group_array(json_array(sid, state, json(v))) FROM raw WHERE at = ?`).raw(),
+		// One text per instant, [sid, state, values, sid, …] once wrapped in brackets: made by concatenation, no JSON parsed in SQLite.
+		rawAt: db.prepare(`SELECT group_concat(sid || ',' || json_quote(state) || ',' || v, ',') FROM raw WHERE at = ?`).raw(),
 		firstMinuteFrom: db.prepare(`SELECT min(at) FROM minute WHERE at >= ?`).raw(),
-		minuteAt: db.prepare(`SELECT json_group_array(json_array(sid, n, state, json(vmin), json(vmean), json(vmax), json(vlast))) FROM minute WHERE at = ?`).raw(),
+		minuteAt: db
+			.prepare(
+				`SELECT group_concat(sid || ',' || n || ',' || json_quote(state) || ',' || vmin || ',' || vmean || ',' || vmax || ',' || vlast, ',') FROM minute WHERE at = ?`,
+			)
+			.raw(),
 		oldest: {
 			raw: db.prepare(`SELECT min(at) FROM raw`).raw(),
 			minute: db.prepare(`SELECT min(at) FROM minute`).raw(),
@@ -55,6 +62,9 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 			`INSERT OR REPLACE INTO ${tier} (at, sid, n, state, vmin, vmean, vmax, vlast) SELECT ?, value->>0, value->>1, value->>2, value->3, value->4, value->5, value->6 FROM json_each(?)`,
 		);
 	const inserts = {minute: insert('minute'), hour: insert('hour')};
+	let running: Promise<void> | undefined;
+	let timer: NodeJS.Timeout | undefined;
+	let stopped = false;
 	const meta = (key: string): number | undefined => {
 		const row = statements.meta.get(key) as [string] | undefined;
 		return row ? Number(row[0]) : undefined;
@@ -63,22 +73,39 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 	const single = (statement: {get: (...parameters: unknown[]) => unknown}, ...parameters: unknown[]) =>
 		(statement.get(...parameters) as [number | null] | undefined)?.[0] ?? undefined;
 
-	const writeBuckets = (tier: 'minute' | 'hour', at: number, buckets: Map<number, Bucket>, mark: string) => {
+	/**
+	Writes a rollup a slice at a time, each slice its own transaction and a yield between them
+	(10,000 pods: 11,000 rows a minute), the mark with the last one. Cut short by a crash, the
+	bucket is rolled again whole (the rows are replaced), so nothing is lost or counted twice.
+	*/
+	const writeBuckets = async (tier: 'minute' | 'hour', at: number, buckets: Map<number, Bucket>, mark: string): Promise<void> => {
 		const rows = [...buckets].map(([sid, bucket]) => {
 			const {min, mean, max, last} = bucketSummary(bucket);
 			return [sid, bucket.count, bucket.state ?? null, min, mean, max, last];
 		});
-		db.exec('BEGIN IMMEDIATE');
-		try {
-			if (rows.length > 0) {
-				inserts[tier].run(at, JSON.stringify(rows));
+		for (let start = 0; start === 0 || start < rows.length; start += writeSliceRows) {
+			if (start > 0) {
+				// eslint-disable-next-line no-await-in-loop -- one slice after another
+				await yieldToEvents();
 			}
 
-			statements.setMeta.run(mark, String(at));
-			db.exec('COMMIT');
-		} catch (error) {
-			db.exec('ROLLBACK');
-			throw error;
+			const slice = rows.slice(start, start + writeSliceRows);
+			const lastSlice = start + writeSliceRows >= rows.length;
+			db.exec('BEGIN IMMEDIATE');
+			try {
+				if (slice.length > 0) {
+					inserts[tier].run(at, JSON.stringify(slice));
+				}
+
+				if (lastSlice) {
+					statements.setMeta.run(mark, String(at));
+				}
+
+				db.exec('COMMIT');
+			} catch (error) {
+				db.exec('ROLLBACK');
+				throw error;
+			}
 		}
 	};
 
@@ -92,8 +119,14 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 		return bucket;
 	};
 
-	/** Rolls the next closed minute that has samples; false when there is none. */
-	const rollMinute = (): boolean => {
+	/** The flat list one of the statements above gives (its text wrapped in brackets), empty when there are no rows. */
+	const flat = (statement: {get: (...parameters: unknown[]) => unknown}, at: number): unknown[] => {
+		const text = (statement.get(at) as [string | null])[0];
+		return text ? (JSON.parse(`[${text}]`) as unknown[]) : [];
+	};
+
+	/** Rolls the next closed minute that has samples; false when there is none. Yields between its instants. */
+	const rollMinute = async (): Promise<boolean> => {
 		const done = meta('rolled_minute');
 		const next = single(statements.firstPollFrom, done === undefined ? 0 : done + minuteMs);
 		if (next === undefined) {
@@ -107,18 +140,30 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 
 		const buckets = new Map<number, Bucket>();
 		for (const [at] of statements.instants.all(minute, minute + minuteMs) as Array<[number]>) {
-			const rows = JSON.parse((statements.rawAt.get(at) as [string])[0]) as Array<[number, string | null, Values]>;
-			for (const [sid, state, values] of rows) {
-				addToBucket(bucketOf(buckets, sid), at, 1, state ?? undefined, {min: values, mean: values, max: values, last: values});
+			const rows = flat(statements.rawAt, at);
+			for (let index = 0; index < rows.length; index += 3) {
+				const values = rows[index + 2] as Values;
+				addToBucket(bucketOf(buckets, rows[index] as number), at, 1, (rows[index + 1] as string | null) ?? undefined, {
+					min: values,
+					mean: values,
+					max: values,
+					last: values,
+				});
+			}
+
+			// eslint-disable-next-line no-await-in-loop -- one instant at a time, so no poll waits for a whole minute's samples
+			await yieldToEvents();
+			if (stopped) {
+				return false;
 			}
 		}
 
-		writeBuckets('minute', minute, buckets, 'rolled_minute');
+		await writeBuckets('minute', minute, buckets, 'rolled_minute');
 		return true;
 	};
 
-	/** Rolls the next hour whose minutes are all rolled; false when there is none. */
-	const rollHour = (): boolean => {
+	/** Rolls the next hour whose minutes are all rolled; false when there is none. Yields between its minutes. */
+	const rollHour = async (): Promise<boolean> => {
 		const minutesDone = meta('rolled_minute');
 		if (minutesDone === undefined) {
 			return false;
@@ -137,13 +182,24 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 
 		const buckets = new Map<number, Bucket>();
 		for (let minute = hour; minute < hour + hourMs; minute += minuteMs) {
-			const rows = JSON.parse((statements.minuteAt.get(minute) as [string])[0]) as Array<[number, number, string | null, Values, Values, Values, Values]>;
-			for (const [sid, count, state, min, mean, max, last] of rows) {
-				addToBucket(bucketOf(buckets, sid), minute, count, state ?? undefined, {min, mean, max, last});
+			const rows = flat(statements.minuteAt, minute);
+			for (let index = 0; index < rows.length; index += 7) {
+				addToBucket(bucketOf(buckets, rows[index] as number), minute, rows[index + 1] as number, (rows[index + 2] as string | null) ?? undefined, {
+					min: rows[index + 3] as Values,
+					mean: rows[index + 4] as Values,
+					max: rows[index + 5] as Values,
+					last: rows[index + 6] as Values,
+				});
+			}
+
+			// eslint-disable-next-line no-await-in-loop -- one minute at a time
+			await yieldToEvents();
+			if (stopped) {
+				return false;
 			}
 		}
 
-		writeBuckets('hour', hour, buckets, 'rolled_hour');
+		await writeBuckets('hour', hour, buckets, 'rolled_hour');
 		return true;
 	};
 
@@ -181,14 +237,11 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 		return true;
 	};
 
-	let running: Promise<void> | undefined;
-	let timer: NodeJS.Timeout | undefined;
-	let stopped = false;
-	const steps: Array<() => boolean> = [rollMinute, rollHour, () => prune('raw'), () => prune('minute'), () => prune('hour')];
+	const steps: Array<() => boolean | Promise<boolean>> = [rollMinute, rollHour, () => prune('raw'), () => prune('minute'), () => prune('hour')];
 
 	/** Runs each step until it has nothing left, yielding to the event loop between slices. */
-	const drain = async (step: () => boolean): Promise<void> => {
-		if (!stopped && step()) {
+	const drain = async (step: () => boolean | Promise<boolean>): Promise<void> => {
+		if (!stopped && (await step())) {
 			await yieldToEvents();
 			return drain(step);
 		}
