@@ -1,4 +1,5 @@
 import {setImmediate as yieldToEvents} from 'node:timers/promises';
+import {createBulkInsert} from './bulk-insert.js';
 import {addToBucket, type Bucket, bucketSummary, emptyBucket} from './bucket.js';
 import type {SqliteDatabase} from './history-file.js';
 import {defaultRetention, type Retention} from './retention.js';
@@ -57,11 +58,8 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 			hour: db.prepare(`SELECT min(at) FROM hour`).raw(),
 		},
 	};
-	const insert = (tier: 'minute' | 'hour') =>
-		db.prepare(
-			`INSERT OR REPLACE INTO ${tier} (at, sid, n, state, vmin, vmean, vmax, vlast) SELECT ?, value->>0, value->>1, value->>2, value->3, value->4, value->5, value->6 FROM json_each(?)`,
-		);
-	const inserts = {minute: insert('minute'), hour: insert('hour')};
+	const columns = ['at', 'sid', 'n', 'state', 'vmin', 'vmean', 'vmax', 'vlast'];
+	const inserts = {minute: createBulkInsert(db, 'minute', columns), hour: createBulkInsert(db, 'hour', columns)};
 	let running: Promise<void> | undefined;
 	let timer: NodeJS.Timeout | undefined;
 	let stopped = false;
@@ -81,7 +79,7 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 	const writeBuckets = async (tier: 'minute' | 'hour', at: number, buckets: Map<number, Bucket>, mark: string): Promise<void> => {
 		const rows = [...buckets].map(([sid, bucket]) => {
 			const {min, mean, max, last} = bucketSummary(bucket);
-			return [sid, bucket.count, bucket.state ?? null, min, mean, max, last];
+			return [at, sid, bucket.count, bucket.state ?? null, JSON.stringify(min), JSON.stringify(mean), JSON.stringify(max), JSON.stringify(last)];
 		});
 		for (let start = 0; start === 0 || start < rows.length; start += writeSliceRows) {
 			if (start > 0) {
@@ -94,7 +92,7 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 			db.exec('BEGIN IMMEDIATE');
 			try {
 				if (slice.length > 0) {
-					inserts[tier].run(at, JSON.stringify(slice));
+					inserts[tier](slice.flat());
 				}
 
 				if (lastSlice) {

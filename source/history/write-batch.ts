@@ -1,3 +1,4 @@
+import {createBulkInsert} from './bulk-insert.js';
 import type {Batch} from './changes.js';
 import type {SqliteDatabase} from './history-file.js';
 import type {SeriesKind} from './history-types.js';
@@ -16,7 +17,6 @@ export function createBatchWriter(db: SqliteDatabase) {
 		deleted: db.prepare(`UPDATE series SET deleted_at = ? WHERE id IN (SELECT value FROM json_each(?))`),
 		revived: db.prepare(`UPDATE series SET deleted_at = NULL WHERE id IN (SELECT value FROM json_each(?))`),
 		records: db.prepare(`INSERT OR REPLACE INTO records (sid, at, record) SELECT value->>0, ?, value->>1 FROM json_each(?)`),
-		samples: db.prepare(`INSERT OR REPLACE INTO raw (at, sid, state, v) SELECT ?, value->>0, value->>1, value->2 FROM json_each(?)`),
 		poll: db.prepare(`INSERT INTO polls (at, keyframe) VALUES (?, ?) ON CONFLICT (at) DO UPDATE SET keyframe = max(keyframe, excluded.keyframe)`),
 		events: db.prepare(
 			`INSERT INTO events (at, type, kind, subject, name, ref, data) SELECT coalesce(value->>6, ?), value->>0, value->>1, value->>2, value->>3, value->>4, value->5 FROM json_each(?)`,
@@ -24,6 +24,7 @@ export function createBatchWriter(db: SqliteDatabase) {
 		meta: db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
 		series: db.prepare(`SELECT id, kind, key, name, deleted_at FROM series`).raw(),
 	};
+	const insertSamples = createBulkInsert(db, 'raw', ['at', 'sid', 'state', 'v']);
 
 	/** Every series of the file, by thing key (`kind\0id`). */
 	const loadSeries = (): Map<string, SeriesEntry> => {
@@ -90,18 +91,12 @@ export function createBatchWriter(db: SqliteDatabase) {
 			}
 
 			if (batch.samples.length > 0) {
-				const quoted = new Map<string | undefined, string>();
-				const quote = (state: string | undefined) => {
-					let text = quoted.get(state);
-					if (text === undefined) {
-						text = JSON.stringify(state ?? null);
-						quoted.set(state, text);
-					}
+				const values: unknown[] = [];
+				for (const {thing, state, values: text} of batch.samples) {
+					values.push(at, lookup(thing), state ?? null, text);
+				}
 
-					return text;
-				};
-
-				statements.samples.run(at, `[${batch.samples.map(({thing, state, values}) => `[${lookup(thing)},${quote(state)},${values}]`).join(',')}]`);
+				insertSamples(values);
 				statements.poll.run(at, keyframe ? 1 : 0);
 			}
 
