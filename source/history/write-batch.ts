@@ -3,6 +3,9 @@ import type {Batch} from './changes.js';
 import type {SqliteDatabase} from './history-file.js';
 import type {SeriesKind} from './history-types.js';
 
+/** Counts changes to the `series` table (things added, renamed, deleted, back, pruned): a reader keeps the table and reloads it when this moves. */
+export const seriesChangedSql = `INSERT INTO meta (key, value) VALUES ('series_version', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`;
+
 /** A series' row: its id, and what the file says of it now. */
 export type SeriesEntry = {readonly id: number; name: string; deleted: boolean};
 
@@ -22,6 +25,7 @@ export function createBatchWriter(db: SqliteDatabase) {
 			`INSERT INTO events (at, type, kind, subject, name, ref, data) SELECT coalesce(value->>6, ?), value->>0, value->>1, value->>2, value->>3, value->>4, value->5 FROM json_each(?)`,
 		),
 		meta: db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
+		seriesChanged: db.prepare(seriesChangedSql),
 		series: db.prepare(`SELECT id, kind, key, name, deleted_at FROM series`).raw(),
 	};
 	const insertSamples = createBulkInsert(db, 'raw', ['at', 'sid', 'state', 'v']);
@@ -80,6 +84,11 @@ export function createBatchWriter(db: SqliteDatabase) {
 
 			if (revived.length > 0) {
 				statements.revived.run(JSON.stringify(revived));
+			}
+
+			// Only things new, renamed, deleted or back are in `things`: readers that keep the series reload them.
+			if (batch.things.size > 0) {
+				statements.seriesChanged.run();
 			}
 
 			if (batch.deleted.length > 0) {
