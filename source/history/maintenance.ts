@@ -1,5 +1,6 @@
 import {setImmediate as yieldToEvents} from 'node:timers/promises';
 import {createBulkInsert} from './bulk-insert.js';
+import {seriesChangedSql} from './write-batch.js';
 import {addToBucket, type Bucket, bucketSummary, emptyBucket} from './bucket.js';
 import type {SqliteDatabase} from './history-file.js';
 import {defaultRetention, type Retention} from './retention.js';
@@ -28,7 +29,7 @@ type Options = {
 	readonly now?: () => number;
 	/** How often it looks for work. */
 	readonly everyMs?: number;
-	/** One line when a round fails (the disk is full, say); it tries again next round. */
+	/** One line when a round fails (the disk is full, say), not repeated while it fails the same way; it tries again next round. */
 	readonly onError?: (error: unknown) => void;
 };
 
@@ -43,6 +44,7 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 		meta: db.prepare(`SELECT value FROM meta WHERE key = ?`).raw(),
 		setMeta: db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
 		firstPollFrom: db.prepare(`SELECT min(at) FROM polls WHERE at >= ?`).raw(),
+		lastPoll: db.prepare(`SELECT max(at) FROM polls`).raw(),
 		instants: db.prepare(`SELECT at FROM polls WHERE at >= ? AND at < ? ORDER BY at`).raw(),
 		// One text per instant, [sid, state, values, sid, …] once wrapped in brackets: made by concatenation, no JSON parsed in SQLite.
 		rawAt: db.prepare(`SELECT group_concat(sid || ',' || json_quote(state) || ',' || v, ',') FROM raw WHERE at = ?`).raw(),
@@ -63,6 +65,8 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 	let running: Promise<void> | undefined;
 	let timer: NodeJS.Timeout | undefined;
 	let stopped = false;
+	/** The failure last said, until a round succeeds. */
+	let reported: string | undefined;
 	const meta = (key: string): number | undefined => {
 		const row = statements.meta.get(key) as [string] | undefined;
 		return row ? Number(row[0]) : undefined;
@@ -132,7 +136,11 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 		}
 
 		const minute = Math.floor(next / minuteMs) * minuteMs;
-		if (minute + minuteMs + graceMs > now()) {
+		// Over by the clock, and the recorder has written past it: a write into a minute already rolled
+		// would never be rolled (and pruned unrolled), which a writer behind the clock (the demo's
+		// simulated past) would otherwise do.
+		const lastPoll = single(statements.lastPoll) ?? minute;
+		if (minute + minuteMs + graceMs > now() || lastPoll < minute + minuteMs) {
 			return false;
 		}
 
@@ -223,7 +231,9 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 				db.prepare(`DELETE FROM events WHERE at < ?`).run(until);
 				db.prepare(`DELETE FROM records WHERE at < ? AND (sid, at) NOT IN (SELECT sid, max(at) FROM records GROUP BY sid)`).run(until);
 				db.prepare(`DELETE FROM records WHERE sid IN (SELECT id FROM series WHERE deleted_at < ?)`).run(until);
-				db.prepare(`DELETE FROM series WHERE deleted_at < ?`).run(until);
+				if (db.prepare(`DELETE FROM series WHERE deleted_at < ?`).run(until).changes > 0) {
+					db.prepare(seriesChangedSql).run();
+				}
 			}
 
 			db.exec('COMMIT');
@@ -257,8 +267,15 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 					// Space freed by deletions goes back to the file system, a little each round.
 					db.exec('PRAGMA incremental_vacuum(2048)');
 				}
+
+				reported = undefined;
 			} catch (error) {
-				onError?.(error);
+				// Said once (a full disk fails every round until space returns), again only when it fails otherwise.
+				const text = error instanceof Error ? error.message : String(error);
+				if (text !== reported) {
+					reported = text;
+					onError?.(error);
+				}
 			} finally {
 				running = undefined;
 			}

@@ -9,6 +9,8 @@ import {createBatchWriter} from './write-batch.js';
 export const keyframeMs = 60_000;
 /** A clock that goes back less than this is carried over (each write a millisecond after the last); more, and recording waits for it. */
 const clockSlackMs = 5000;
+/** Events kept for the next write while recording is paused (the newest; how many were let go is written with the resumption). */
+export const maxPendingEvents = 1000;
 
 export type Recorder = {
 	/** Writes what changed since the last write, now or at `at` (the demo's simulated past). */
@@ -57,6 +59,9 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 	let extraMeta = new Map<string, string>();
 	let state: RecordingState = {state: 'recording', file};
 	let retryAt = 0;
+	/** Since when recording has been paused, and why (written into the timeline once it resumes). */
+	let pausedSince: {readonly at: number; readonly reason: string} | undefined;
+	let droppedEvents = 0;
 	let due: NodeJS.Immediate | undefined;
 	let heartbeat: NodeJS.Timeout | undefined;
 	let stopped = false;
@@ -68,6 +73,7 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 
 	const pause = (reason: string, at: number) => {
 		retryAt = at + retryMs;
+		pausedSince ??= {at, reason};
 		if (state.state !== 'paused') {
 			setState({state: 'paused', file, reason}, `history paused: ${reason}; polling carries on, recording resumes on its own`);
 		}
@@ -107,6 +113,14 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 				? {batch: emptyBatch(), pending: undefined}
 				: collectChanges(lastState, next, jobs, {keyframe, known: thing => series.get(thing), written});
 		batch.events.push(...extraEvents);
+		if (pausedSince) {
+			// The gap, said in the timeline: when it paused and why, and that it resumed (with any events let go meanwhile).
+			batch.events.push(
+				{at: pausedSince.at, type: 'recording.paused', data: {reason: pausedSince.reason}},
+				{type: 'recording.resumed', data: {pausedAt: pausedSince.at, ...(droppedEvents > 0 ? {droppedEvents} : {})}},
+			);
+		}
+
 		for (const [key, value] of extraMeta) {
 			batch.meta.set(key, value);
 		}
@@ -138,6 +152,8 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 		changedJobs = new Set();
 		extraEvents = [];
 		extraMeta = new Map();
+		pausedSince = undefined;
+		droppedEvents = 0;
 		if (keyframe) {
 			lastKeyframeMinute = minuteOf(at);
 		}
@@ -189,6 +205,12 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 		flush,
 		record(events, meta) {
 			extraEvents.push(...events);
+			// Paused for long (a full disk), the newest events are kept and the rest counted, not held without end.
+			if (extraEvents.length > maxPendingEvents) {
+				droppedEvents += extraEvents.length - maxPendingEvents;
+				extraEvents = extraEvents.slice(-maxPendingEvents);
+			}
+
 			for (const [key, value] of meta ?? []) {
 				extraMeta.set(key, value);
 			}
