@@ -3,6 +3,7 @@ import {installCrashHandler} from './commands/crash.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './commands/connection-flags.js';
 import {alertFlags, alertHelp, bellHelp, loadAlertRules} from './commands/alert-flags.js';
 import {displayFlags, displayHelp} from './commands/dashboard-flags.js';
+import {commandList, commandsHelp, type CommandName} from './commands/command-list.js';
 import {exitCodeFor} from './commands/exit-code.js';
 import {historyFlags, historyHelp, readHistoryFlags} from './commands/history-flags.js';
 import {parseCommandLine} from './commands/parse-command-line.js';
@@ -15,18 +16,7 @@ const help = `
 	  $ podtop <command> [options]
 
 	Commands
-	  job <endpoint> <id>   Follow one job's stream (dashboard in a terminal, tail -f in a pipe)
-	  run <endpoint> --input  Submit a job and follow it to its end (--dry-run sends nothing)
-	  cancel <endpoint> <id>  Cancel a queued or running job
-	  retry <endpoint> <id>   Queue a FAILED or TIMED_OUT job again
-	  purge <endpoint> --yes  Remove every queued job of an endpoint (running ones stay)
-	  pod stop|resume|terminate <id>     Stop, resume (--bid for spot) or terminate (--yes) a pod
-	  endpoint scale|delete <id>         Set workers (--min, --max) or delete (--yes) an endpoint
-	  snapshot              Print endpoints, pods and GPU stock once (tables or --json)
-	  watch                 Print one JSON line per change (--jsonl) until interrupted
-	  agent                 Poll the account once for every podtop on this host (Unix socket)
-	  export                Serve Prometheus metrics (/metrics) of the account and of podtop itself
-	  sim                   Run the local simulator of the service (job and GraphQL APIs)
+${commandsHelp()}
 ${connectionHelp}
 ${displayHelp}
 ${historyHelp}
@@ -42,11 +32,12 @@ ${alertHelp}${bellHelp}
 	  $ podtop
 	  $ RUNPOD_API_KEY=... podtop --endpoints abc123,def456
 	  $ podtop snapshot --json
+	  $ podtop history llama-70b --since 6h --step 5m
 	  $ podtop <command> --help
 `;
 
 /** Each command loads only its own code: the dashboard never pays for the simulator, nor `sim` for Ink. */
-const commands: Record<string, (argv: readonly string[]) => Promise<void>> = {
+const commands: Record<CommandName, (argv: readonly string[]) => Promise<void>> = {
 	job: async argv => (await import('./commands/job.js')).runJob(argv),
 	run: async argv => (await import('./commands/run.js')).runRun(argv),
 	cancel: async argv => (await import('./commands/job-writes.js')).runJobWrite('cancel', argv),
@@ -59,12 +50,14 @@ const commands: Record<string, (argv: readonly string[]) => Promise<void>> = {
 	sim: async argv => (await import('./commands/sim.js')).runSim(argv),
 	snapshot: async argv => (await import('./commands/snapshot.js')).runSnapshot(argv),
 	watch: async argv => (await import('./commands/watch.js')).runWatch(argv),
+	history: async argv => (await import('./commands/history.js')).runHistory(argv),
+	events: async argv => (await import('./commands/events.js')).runEvents(argv),
 };
 
 async function main(): Promise<void> {
 	const argv = process.argv.slice(2);
 	const [name, ...rest] = argv;
-	const command = name === undefined ? undefined : commands[name];
+	const command = name !== undefined && Object.hasOwn(commands, name) ? commands[name as CommandName] : undefined;
 	if (command) {
 		await command(rest);
 		return;
@@ -72,7 +65,7 @@ async function main(): Promise<void> {
 
 	const cli = parseCommandLine(help, argv, {...connectionFlags, ...displayFlags, ...historyFlags, ...alertFlags}, 'podtop');
 	if (cli.input.length > 0) {
-		throw new UsageError(`unknown command "${cli.input[0]}"; the commands are ${Object.keys(commands).join(', ')} (see podtop --help)`);
+		throw new UsageError(`unknown command "${cli.input[0]}"; the commands are ${commandList.map(entry => entry.name).join(', ')} (see podtop --help)`);
 	}
 
 	const {runDashboard} = await import('./commands/dashboard.js');

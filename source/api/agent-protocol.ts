@@ -1,14 +1,52 @@
 import {createHash, timingSafeEqual} from 'node:crypto';
+import {statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
-import {join} from 'node:path';
+import {dirname, join} from 'node:path';
 
 /**
 The agent's wire protocol, on a Unix socket, one JSON object per line each way. The client says
 `hello` with its protocol version and a proof of its account (a hash of its key, never the key);
 the agent answers `refused` and closes, or a `snapshot` of the account followed by the change
 events of `podtop watch --jsonl` and a `tick` every second (which carries the poll sources' state).
+
+What came later is additive, so version 1 stays (an old client attaches to a new agent and an old
+agent serves a new client): the snapshot names the agent's `features`, and a client may then send
+`history` requests (answered on the same connection, between events) and `record` lines (events
+only it knows, for the agent's timeline). A hello with `"feed": false` (a one-shot command that
+only reads history) gets `{"type":"attached"}` instead of the snapshot, and no events or ticks.
 */
 export const agentProtocolVersion = 1;
+
+/** What an agent may offer beyond the feed: range reads of its history, and recording what clients tell it. */
+export type AgentFeature = 'history' | 'record';
+
+/** The reads a client may ask of the agent's history: the methods of `HistoryReader`. */
+export const historyMethods = ['series', 'stateAt', 'events', 'things', 'span', 'info'] as const;
+export type HistoryMethod = (typeof historyMethods)[number];
+
+/** A request line longer than this drops the client: no read needs more (10,000 pod ids are ~200 kB). */
+export const maxRequestBytes = 1024 * 1024;
+/** Requests a client may have unanswered at once; one more drops it (it floods). */
+export const maxRequestsInFlight = 8;
+/** An answer longer than this is refused with a sentence (ask a shorter range, a coarser step, fewer things). */
+export const maxAnswerBytes = 32 * 1024 * 1024;
+/** How long the agent gives its history to answer one request. */
+export const historyAnswerMs = 15_000;
+/** Events one `record` line may carry… */
+export const maxRecordEvents = 100;
+/** …and a client may forward in a minute; more drops it. */
+export const maxRecordEventsPerMinute = 600;
+
+/** An agent a client is attached to: where, what it offers, and whether it runs as this user (then it reads this user's files). */
+export type AgentPeer = {readonly socketPath: string; readonly features: readonly AgentFeature[]; readonly sameUser: boolean};
+
+/** The features named in a snapshot or `attached` line (an older agent names none). */
+export const featuresOf = (message: Readonly<Record<string, unknown>>): AgentFeature[] =>
+	Array.isArray(message.features) ? message.features.filter((feature): feature is AgentFeature => feature === 'history' || feature === 'record') : [];
+
+export type HistoryRequest = {readonly type: 'history'; readonly id: number; readonly method: HistoryMethod; readonly args: readonly unknown[]};
+export type HistoryAnswer =
+	{readonly type: 'history'; readonly id: number; readonly result: unknown} | {readonly type: 'history'; readonly id: number; readonly error: string};
 
 /** The agent sends a tick at least this often… */
 export const agentTickMs = 1000;
@@ -18,7 +56,13 @@ export const agentSilenceMs = 3500;
 /** A line longer than this is no line of the protocol: the connection is closed. */
 export const maxHelloBytes = 4096;
 
-export type AgentHello = {readonly type: 'hello'; readonly protocol: number; readonly account: string};
+export type AgentHello = {
+	readonly type: 'hello';
+	readonly protocol: number;
+	readonly account: string;
+	/** False: no snapshot, events or ticks (a connection for history requests only). */
+	readonly feed?: boolean;
+};
 
 const digest = (...parts: readonly string[]) => createHash('sha256').update(parts.join('\0')).digest('hex');
 
@@ -63,6 +107,30 @@ export function agentSocketCandidates(service: Service, groups: readonly number[
 }
 
 /**
+The first of the places that holds a socket in a folder no stranger can write to (a shared group
+folder that anyone may write is no place to trust), or undefined.
+*/
+export function findAgentSocket(paths: readonly string[]): string | undefined {
+	return paths.find(path => {
+		try {
+			// eslint-disable-next-line no-bitwise
+			return statSync(path).isSocket() && (statSync(dirname(path)).mode & 0o002) === 0;
+		} catch {
+			return false;
+		}
+	});
+}
+
+/** The agent behind a socket runs as this user (it can read the same files), or as another (a `--group` agent of a teammate). */
+export function agentIsSameUser(socketPath: string): boolean {
+	try {
+		return statSync(socketPath).uid === (process.getuid?.() ?? -1);
+	} catch {
+		return false;
+	}
+}
+
+/**
 Splits a text stream into lines (a 10 MB snapshot comes in many chunks: each is scanned once). A
 line over `maxLength` characters is reported once as `undefined`, and the caller hangs up.
 */
@@ -75,7 +143,8 @@ export function createLineSplitter(maxLength: number): (chunk: string) => Array<
 		let newline = chunk.indexOf('\n');
 		while (newline !== -1) {
 			parts.push(chunk.slice(start, newline));
-			lines.push(parts.join(''));
+			// A whole line can come in one chunk: it is measured too.
+			lines.push(length + newline - start > maxLength ? undefined : parts.join(''));
 			parts = [];
 			length = 0;
 			start = newline + 1;

@@ -1,5 +1,6 @@
 import {basename, join} from 'node:path';
-import {groupAgentDirectory} from '../api/agent-protocol.js';
+import {groupAgentDirectory, type AgentFeature} from '../api/agent-protocol.js';
+import type {RecordingState} from '../history/history-types.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
 import type {WebhookReport} from '../poll/alert-notifier.js';
@@ -36,7 +37,9 @@ ${historyHelp}
 ${alertHelp}
 
 	The agent records the account's history (one SQLite file per account, only what changed,
-	rolled up by the minute and the hour); every podtop on the host reads it from there.
+	rolled up by the minute and the hour). Attached clients stop recording their own and read it:
+	from the file when they run as the same user, over the socket otherwise (a --group member);
+	they hand the agent what only they know (their tracked jobs, and a member's writes).
 
 	With --alerts, the agent evaluates the rules and posts to their webhook: attached clients show
 	their own rules but leave posting to the agent (one poller, one poster).
@@ -87,7 +90,15 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 
 			const {proof, socketPath: own} = engine.agentLink;
 			const socketPath = gid === undefined ? own : join(groupAgentDirectory(gid), basename(own));
-			const server = await serveAgent({store: engine.store, socketPath, proof, gid, log});
+			const history = {
+				reader: engine.history.reader,
+				record: engine.history.record,
+				features(): AgentFeature[] {
+					const {state} = engine.history.status.getState();
+					return state === 'off' ? [] : state === 'remote' ? ['history'] : ['history', 'record'];
+				},
+			};
+			const server = await serveAgent({store: engine.store, socketPath, proof, gid, log, history});
 			const metrics = exportAt ? createMetrics(engine.store) : undefined;
 			const exporter =
 				metrics && exportAt
@@ -103,14 +114,19 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 				log(`serving ${exporter.url}`);
 			}
 
-			const recording = engine.history.status.getState();
-			if (recording.state === 'recording') {
-				log(`recording history in ${recording.file}`);
-			}
+			// Now, or later: when the podtop that recorded before the agent came (a dashboard) hands the file over.
+			const sayRecording = (state: RecordingState, previous?: RecordingState) => {
+				if (state.state === 'recording' && previous?.state !== 'recording' && previous?.state !== 'paused') {
+					log(`recording history in ${state.file}`);
+				}
+			};
 
+			sayRecording(engine.history.status.getState());
+			const unsubscribe = engine.history.status.subscribe(sayRecording);
 			try {
 				await untilSignal();
 			} finally {
+				unsubscribe();
 				metrics?.close();
 				await exporter?.close();
 				await server.close();

@@ -3,6 +3,7 @@ import type {EndpointInput} from '../api/graphql-types.js';
 import {inertJson, sanitizeLine} from '../format/sanitize.js';
 import {describeChanges, planEndpoint, type EndpointFields, type EndpointProblems} from '../requests/endpoint-request.js';
 import {UsageError} from '../lib/usage-error.js';
+import {isSubcommand, subcommandUsage} from './command-list.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -80,8 +81,8 @@ export async function runEndpoint(argv: readonly string[]): Promise<void> {
 		return;
 	}
 
-	if ((action !== 'scale' && action !== 'delete') || !endpointId || rest.length > 0) {
-		throw new UsageError('usage: podtop endpoint scale <endpoint_id> --min N --max N, or podtop endpoint delete <endpoint_id> --yes');
+	if (!isSubcommand('endpoint', action) || !endpointId || rest.length > 0) {
+		throw new UsageError(subcommandUsage('endpoint', action));
 	}
 
 	const {flags} = cli;
@@ -154,9 +155,7 @@ const fieldFlags: Readonly<Record<keyof EndpointFields, string>> = {
 /** `podtop endpoint create` and `update`: the fields checked, the changes said, then one save. */
 async function saveEndpointVerb(action: 'create' | 'update', endpointId: string | undefined, rest: readonly string[], flags: SaveFlags): Promise<void> {
 	if (rest.length > 0 || (action === 'update' && !endpointId)) {
-		throw new UsageError(
-			action === 'create' ? 'usage: podtop endpoint create --name NAME --template ID --gpu-ids POOLS' : 'usage: podtop endpoint update <endpoint_id> [fields]',
-		);
+		throw new UsageError(subcommandUsage('endpoint', action));
 	}
 
 	const fields: EndpointFields = {

@@ -27,14 +27,17 @@ type Flags = {
 	readonly historySource?: string;
 };
 
+/** What was typed, with any password in a URL left out. */
+const redactUrl = (text: string) => text.replace(/\/\/([^/@\s]*)@/, (_, credentials: string) => `//${credentials.split(':')[0]}:…@`);
+
 /** The history flags as options; a bad retention or source is a UsageError that says what to write. */
 export function readHistoryFlags(flags: Flags): HistoryOptions {
 	const retention = flags.retention === undefined ? undefined : parseRetention(flags.retention);
 	if (flags.historySource !== undefined) {
 		const [kind, ...rest] = flags.historySource.split('=');
 		const url = rest.join('=');
-		if (kind !== 'prometheus' || !/^https?:\/\/[^\s/]+/.test(url)) {
-			throw new UsageError(`--history-source takes prometheus=URL (like prometheus=http://127.0.0.1:9090), got "${flags.historySource}"`);
+		if (kind !== 'prometheus' || !/^https?:\/\/[^\s/]+/.test(url) || !URL.canParse(url)) {
+			throw new UsageError(`--history-source takes prometheus=URL (like prometheus=http://127.0.0.1:9090), got "${redactUrl(flags.historySource)}"`);
 		}
 
 		return {disabled: !flags.history, reader: flags.history ? createPrometheusReader({url}) : undefined, retention};

@@ -81,8 +81,75 @@ export function checkFlags(argv: readonly string[], flags: AnyFlags, command: st
 	}
 }
 
-/** meow, refusing unknown flags with a sentence and exit 2. */
+/** A word that is a value even though it starts with `-`: standard input, or a negative number. */
+const dashValue = (word: string) => word === '-' || /^-(?:\d|\.\d)/.test(word);
+
+/** Written as a number in full (`Number('')` is 0, so an empty word is not one). */
+const isNumber = (word: string) => word.trim() !== '' && Number.isFinite(Number(word));
+
+/**
+ * Each value flag joined to its value as `--name=value` before meow (yargs-parser) sees it: it takes
+ * the next word only when that does not start with `-`, so `--input -` lost its `-` and `--bid -1e3`
+ * its number. A value flag with no value, or a flag where its value should be, is refused, as is a
+ * number flag given something else (yargs-parser would make it null, or its default).
+ */
+export function joinFlagValues(argv: readonly string[], flags: AnyFlags, command: string): string[] {
+	/** Each way to write a value flag (`--name`, its aliases, `-s`) → its long name and type. */
+	const valueFlags = new Map<string, {readonly long: string; readonly type: string}>();
+	for (const [name, spec] of Object.entries(flags)) {
+		if (spec.type !== undefined && spec.type !== 'boolean') {
+			const long = `--${kebab(name)}`;
+			for (const written of [long, ...(spec.aliases ?? []).map(alias => `--${kebab(alias)}`), ...(spec.shortFlag ? [`-${spec.shortFlag}`] : [])]) {
+				valueFlags.set(written, {long, type: spec.type});
+			}
+		}
+	}
+
+	const joined: string[] = [];
+	for (let index = 0; index < argv.length; index++) {
+		const argument = argv[index]!;
+		if (argument === '--') {
+			joined.push(...argv.slice(index));
+			break;
+		}
+
+		const equals = argument.indexOf('=');
+		const flag = equals === -1 ? argument : argument.slice(0, equals);
+		const spec = valueFlags.get(flag);
+		if (!spec) {
+			joined.push(argument);
+			continue;
+		}
+
+		let value = argument.slice(equals + 1);
+		if (equals === -1) {
+			const next = argv[index + 1];
+			if (next === undefined || next === '--') {
+				throw new UsageError(`${flag} needs a value; see ${command} --help`);
+			}
+
+			if (next.startsWith('-') && !dashValue(next)) {
+				const how = next.startsWith('--') ? '' : ` (write ${flag}=${next} for a value starting with -)`;
+				throw new UsageError(`${flag} needs a value, not the flag ${next}${how}; see ${command} --help`);
+			}
+
+			value = next;
+			index++;
+		}
+
+		if (spec.type === 'number' && !isNumber(value)) {
+			throw new UsageError(`${flag} takes a number; got ${JSON.stringify(value)}`);
+		}
+
+		joined.push(`${spec.long}=${value}`);
+	}
+
+	return joined;
+}
+
+/** meow, refusing unknown flags and value flags without a value with a sentence and exit 2. */
 export function parseCommandLine<Flags extends AnyFlags>(help: string, argv: readonly string[], flags: Flags, command: string): Result<Flags> {
-	checkFlags(argv, flags, command);
-	return meow(help, {importMeta: import.meta, argv: [...argv], flags, allowUnknownFlags: false});
+	const joined = joinFlagValues(argv, flags, command);
+	checkFlags(joined, flags, command);
+	return meow(help, {importMeta: import.meta, argv: joined, flags, allowUnknownFlags: false});
 }

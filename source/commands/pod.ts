@@ -2,6 +2,7 @@ import type {PodRecord} from '../api/graphql-types.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
 import {describeCost} from '../store/pod-figures.js';
+import {isSubcommand, subcommandUsage} from './command-list.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -31,8 +32,6 @@ ${connectionHelp}
 	  $ podtop pod resume abc123xyz --bid 0.25
 `;
 
-const actions = ['stop', 'resume', 'terminate'] as const;
-
 /** `podtop pod stop|resume|terminate`: one pod, one write. */
 export async function runPod(argv: readonly string[]): Promise<void> {
 	if (argv[0] === 'deploy') {
@@ -54,8 +53,9 @@ export async function runPod(argv: readonly string[]): Promise<void> {
 		'podtop pod',
 	);
 	const [action, podId, ...rest] = cli.input;
-	if (!action || !(actions as readonly string[]).includes(action) || !podId || rest.length > 0) {
-		throw new UsageError('usage: podtop pod stop|resume|terminate <pod_id>');
+	// deploy is taken above when it comes first; anywhere else it is a mistake, not another verb.
+	if (!isSubcommand('pod', action) || action === 'deploy' || !podId || rest.length > 0) {
+		throw new UsageError(subcommandUsage('pod', action));
 	}
 
 	const {flags} = cli;

@@ -1,4 +1,4 @@
-import {accountProof, agentSocketCandidates, agentSocketPath} from '../api/agent-protocol.js';
+import {accountProof, agentIsSameUser, agentSocketCandidates, agentSocketPath, findAgentSocket, type HistoryMethod} from '../api/agent-protocol.js';
 import {createGraphqlApi} from '../api/graphql-api.js';
 import {createCompatApi} from '../api/compat-api.js';
 import type {GpuTypeRecord, PodRecord, SavedEndpoint} from '../api/graphql-types.js';
@@ -8,9 +8,11 @@ import {Pools} from '../api/pools.js';
 import {keyFingerprint, rememberSecret} from '../api/redact.js';
 import type {AlertRules} from '../config/alert-rules.js';
 import {historyAccountId} from '../history/history-file.js';
+import {withAgentHistory, type AgentAwareHistory} from '../history/agent-history.js';
 import {openHistory, type History, type HistoryOptions} from '../history/open-history.js';
 import {createAlertLoop} from '../poll/alert-loop.js';
 import {createWebhookNotifier, type WebhookReport} from '../poll/alert-notifier.js';
+import {createAgentConnection} from '../poll/agent-connection.js';
 import {createAgentFeed, readAgentSnapshot, type AgentFeed} from '../poll/agent-feed.js';
 import {defaultBudgetSettings, type BudgetSettings} from '../poll/budget-limits.js';
 import type {Cadence} from '../poll/cadence.js';
@@ -20,6 +22,7 @@ import {Scheduler} from '../poll/scheduler.js';
 import type {RunningSimulator} from '../sim/start-simulator.js';
 import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/create-store.js';
 import type {PaneName} from '../store/types.js';
+import {createAgentForwarding} from './agent-forwarding.js';
 import {perform, type PerformResult} from './perform.js';
 import type {Target} from './resolve-target.js';
 import {snapshotOfAccount, takeSnapshot, type Snapshot} from './take-snapshot.js';
@@ -83,7 +86,10 @@ export type EngineOptions = {
 	readonly auditPath?: string;
 	/**
 	Take the account from an agent on this host (`podtop agent`) when one serves it, polling only
-	what is this process's own (followed jobs, an open pod); live, and every endpoint, only.
+	what is this process's own (followed jobs, an open pod); live, and every endpoint, only. Unset,
+	the process is not fed, but a process that polls nothing of the account (`snapshot`, `history`)
+	reads the agent's history when it cannot read the file, and an agent of another user
+	(`--group`) is told of its writes. False (`--no-agent`): no agent is asked anything.
 	*/
 	readonly agent?: boolean;
 	/**
@@ -112,7 +118,7 @@ export async function createEngine({
 	poll,
 	readOnly = false,
 	auditPath,
-	agent = false,
+	agent,
 	alerts,
 	state,
 	history: historyOptions = {},
@@ -145,8 +151,13 @@ export async function createEngine({
 
 	const pollers = createPollers({store, writes, api, scheduler, cadence, endpointFilter, allVisible, poll});
 	const account = historyAccountId(service);
+	const link: AgentLink | undefined =
+		target.mode === 'live' ? {socketPath: agentSocketPath(service), candidates: agentSocketCandidates(service), proof: accountProof(apiKey)} : undefined;
+	// Every endpoint of the account, or none: a filtered view polls its own few.
+	const agentLink = agent && !endpointFilter?.length ? link : undefined;
+	const fed = Boolean(agentLink) && (poll ?? allPolledData).includes('endpoints');
 	// A filtered view sees part of the account: it reads history, never writes it.
-	const history = openHistory({
+	const local = openHistory({
 		store,
 		service,
 		mode: target.mode,
@@ -155,12 +166,26 @@ export async function createEngine({
 		auditPath,
 		account,
 		log: notice,
+		// Fed by an agent that records, this process does not record: the feed's first look decides.
+		standBy: fed,
 	});
-	const link: AgentLink | undefined =
-		target.mode === 'live' ? {socketPath: agentSocketPath(service), candidates: agentSocketCandidates(service), proof: accountProof(apiKey)} : undefined;
-	// Every endpoint of the account, or none: a filtered view polls its own few.
-	const agentLink = agent && !endpointFilter?.length ? link : undefined;
+	// --no-history, or another source (Prometheus): nothing of the agent's history either.
+	const history: AgentAwareHistory =
+		historyOptions.disabled || historyOptions.reader
+			? {...local, attached() {}}
+			: withAgentHistory(local, {
+					findAgent:
+						link && agent !== false && !fed
+							? () => {
+									const socketPath = findAgentSocket(link.candidates);
+									return socketPath === undefined
+										? undefined
+										: {transport: createAgentConnection({socketPath, proof: link.proof}), sameUser: agentIsSameUser(socketPath)};
+								}
+							: undefined,
+				});
 	let feed: AgentFeed | undefined;
+	const forwarding = createAgentForwarding({store, send: message => feed?.send(message) ?? false, link: agent === false ? undefined : link});
 	const webhook = alerts?.rules.webhook;
 	const notifier = webhook ? createWebhookNotifier({webhook, onReport: alerts.onWebhook}) : undefined;
 	const alertLoop =
@@ -196,8 +221,20 @@ export async function createEngine({
 				proof: agentLink.proof,
 				store,
 				writes,
-				onAttached(attached) {
+				onAttached(attached, peer) {
 					pollers.setAccountPolling(!attached);
+					const now = attached ? peer : undefined;
+					forwarding.attached(now);
+					history.attached(
+						now && {
+							transport: {
+								socketPath: now.socketPath,
+								request: async (method: HistoryMethod, args: readonly unknown[], timeoutMs: number) => feed!.request(method, args, timeoutMs),
+							},
+							sameUser: now.sameUser,
+							records: now.features.includes('history'),
+						},
+					);
 				},
 			});
 			feed.start();
@@ -226,9 +263,11 @@ export async function createEngine({
 			return (account && snapshotOfAccount(account, meta)) ?? takeSnapshot(api, meta);
 		},
 		history,
-		perform: async (id, writeTarget, input) => perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey, account}, id, writeTarget, input),
+		perform: async (id, writeTarget, input) =>
+			perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey, account, onWrite: forwarding.wrote}, id, writeTarget, input),
 		async close() {
 			closing ??= (async () => {
+				await forwarding.stop();
 				feed?.stop();
 				alertLoop?.stop();
 				notifier?.stop();

@@ -33,6 +33,8 @@ export type PerformContext = {
 	readonly apiKey: string;
 	/** The account's id (a hash, never the key), so its history can find its writes in the audit log. */
 	readonly account?: string;
+	/** Told of each write as its audit line says it (kept or not): an agent of another user learns of it so. */
+	readonly onWrite?: (entry: AuditEntry) => void;
 };
 
 const auditOutcome: Record<PerformOutcome, AuditEntry['outcome']> = {
@@ -77,23 +79,25 @@ export async function perform<Id extends WriteId>(
 		}
 	}
 
+	const entry: AuditEntry = {
+		time: new Date().toISOString(),
+		mode: context.mode,
+		...(context.account ? {account: context.account} : {}),
+		operation: id,
+		target: Object.fromEntries(Object.entries(target).map(([name, value]) => [name, sanitizeLine(String(value))])),
+		...inputDigest(input),
+		outcome: auditOutcome[result.outcome],
+		durationMs: Math.round(result.durationMs),
+		...(result.outcome === 'ok' ? {} : {error: result.message}),
+	};
 	if (context.auditPath) {
 		try {
-			await appendAudit(context.auditPath, {
-				time: new Date().toISOString(),
-				mode: context.mode,
-				...(context.account ? {account: context.account} : {}),
-				operation: id,
-				target: Object.fromEntries(Object.entries(target).map(([name, value]) => [name, sanitizeLine(String(value))])),
-				...inputDigest(input),
-				outcome: auditOutcome[result.outcome],
-				durationMs: Math.round(result.durationMs),
-				...(result.outcome === 'ok' ? {} : {error: result.message}),
-			});
+			await appendAudit(context.auditPath, entry);
 		} catch (error) {
 			result = {...result, auditError: `audit log not written (${context.auditPath}): ${error instanceof Error ? error.message : String(error)}`};
 		}
 	}
 
+	context.onWrite?.(entry);
 	return result;
 }

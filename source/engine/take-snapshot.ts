@@ -1,8 +1,10 @@
 import type {EndpointRecord, GpuTypeRecord, PodRecord} from '../api/graphql-types.js';
 import type {Health} from '../api/job-types.js';
+import type {PastAccount, Tier} from '../history/history-types.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';
 import type {AccountSnapshot} from '../store/account-snapshot.js';
 import {podCost} from '../store/pod-figures.js';
+import type {FiringAlert} from '../store/types.js';
 
 /**
 A pod as a snapshot gives it: its record as the service sent it (`costPerHr` its price while it runs,
@@ -27,8 +29,18 @@ export type Snapshot = {
 	readonly endpoints: ReadonlyArray<EndpointRecord & {readonly health: Health}>;
 	readonly pods: readonly SnapshotPod[];
 	readonly gpuTypes: readonly GpuTypeRecord[];
-	/** Where it came from: the service now, or the picture of an agent on this host. */
-	readonly via: 'direct' | 'agent';
+	/** Where it came from: the service now, the picture of an agent on this host, or the recorded history (`snapshot --at`). */
+	readonly via: 'direct' | 'agent' | 'history';
+};
+
+/** The account as it was (`snapshot --at`): the same picture, with the moment shown, the tier it comes from and the alerts firing then. */
+export type PastSnapshot = Snapshot & {
+	readonly via: 'history';
+	/** The moment shown (ISO). */
+	readonly at: string;
+	/** raw: each thing as last recorded at or before `at`; minute or hour: the last values of the rollup bucket `at` falls in. */
+	readonly tier: Tier;
+	readonly alerts: readonly FiringAlert[];
 };
 
 type SnapshotMeta = {readonly mode: 'demo' | 'live'; readonly apiHost: string; readonly endpointFilter?: readonly string[]};
@@ -61,14 +73,17 @@ export function snapshotOfAccount(account: AccountSnapshot, {mode, apiHost}: Sna
 		return undefined;
 	}
 
-	const withHealth = endpoints.order.flatMap(id => {
+	const picture = pictureOf(account, {mode, apiHost});
+	return picture.endpoints.length < endpoints.order.length ? undefined : {...picture, via: 'agent'};
+}
+
+/** A store's collections as a snapshot's lists: every endpoint that has health, the pods with what they cost now, the GPU types. */
+function pictureOf({endpoints, pods, gpus}: AccountSnapshot, {mode, apiHost, endpointFilter}: SnapshotMeta): Omit<Snapshot, 'via'> {
+	const ids = endpointFilter?.length ? endpoints.order.filter(id => endpointFilter.includes(id)) : endpoints.order;
+	const withHealth = ids.flatMap(id => {
 		const {record, health} = endpoints.byId[id]!;
 		return health ? [{...record, health}] : [];
 	});
-	if (withHealth.length < endpoints.order.length) {
-		return undefined;
-	}
-
 	const records = <R>(collection: {readonly order: readonly string[]; readonly byId: Readonly<Record<string, {readonly record: R}>>}) =>
 		collection.order.map(id => collection.byId[id]!.record);
 	return {
@@ -78,6 +93,10 @@ export function snapshotOfAccount(account: AccountSnapshot, {mode, apiHost}: Sna
 		endpoints: withHealth,
 		pods: records(pods).map(pod => snapshotPod(pod)),
 		gpuTypes: records(gpus),
-		via: 'agent',
 	};
+}
+
+/** The account as recorded at a moment (`reader.stateAt`), as `snapshot --at` prints it. */
+export function snapshotOfPast(past: PastAccount, meta: SnapshotMeta): PastSnapshot {
+	return {...pictureOf(past, meta), via: 'history', at: new Date(past.at).toISOString(), tier: past.tier, alerts: past.alerts};
 }

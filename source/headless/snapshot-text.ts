@@ -7,6 +7,12 @@ import type {Snapshot} from '../engine/take-snapshot.js';
 
 /** The snapshot as text for people: three tables under a header that says DEMO or LIVE. */
 export function snapshotText(snapshot: Snapshot): string {
+	const mode = snapshot.mode === 'demo' ? 'DEMO (built-in simulator)' : 'LIVE';
+	return `${mode} · ${sanitizeLine(snapshot.apiHost)}${snapshot.via === 'agent' ? ' · via agent' : ''} · ${snapshot.generatedAt}\n\n${snapshotTables(snapshot)}`;
+}
+
+/** The endpoints, pods and GPU types tables of a snapshot, now or past. */
+export function snapshotTables(snapshot: Snapshot): string {
 	const endpoints = textTable(
 		['ENDPOINT', 'NAME', 'RUN', 'IDLE', 'INIT', 'THROT', 'UNHLT', 'MIN-MAX', 'QUEUE', 'PROG', 'DONE', 'FAILED', 'RETRIED'],
 		snapshot.endpoints.map(({id, name, workersMin, workersMax, health: {jobs, workers}}) => [
@@ -58,6 +64,5 @@ export function snapshotText(snapshot: Snapshot): string {
 		]),
 		new Set([1, 2, 3, 4, 6]),
 	);
-	const mode = snapshot.mode === 'demo' ? 'DEMO (built-in simulator)' : 'LIVE';
-	return `${mode} · ${sanitizeLine(snapshot.apiHost)}${snapshot.via === 'agent' ? ' · via agent' : ''} · ${snapshot.generatedAt}\n\n${endpoints}\n\n${pods}\n\n${gpus}\n`;
+	return `${endpoints}\n\n${pods}\n\n${gpus}\n`;
 }

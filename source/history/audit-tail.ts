@@ -1,17 +1,5 @@
 import {closeSync, openSync, readSync, statSync} from 'node:fs';
-import type {EventRow} from './changes.js';
-
-/** The fields of an audit line (engine/audit-log.ts) the timeline keeps: never the input, never the key. */
-type AuditLine = {
-	readonly time?: unknown;
-	readonly account?: unknown;
-	readonly mode?: unknown;
-	readonly operation?: unknown;
-	readonly target?: unknown;
-	readonly outcome?: unknown;
-	readonly durationMs?: unknown;
-	readonly error?: unknown;
-};
+import {writeEvent, type EventRow, type WriteFields} from './event-rows.js';
 
 export type AuditPosition = {readonly inode: number; readonly offset: number};
 
@@ -20,38 +8,14 @@ const maxReadBytes = 1024 * 1024;
 
 /** A write of the audit log as an event of the timeline; undefined for another account's or a line that is not one. */
 export function auditEvent(line: string, account: string): (EventRow & {readonly at: number}) | undefined {
-	let entry: AuditLine;
+	let entry: WriteFields & {readonly account?: unknown};
 	try {
-		entry = JSON.parse(line) as AuditLine;
+		entry = JSON.parse(line) as typeof entry;
 	} catch {
 		return undefined;
 	}
 
-	if (entry.account !== account || typeof entry.operation !== 'string' || typeof entry.time !== 'string') {
-		return undefined;
-	}
-
-	const at = Date.parse(entry.time);
-	const target = typeof entry.target === 'object' && entry.target !== null ? (entry.target as Record<string, unknown>) : {};
-	const subject = [target.endpointId, target.podId, target.gpuTypeId].find((value): value is string => typeof value === 'string');
-	const kind =
-		typeof target.endpointId === 'string' ? 'endpoint' : typeof target.podId === 'string' ? 'pod' : typeof target.gpuTypeId === 'string' ? 'gpu' : undefined;
-	return Number.isNaN(at)
-		? undefined
-		: {
-				at,
-				type: 'write',
-				kind,
-				subject,
-				ref: entry.operation,
-				data: {
-					operation: entry.operation,
-					target,
-					outcome: entry.outcome,
-					durationMs: entry.durationMs,
-					...(entry.error === undefined ? {} : {error: entry.error}),
-				},
-			};
+	return entry.account === account ? writeEvent(entry) : undefined;
 }
 
 /**

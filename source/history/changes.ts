@@ -1,24 +1,14 @@
 import {type PodtopState, type Collection} from '../store/state.js';
 import type {FiringAlert} from '../store/types.js';
 import {endpointRecordPart, endpointStateSample, gpuRecordPart, gpuStateSample, podRecordPart, podStateSample, type Sample} from './fields.js';
-import type {HistoryEventType, SeriesKind} from './history-types.js';
+import {jobEvent, type EventRow} from './event-rows.js';
+import type {SeriesKind} from './history-types.js';
 import {sameExcept, sameSample} from './unchanged.js';
 
 /** A thing by kind and id, as the maps below key it. */
 export const thingKey = (kind: SeriesKind, key: string) => `${kind}\0${key}`;
 
-/** An event as written: what the timeline holds. */
-export type EventRow = {
-	/** When it happened, when that is not the moment it is written (a write read from the audit log). */
-	readonly at?: number;
-	readonly type: HistoryEventType;
-	readonly kind?: SeriesKind;
-	readonly subject?: string;
-	readonly name?: string;
-	/** Ties events of one thing together: an alert's id (firing and resolved), a job's key. */
-	readonly ref?: string;
-	readonly data: Readonly<Record<string, unknown>>;
-};
+export type {EventRow} from './event-rows.js';
 
 /** What one flush writes, before series ids are known. */
 export type Batch = {
@@ -281,21 +271,7 @@ export function collectChanges(
 		}
 
 		pending.jobStatus.set(key, job.status);
-		const endpoint = next.endpoints.byId[job.endpointId]?.record;
-		batch.events.push({
-			type: 'job',
-			kind: 'endpoint',
-			subject: job.endpointId,
-			name: endpoint?.name ?? job.endpointId,
-			ref: key,
-			data: {
-				id: job.id,
-				status: job.status,
-				...(job.delayTime === undefined ? {} : {delayTime: job.delayTime}),
-				...(job.executionTime === undefined ? {} : {executionTime: job.executionTime}),
-				...(job.error === undefined ? {} : {error: job.error.slice(0, 500)}),
-			},
-		});
+		batch.events.push(jobEvent(job, next.endpoints.byId[job.endpointId]?.record.name ?? job.endpointId));
 	}
 
 	return {batch, pending};

@@ -4,6 +4,7 @@ import {join} from 'node:path';
 import {createStore, type StoreApi} from 'zustand/vanilla';
 import type {PodtopStore} from '../store/create-store.js';
 import {auditEvent, readAuditSince, type AuditPosition} from './audit-tail.js';
+import type {EventRow} from './event-rows.js';
 import {
 	defaultHistoryDirectory,
 	historyFileName,
@@ -39,6 +40,13 @@ export type History = {
 	readonly maintain: () => Promise<void>;
 	/** Settles once what there is to read is there (in DEMO, once the simulated past is recorded). */
 	readonly ready: Promise<void>;
+	/**
+	Stand by while an agent records the account (the one recorder, as it is the one poller): stop
+	recording and let go of the file, read it only; false: record again as soon as the file is free.
+	*/
+	readonly standBy: (on: boolean) => void;
+	/** Events for the timeline this process did not see itself (what attached clients forward to the agent). */
+	readonly record: (events: readonly EventRow[]) => void;
 	readonly close: () => Promise<void>;
 };
 
@@ -60,7 +68,12 @@ type Options = {
 	readonly now?: () => number;
 	/** How often a reader tries to become the recorder, and the audit log is read. */
 	readonly retryMs?: number;
+	/** Start standing by (`standBy`): the engine first looks for an agent that records the account. */
+	readonly standBy?: boolean;
 };
+
+/** Events kept for the timeline while another podtop holds the file (the agent takes it within seconds). */
+const maxWaitingEvents = 1000;
 
 /** The demo's history is its own simulated past: a file of this process only, removed when it ends. */
 const demoFile = () => join(tmpdir(), `podtop-demo-history-${process.pid}-${Date.now().toString(36)}.sqlite`);
@@ -82,6 +95,7 @@ export function openHistory({
 	log = () => undefined,
 	now = Date.now,
 	retryMs = 5000,
+	standBy: startStandingBy = false,
 }: Options): History {
 	const status = createStore<RecordingState>()(() => ({state: 'off'}));
 	const setStatus = (state: RecordingState, line?: string) => {
@@ -99,13 +113,24 @@ export function openHistory({
 			flush() {},
 			maintain: async () => undefined,
 			ready: Promise.resolve(),
+			standBy() {},
+			record() {},
 			close: async () => options.reader?.close(),
 		};
 	}
 
 	if (options.disabled) {
 		setStatus({state: 'off', reason: '--no-history'});
-		return {reader: () => undefined, status, flush() {}, maintain: async () => undefined, ready: Promise.resolve(), close: async () => undefined};
+		return {
+			reader: () => undefined,
+			status,
+			flush() {},
+			maintain: async () => undefined,
+			ready: Promise.resolve(),
+			standBy() {},
+			record() {},
+			close: async () => undefined,
+		};
 	}
 
 	const file = mode === 'demo' ? demoFile() : join(options.directory ?? defaultHistoryDirectory(), historyFileName(service));
@@ -117,6 +142,8 @@ export function openHistory({
 	let timer: NodeJS.Timeout | undefined;
 	let auditPosition: AuditPosition | undefined;
 	let closed = false;
+	let standingBy = startStandingBy;
+	let waiting: EventRow[] = [];
 
 	const becomeRecorder = (): boolean => {
 		lock = takeWriterLock(file);
@@ -173,11 +200,15 @@ export function openHistory({
 
 	const tick = () => {
 		try {
-			if (!recorder && record && !closed) {
+			if (!recorder && record && !closed && !standingBy) {
 				becomeRecorder();
 			}
 
 			readAudit();
+			if (recorder && waiting.length > 0) {
+				recorder.record(waiting);
+				waiting = [];
+			}
 		} catch (error) {
 			log(error instanceof Error ? error.message : String(error));
 		}
@@ -202,15 +233,21 @@ export function openHistory({
 		}
 	};
 
+	const readOnly = (reason: string, line?: string) => {
+		if (!reader) {
+			openReader();
+		}
+
+		setStatus({state: 'reading', file, reason}, line);
+	};
+
 	try {
-		if (record && becomeRecorder()) {
+		if (record && standingBy) {
+			setStatus({state: 'off', reason: 'looking for an agent that records this account'});
+		} else if (record && becomeRecorder()) {
 			readerOpened = true;
 		} else if (record) {
-			openReader();
-			setStatus(
-				{state: 'reading', file, reason: 'another podtop records this account'},
-				`another podtop (the agent?) records this account's history; this one reads ${file}`,
-			);
+			readOnly('another podtop records this account', `another podtop (the agent?) records this account's history; this one reads ${file}`);
 		} else {
 			setStatus({state: 'off', reason: 'this command reads history only'});
 		}
@@ -235,6 +272,45 @@ export function openHistory({
 			return reader;
 		},
 		status,
+		standBy(on) {
+			const was = standingBy;
+			standingBy = on;
+			if (!record || closed) {
+				return;
+			}
+
+			try {
+				if (on && recorder) {
+					// What is due is written, then the file is the agent's: read it from now on.
+					readAudit();
+					maintenance?.stop();
+					recorder.stop();
+					void reader?.close();
+					lock?.release();
+					[maintenance, recorder, reader, lock] = [undefined, undefined, undefined, undefined];
+					log('the agent records this account: this podtop stopped recording its own and reads the history');
+				}
+
+				if (on) {
+					// Opened when a range is first asked for: a member of another user's agent never needs this user's file.
+					readerOpened = reader !== undefined;
+					setStatus({state: 'reading', file, reason: 'the agent records this account'});
+				} else if (was && becomeRecorder()) {
+					readerOpened = true;
+				} else if (was) {
+					readOnly('another podtop records this account');
+				}
+			} catch (error) {
+				log(error instanceof Error ? error.message : String(error));
+			}
+		},
+		record(events) {
+			if (recorder) {
+				recorder.record(events);
+			} else {
+				waiting = [...waiting, ...events].slice(-maxWaitingEvents);
+			}
+		},
 		flush(at) {
 			recorder?.flush(at);
 		},

@@ -7,6 +7,7 @@ import {
 	type KnownThing,
 	type Series,
 	type SeriesKind,
+	type SeriesPoint,
 	type SeriesQuery,
 	type Tier,
 	tiers,
@@ -88,31 +89,37 @@ export function createSqliteReader({db, file, retention = defaultRetention, owns
 
 		const span = spans();
 		const tier = chooseTier(step, from, {raw: span.raw?.from, minute: span.minute?.from, hour: span.hour?.from});
-		let points;
-		if (tier === 'raw') {
-			const rows = JSON.parse((statements.raw.get(thing.id, from, to) as [string])[0]) as Array<[number, string | null, Values]>;
-			points = rows.map(([at, state, values]) => ({at, count: 1, state: state ?? undefined, min: values, mean: values, max: values, last: values}));
-		} else {
-			const width = tierStepMs[tier];
+		const readTier = (source: Tier, start: number, end: number): SeriesPoint[] => {
+			if (source === 'raw') {
+				const rows = JSON.parse((statements.raw.get(thing.id, start, end) as [string])[0]) as Array<[number, string | null, Values]>;
+				return rows.map(([at, state, values]) => ({at, count: 1, state: state ?? undefined, min: values, mean: values, max: values, last: values}));
+			}
+
+			const width = tierStepMs[source];
 			const buckets: number[] = [];
-			for (let at = Math.floor(from / width) * width; at <= to; at += width) {
+			for (let at = Math.floor(start / width) * width; at <= end; at += width) {
 				buckets.push(at);
 			}
 
-			const rows = JSON.parse((rollups[tier].get(JSON.stringify(buckets), thing.id) as [string])[0]) as Array<
+			const rows = JSON.parse((rollups[source].get(JSON.stringify(buckets), thing.id) as [string])[0]) as Array<
 				[number, number, string | null, Values, Values, Values, Values]
 			>;
-			points = rows.map(([at, count, state, min, mean, max, last]) => ({at, count, state: state ?? undefined, min, mean, max, last}));
-		}
+			const points = rows.map(([at, count, state, min, mean, max, last]) => ({at, count, state: state ?? undefined, min, mean, max, last}));
+			// The newest stretch is not rolled up yet (a minute closes seconds after its end, an hour after the hour): the finer tier fills it.
+			const covered = span[source] ? span[source].to + width : start;
+			return covered <= end ? [...points, ...readTier(tiers[tiers.indexOf(source) - 1]!, Math.max(start, covered), end)] : points;
+		};
 
-		const merged = step !== undefined && step > tierStepMs[tier] ? mergePoints(points, step) : points;
-		const width = merged.reduce((longest, point) => Math.max(longest, point.last.length, point.min.length), 0);
+		const points = readTier(tier, from, to);
+		const width = step === undefined ? undefined : Math.max(step, tierStepMs[tier]);
+		const merged = width !== undefined && width > 0 ? mergePoints(points, width) : points;
+		const length = merged.reduce((longest, point) => Math.max(longest, point.last.length, point.min.length), 0);
 		return {
 			kind,
 			key: thing.key,
 			name: thing.name,
 			deletedAt: thing.deletedAt,
-			fields: fieldNames(kind, width),
+			fields: fieldNames(kind, length),
 			tier,
 			step: step !== undefined && step > tierStepMs[tier] ? step : tierStepMs[tier],
 			points: merged,

@@ -1,7 +1,6 @@
-import {statSync} from 'node:fs';
 import {createConnection, type Socket} from 'node:net';
-import {dirname} from 'node:path';
-import {agentProtocolVersion, agentSilenceMs, createLineSplitter} from '../api/agent-protocol.js';
+import {agentIsSameUser, agentProtocolVersion, agentSilenceMs, createLineSplitter, featuresOf, findAgentSocket, type AgentPeer} from '../api/agent-protocol.js';
+import {createAgentRequests, type AgentRequests} from '../api/agent-requests.js';
 import {isAccountSnapshot, type AccountSnapshot} from '../store/account-snapshot.js';
 import type {PodtopStore, StoreWrites} from '../store/create-store.js';
 import {applyAgentEvents} from './apply-agent-events.js';
@@ -9,6 +8,10 @@ import {applyAgentEvents} from './apply-agent-events.js';
 export type AgentFeed = {
 	readonly start: () => void;
 	readonly stop: () => void;
+	/** A history request over the feed's connection (rejects while not attached). */
+	readonly request: AgentRequests['request'];
+	/** Sends one line to the agent (a `record` line) while attached; false when not attached. */
+	readonly send: (message: unknown) => boolean;
 };
 
 type Options = {
@@ -18,31 +21,16 @@ type Options = {
 	readonly proof: string;
 	readonly store: PodtopStore;
 	readonly writes: StoreWrites;
-	/** Attached (the agent feeds the account) or not (poll it yourself), each time it changes and after the first try. */
-	readonly onAttached: (attached: boolean) => void;
+	/** Attached (the agent feeds the account; `peer` says what it offers) or not (poll it yourself), each time it changes and after the first try. */
+	readonly onAttached: (attached: boolean, peer?: AgentPeer) => void;
 	/** While detached, how often to look for the agent again. */
 	readonly retryMs?: number;
 	/** How long the agent may take to answer a hello with its snapshot. */
 	readonly answerMs?: number;
 };
 
-/**
-The first of the places that holds a socket in a folder no stranger can write to (a shared group
-folder that anyone may write is no place to trust); the first place when none does (it fails,
-and the caller polls by itself).
-*/
-function findSocket(paths: readonly string[]): string {
-	return (
-		paths.find(path => {
-			try {
-				// eslint-disable-next-line no-bitwise
-				return statSync(path).isSocket() && (statSync(dirname(path)).mode & 0o002) === 0;
-			} catch {
-				return false;
-			}
-		}) ?? paths[0]!
-	);
-}
+/** The agent's socket, or the first place when none is there (connecting fails, and the caller polls by itself). */
+const findSocket = (paths: readonly string[]): string => findAgentSocket(paths) ?? paths[0]!;
 
 const parseLine = (line: string): unknown => {
 	try {
@@ -67,12 +55,24 @@ export function createAgentFeed({socketPaths, proof, store, writes, onAttached, 
 	let silence: NodeJS.Timeout | undefined;
 	let attached: boolean | undefined;
 	let stopped = true;
+	let socketPath = findSocket(socketPaths);
 
-	const report = (now: boolean) => {
+	const send = (line: string) => {
+		if (!attached || !socket || socket.destroyed) {
+			return false;
+		}
+
+		socket.write(line);
+		return true;
+	};
+
+	const requests = createAgentRequests(send, () => `the agent on ${socketPath}`);
+
+	const report = (now: boolean, peer?: AgentPeer) => {
 		if (attached !== now) {
 			attached = now;
 			writes.setVia(now ? 'agent' : 'direct');
-			onAttached(now);
+			onAttached(now, peer);
 		}
 	};
 
@@ -91,7 +91,8 @@ export function createAgentFeed({socketPaths, proof, store, writes, onAttached, 
 
 		const split = createLineSplitter(maxLineLength);
 		let adopted = false;
-		const current = createConnection(findSocket(socketPaths));
+		socketPath = findSocket(socketPaths);
+		const current = createConnection(socketPath);
 		socket = current;
 		current.setEncoding('utf8');
 		current.on('connect', () => {
@@ -109,7 +110,9 @@ export function createAgentFeed({socketPaths, proof, store, writes, onAttached, 
 				}
 
 				const event = message as Record<string, unknown> & {readonly type: string};
-				if (adopted) {
+				if (adopted && event.type === 'history') {
+					requests.answer(event);
+				} else if (adopted) {
 					events.push(event);
 				} else {
 					if (event.type !== 'snapshot' || !isAccountSnapshot(event.account)) {
@@ -120,7 +123,7 @@ export function createAgentFeed({socketPaths, proof, store, writes, onAttached, 
 
 					adopted = true;
 					writes.adoptAccount(event.account);
-					report(true);
+					report(true, {socketPath, features: featuresOf(event), sameUser: agentIsSameUser(socketPath)});
 				}
 			}
 
@@ -135,6 +138,7 @@ export function createAgentFeed({socketPaths, proof, store, writes, onAttached, 
 			clearTimeout(silence);
 			if (socket === current) {
 				socket = undefined;
+				requests.failAll('went away before it answered');
 			}
 
 			// Stopped: the engine is closing, and nothing must start polling again.
@@ -158,7 +162,10 @@ export function createAgentFeed({socketPaths, proof, store, writes, onAttached, 
 			clearTimeout(silence);
 			socket?.destroy();
 			socket = undefined;
+			requests.failAll('is no longer attached (podtop is closing)');
 		},
+		request: requests.request,
+		send: message => send(`${JSON.stringify(message)}\n`),
 	};
 }
 

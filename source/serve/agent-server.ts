@@ -1,10 +1,13 @@
 import {unlinkSync} from 'node:fs';
 import {createServer, type Socket} from 'node:net';
-import {agentProtocolVersion, agentTickMs, createLineSplitter, maxHelloBytes, proofMatches} from '../api/agent-protocol.js';
+import {agentProtocolVersion, agentTickMs, createLineSplitter, maxHelloBytes, maxRequestBytes, proofMatches} from '../api/agent-protocol.js';
 import {accountSnapshot} from '../store/account-snapshot.js';
 import {changeEvents} from '../store/change-events.js';
 import type {PodtopStore} from '../store/create-store.js';
+import {createClientLines, createTurns, type AgentHistory, type Client} from './client-lines.js';
 import {prepareSocketPath, protectSocket} from './socket-file.js';
+
+export type {AgentHistory} from './client-lines.js';
 
 export type AgentServer = {
 	readonly socketPath: string;
@@ -29,9 +32,9 @@ type Options = {
 	readonly helloTimeoutMs?: number;
 	/** One line per client attached, refused or dropped (stderr in `podtop agent`). */
 	readonly log?: (line: string) => void;
+	/** The agent's history: clients read ranges of it, and forward what only they know to its timeline. */
+	readonly history?: AgentHistory;
 };
-
-type Client = {readonly socket: Socket; readonly name: string; pendingSince?: number};
 
 const line = (message: unknown) => `${JSON.stringify(message)}\n`;
 
@@ -50,9 +53,11 @@ export async function serveAgent({
 	tickMs = agentTickMs,
 	helloTimeoutMs = 2000,
 	log = () => undefined,
+	history,
 }: Options): Promise<AgentServer> {
 	await prepareSocketPath(socketPath, gid);
 	const clients = new Set<Client>();
+	const nextTurn = createTurns();
 	let counter = 0;
 
 	const drop = (client: Client, why: string) => {
@@ -85,7 +90,6 @@ export async function serveAgent({
 	const greet = (socket: Socket) => {
 		counter += 1;
 		const name = `client ${counter}`;
-		const split = createLineSplitter(maxHelloBytes);
 		const timer = setTimeout(() => {
 			socket.destroy();
 		}, helloTimeoutMs);
@@ -94,16 +98,21 @@ export async function serveAgent({
 		socket.on('close', () => {
 			clearTimeout(timer);
 		});
+		let heard = '';
 		const onHello = (chunk: string) => {
-			const lines = split(chunk);
-			if (lines.length === 0) {
+			heard += chunk;
+			const newline = heard.indexOf('\n');
+			if (newline === -1 && heard.length <= maxHelloBytes) {
 				return;
 			}
 
-			const first = lines[0];
+			const first = newline === -1 || newline > maxHelloBytes ? undefined : heard.slice(0, newline);
+			// What came after the hello (a client that asks at once) is read as the lines that follow.
+			const rest = newline === -1 ? '' : heard.slice(newline + 1);
+			heard = '';
 			socket.off('data', onHello);
 			clearTimeout(timer);
-			let hello: {type?: unknown; protocol?: unknown; account?: unknown} | undefined;
+			let hello: {type?: unknown; protocol?: unknown; account?: unknown; feed?: unknown} | undefined;
 			try {
 				hello = first === undefined ? undefined : (JSON.parse(first) as typeof hello);
 			} catch {}
@@ -122,15 +131,37 @@ export async function serveAgent({
 				return;
 			}
 
-			const client: Client = {socket, name};
+			const client: Client = {socket, name, feed: hello?.feed !== false};
 			clients.add(client);
+			const reader = createClientLines({client, history, send, drop, log, nextTurn});
+			const read = createLineSplitter(maxRequestBytes);
+			const onLines = (more: ReadonlyArray<string | undefined>) => {
+				for (const text of more) {
+					if (!clients.has(client) || !reader.take(text)) {
+						return;
+					}
+				}
+			};
+
+			socket.on('data', (next: string) => {
+				onLines(read(next));
+			});
 			socket.on('close', () => {
 				clients.delete(client);
+				reader.close();
 			});
-			// Whatever the client sends from now on is not read: its input buffer is its own business.
-			socket.resume();
-			send(client, line({type: 'snapshot', at: new Date().toISOString(), protocol: agentProtocolVersion, account: accountSnapshot(store.getState())}));
-			log(`${name} attached (${clients.size} in all)`);
+			const features = history?.features() ?? [];
+			const at = new Date().toISOString();
+			send(
+				client,
+				line(
+					client.feed
+						? {type: 'snapshot', at, protocol: agentProtocolVersion, features, account: accountSnapshot(store.getState())}
+						: {type: 'attached', at, protocol: agentProtocolVersion, features},
+				),
+			);
+			log(`${name} attached${client.feed ? '' : ' for history'} (${clients.size} in all)`);
+			onLines(read(rest));
 		};
 
 		socket.on('data', onHello);
@@ -155,7 +186,9 @@ export async function serveAgent({
 		if (events.length > 0) {
 			const text = events.map(event => JSON.stringify(event)).join('\n') + '\n';
 			for (const client of clients) {
-				send(client, text);
+				if (client.feed) {
+					send(client, text);
+				}
 			}
 		}
 	});
@@ -166,7 +199,7 @@ export async function serveAgent({
 		for (const client of clients) {
 			if (client.pendingSince !== undefined && now - client.pendingSince > drainTimeoutMs) {
 				drop(client, `nothing read for ${Math.round((now - client.pendingSince) / 1000)} s`);
-			} else {
+			} else if (client.feed) {
 				send(client, text);
 			}
 		}

@@ -1,14 +1,11 @@
 import {Counter, Gauge, Registry, type LabelValues} from 'prom-client';
 import {formatPrice} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
-import {stockOf} from '../store/gpu-stock.js';
+import {stockLevels, stockOf} from '../store/gpu-stock.js';
 import {podCost, stoppedVolumeDollarsPerGbMonth} from '../store/pod-figures.js';
 import type {PodtopStore} from '../store/create-store.js';
 import type {PodtopState} from '../store/state.js';
-import type {SourceName, StockStatus} from '../store/types.js';
-
-/** Stock as a number a graph can draw: the mapping is in the metric's HELP text. */
-export const stockLevels: Readonly<Record<StockStatus, number>> = {None: 0, Low: 1, Medium: 2, High: 3, Unknown: -1};
+import type {SourceName} from '../store/types.js';
 
 /** A label value from the service: inert, on one line, and of a sane length. */
 const label = (text: string | null | undefined) => sanitizeLine(text ?? '').slice(0, 128);
@@ -143,18 +140,27 @@ export function createMetrics(store: PodtopStore): {readonly registry: Registry;
 		}
 	});
 
-	gauge('podtop_pod_gpu_utilization_percent', 'GPU utilisation per GPU of the pod', [...podLabels, 'gpu'], function* (state) {
-		for (const {labels, record} of pods(state)) {
-			for (const [index, gpu] of (record.runtime?.gpus ?? []).entries()) {
-				yield [{...labels, gpu: label(gpu?.id ?? String(index))}, gpu?.gpuUtilPercent];
+	for (const [name, what, field] of [
+		['podtop_pod_gpu_utilization_percent', 'GPU utilisation', 'gpuUtilPercent'],
+		['podtop_pod_gpu_memory_utilization_percent', 'GPU memory in use', 'memoryUtilPercent'],
+	] as const) {
+		gauge(name, `${what} per GPU of the pod (gpu: its id, gpu_index: its place in the pod, from 0)`, [...podLabels, 'gpu', 'gpu_index'], function* (state) {
+			for (const {labels, record} of pods(state)) {
+				for (const [index, gpu] of (record.runtime?.gpus ?? []).entries()) {
+					yield [{...labels, gpu: label(gpu?.id ?? String(index)), gpu_index: String(index)}, gpu?.[field]];
+				}
 			}
+		});
+	}
+
+	gauge('podtop_pod_gpus', 'GPUs the pod has (its gpuCount)', podLabels, function* (state) {
+		for (const {labels, record} of pods(state)) {
+			yield [labels, record.gpuCount];
 		}
 	});
-	gauge('podtop_pod_gpu_memory_utilization_percent', 'GPU memory in use per GPU of the pod', [...podLabels, 'gpu'], function* (state) {
+	gauge('podtop_pod_up', '1 while the pod has a runtime (it is up), else 0', podLabels, function* (state) {
 		for (const {labels, record} of pods(state)) {
-			for (const [index, gpu] of (record.runtime?.gpus ?? []).entries()) {
-				yield [{...labels, gpu: label(gpu?.id ?? String(index))}, gpu?.memoryUtilPercent];
-			}
+			yield [labels, record.runtime ? 1 : 0];
 		}
 	});
 	gauge('podtop_pod_cpu_percent', 'Container CPU use of the pod', podLabels, function* (state) {
@@ -220,6 +226,34 @@ export function createMetrics(store: PodtopStore): {readonly registry: Registry;
 		function* (state) {
 			for (const {labels, record} of gpuTypes(state)) {
 				yield [labels, stockLevels[stockOf(record)]];
+			}
+		},
+	);
+	gauge(
+		'podtop_gpu_lowest_price_dollars_per_hour',
+		'The lowest on-demand price of one GPU of the type now (lowestPrice.uninterruptablePrice)',
+		gpuLabels,
+		function* (state) {
+			for (const {labels, record} of gpuTypes(state)) {
+				yield [labels, record.lowestPrice?.uninterruptablePrice];
+			}
+		},
+	);
+	gauge('podtop_gpu_minimum_bid_dollars_per_hour', 'The lowest spot bid per GPU-hour accepted now (lowestPrice.minimumBidPrice)', gpuLabels, function* (state) {
+		for (const {labels, record} of gpuTypes(state)) {
+			yield [labels, record.lowestPrice?.minimumBidPrice];
+		}
+	});
+	gauge(
+		'podtop_gpu_committed_price_dollars_per_hour',
+		'Price per GPU-hour committed for a term (one_week, one_month, three_months, six_months)',
+		[...gpuLabels, 'term'],
+		function* (state) {
+			for (const {labels, record} of gpuTypes(state)) {
+				yield [{...labels, term: 'one_week'}, record.oneWeekPrice];
+				yield [{...labels, term: 'one_month'}, record.oneMonthPrice];
+				yield [{...labels, term: 'three_months'}, record.threeMonthPrice];
+				yield [{...labels, term: 'six_months'}, record.sixMonthPrice];
 			}
 		},
 	);

@@ -41,12 +41,34 @@ describe('podtop run over real HTTP', () => {
 		expect(JSON.parse(stdout)).toMatchObject({id: expect.stringMatching(/^sync-/), status: 'COMPLETED', output: {payload: 'hello'}});
 	});
 
-	test('a failing job exits 1 with its error on stderr; the input can come from a file or standard input', async () => {
+	test('a failing job exits 1 with its error on stderr; the input can come from a file', async () => {
 		const file = path.join(state, 'job.json');
 		writeFileSync(file, JSON.stringify({delay_ms: 50, error: 'CUDA out of memory'}));
 		const failed = await runCli(['run', 'echo', '--input', `@${file}`, ...urls()], env());
 		expect(failed.code).toBe(1);
 		expect(failed.stderr).toMatch(/job FAILED: CUDA out of memory/);
+	});
+
+	test('--input - reads standard input, written as one word or two; --dry-run sends nothing, without it the job runs', async () => {
+		const before = await runRequests();
+		for (const flag of [['--input', '-'], ['--input=-']]) {
+			const dry = await runCli(['run', 'echo', ...flag, '--dry-run', ...urls()], env(), 20_000, '{"prompt": "from stdin"}');
+			expect(dry.stderr, flag.join(' ')).toBe('');
+			expect(dry.code, flag.join(' ')).toBe(0);
+			expect(JSON.parse(dry.stdout)).toMatchObject({endpoint: 'echo', route: '/run', body: {input: {prompt: 'from stdin'}}});
+		}
+
+		expect(await runRequests()).toBe(before);
+		const real = await runCli(['run', 'echo', '--input', '-', '--json', ...urls()], env(), 20_000, '{"delay_ms": 20, "payload": "piped"}');
+		expect(real.code).toBe(0);
+		expect(JSON.parse(real.stdout)).toMatchObject({status: 'COMPLETED', output: {payload: 'piped'}});
+		expect(await runRequests()).toBe(before + 1);
+		const empty = await runCli(['run', 'echo', '--input', '-', ...urls()], env(), 20_000, '');
+		expect(empty.code).toBe(2);
+		expect(empty.stderr).toMatch(/the input on standard input/);
+		const bare = await runCli(['run', 'echo', '--input', '--dry-run', ...urls()], env(), 20_000, '{}');
+		expect(bare.code).toBe(2);
+		expect(bare.stderr).toBe('podtop: --input needs a value, not the flag --dry-run; see podtop run --help\n');
 	});
 
 	test('--no-follow prints the id and exits 0; --dry-run prints the request and sends nothing', async () => {
@@ -102,7 +124,7 @@ describe('podtop run on the public image model', () => {
 
 	test('--prompt builds the input; --dry-run says the cost and sends nothing', async () => {
 		const before = await imageRequests();
-		const dry = await runCli(['run', 'black-forest-labs-flux-1-dev', '--prompt', 'a red fox', '--dry-run', ...urls()], env());
+		const dry = await runCli(['run', 'black-forest-labs-flux-1-dev', '--prompt', 'a red fox', '--seed', '-1', '--dry-run', ...urls()], env());
 		expect(dry.code).toBe(0);
 		expect(JSON.parse(dry.stdout)).toMatchObject({
 			route: '/run',

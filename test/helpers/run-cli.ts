@@ -21,9 +21,13 @@ export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.P
 
 export type CliResult = {readonly code: number | null; readonly stdout: string; readonly stderr: string};
 
-/** Runs the built CLI to completion (or until `timeoutMs`, then SIGTERM). */
-export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv = cliEnv(), timeoutMs = 20_000): Promise<CliResult> {
+/** Runs the built CLI to completion (or until `timeoutMs`, then SIGTERM); `stdin`, when given, is piped in and closed. */
+export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv = cliEnv(), timeoutMs = 20_000, stdin?: string): Promise<CliResult> {
 	const child = spawn(process.execPath, [cliPath, ...args], {env});
+	if (stdin !== undefined) {
+		child.stdin.end(stdin);
+	}
+
 	return collect(child, timeoutMs);
 }
 

@@ -167,7 +167,10 @@ describe('the recorder', () => {
 		expect(minutes?.points[5]?.count).toBe(6);
 		const [hours] = await reader.series({kind: 'endpoint', keys: ['ep1'], from: start, to: end, step: 3_600_000});
 		expect(hours?.tier).toBe('hour');
-		expect(hours?.points).toHaveLength(2);
+		// Two closed hours, then the ten minutes of the hour still open, from the finer tiers (minutes, then the raw sample at 05:10).
+		expect(hours?.points).toHaveLength(3);
+		expect(hours?.points[2]).toMatchObject({at: start + 2 * 3_600_000, count: 61});
+		expect([hours?.points[2]?.min[0], hours?.points[2]?.max[0]]).toEqual([0, 10]);
 		expect(hours?.points[0]?.min[0]).toBe(0);
 		expect(hours?.points[0]?.max[0]).toBe(59);
 		expect(hours?.points[0]?.mean[0]).toBeCloseTo(29.5, 1);

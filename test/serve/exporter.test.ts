@@ -49,6 +49,7 @@ describe('the metrics, from fixed store states', () => {
 					name: 'trainer',
 					desiredStatus: 'RUNNING',
 					costPerHr: 1.89,
+					gpuCount: 1,
 					imageName: 'runpod/pytorch',
 					machine: {gpuDisplayName: 'A100 80GB'},
 					runtime: {uptimeInSeconds: 3600, container: {cpuPercent: 40, memoryPercent: 55}, gpus: [{id: 'GPU-a', gpuUtilPercent: 93, memoryUtilPercent: 71}]},
@@ -59,7 +60,16 @@ describe('the metrics, from fixed store states', () => {
 			2000,
 		);
 		writes.setGpuTypes(
-			[{id: 'NVIDIA L4', displayName: 'L4', securePrice: 0.43, communitySpotPrice: 0.22, lowestPrice: {stockStatus: 'Low', maxUnreservedGpuCount: 6}}],
+			[
+				{
+					id: 'NVIDIA L4',
+					displayName: 'L4',
+					securePrice: 0.43,
+					communitySpotPrice: 0.22,
+					threeMonthPrice: 0.35,
+					lowestPrice: {stockStatus: 'Low', maxUnreservedGpuCount: 6, uninterruptablePrice: 0.39, minimumBidPrice: 0.19},
+				},
+			],
 			2000,
 		);
 		writes.reportSource('graphql', Date.now());
@@ -75,7 +85,16 @@ describe('the metrics, from fixed store states', () => {
 		expect(text).toMatch(/^podtop_endpoint_jobs_in_queue{endpoint_id="ep1",.*} 17$/m);
 		expect(text).toMatch(/^podtop_endpoint_workers{endpoint_id="ep1",.*,state="throttled"} 1$/m);
 		expect(text).toMatch(/^podtop_endpoint_workers_max{.*} 4$/m);
-		expect(text).toMatch(/^podtop_pod_gpu_utilization_percent{pod_id="pod1",pod="trainer",gpu="GPU-a"} 93$/m);
+		expect(text).toMatch(/^podtop_pod_gpu_utilization_percent{pod_id="pod1",pod="trainer",gpu="GPU-a",gpu_index="0"} 93$/m);
+		expect(text).toMatch(/^podtop_pod_gpu_memory_utilization_percent{pod_id="pod1",pod="trainer",gpu="GPU-a",gpu_index="0"} 71$/m);
+		// What history reads back from a Prometheus: GPUs, up, every price.
+		expect(text).toMatch(/^podtop_pod_gpus{pod_id="pod1",pod="trainer"} 1$/m);
+		expect(text).toMatch(/^podtop_pod_up{pod_id="pod1",pod="trainer"} 1$/m);
+		expect(text).toMatch(/^podtop_pod_up{pod_id="pod2",pod="parked"} 0$/m);
+		expect(text).toMatch(/^podtop_gpu_lowest_price_dollars_per_hour{gpu_type_id="NVIDIA L4",gpu_type="L4"} 0.39$/m);
+		expect(text).toMatch(/^podtop_gpu_minimum_bid_dollars_per_hour{gpu_type_id="NVIDIA L4",gpu_type="L4"} 0.19$/m);
+		expect(text).toMatch(/^podtop_gpu_committed_price_dollars_per_hour{gpu_type_id="NVIDIA L4",gpu_type="L4",term="three_months"} 0.35$/m);
+		expect(text).not.toMatch(/^podtop_gpu_committed_price_dollars_per_hour{.*term="six_months"}/m);
 		expect(text).toMatch(/^podtop_pod_cost_dollars_per_hour{pod_id="pod1",pod="trainer"} 1.89$/m);
 		// What each pod costs now: running, its price; stopped, its volume (73 GB at $0.20/GB/month, 730 h); an unknown volume, no sample.
 		expect(text).toMatch(/^podtop_pod_cost_now_dollars_per_hour{pod_id="pod1",pod="trainer"} 1.89$/m);

@@ -1,0 +1,62 @@
+import {formatMillis} from '../format/duration.js';
+import {formatMoment, sameDay} from '../format/moment-text.js';
+import {textTable} from '../format/text-table.js';
+import type {HistoryEvent} from '../history/history-types.js';
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value));
+const millis = (label: string, value: unknown) => (typeof value === 'number' ? ` ${label} ${formatMillis(value)}` : '');
+const error = (value: unknown) => (value === undefined || value === null ? '' : `: ${text(value)}`);
+
+/** What an event says, in a few words (its type and subject have columns of their own). */
+export function eventSummary({type, data}: HistoryEvent): string {
+	switch (type) {
+		case 'alert.firing': {
+			return `${text(data.rule)}: ${text(data.message)}`;
+		}
+
+		case 'alert.resolved': {
+			return `${text(data.rule)} resolved`;
+		}
+
+		case 'write': {
+			return `${text(data.operation)} ${text(data.outcome)}${millis('in', data.durationMs)}${error(data.error)}`;
+		}
+
+		case 'job': {
+			return `${text(data.id)} ${text(data.status)}${millis('delay', data.delayTime)}${millis('execution', data.executionTime)}${error(data.error)}`;
+		}
+
+		case 'status': {
+			return `${text(data.from) || '?'} → ${text(data.to) || '?'}`;
+		}
+
+		case 'created':
+		case 'deleted': {
+			return '';
+		}
+
+		default: {
+			return text(data.reason ?? (Object.keys(data).length > 0 ? data : ''));
+		}
+	}
+}
+
+/** Whom an event is about: `endpoint llama (ep1)`, the alert's subject, or nothing (the recorder's own). */
+export function eventSubject({kind, subject, name}: HistoryEvent): string {
+	const who = name && subject && name !== subject ? `${name} (${subject})` : (subject ?? name ?? '');
+	return kind && who ? `${kind} ${who}` : who;
+}
+
+/** The timeline as a table for people, oldest first; every cell passes the sanitiser (textTable). */
+export function eventsTable(events: readonly HistoryEvent[], range: {readonly from: number; readonly to: number}): string {
+	const oneDay = sameDay(range.from, range.to);
+	return `${textTable(
+		['TIME', 'TYPE', 'SUBJECT', 'WHAT'],
+		events.map(event => [formatMoment(event.at, {dayShown: !oneDay}), event.type, eventSubject(event), eventSummary(event)]),
+	)}\n`;
+}
+
+/** One event as a JSON line's object (print with inertJson): its time as ISO, what the type carries under `data`. */
+export function eventDocument({at, type, kind, subject, name, data}: HistoryEvent) {
+	return {at: new Date(at).toISOString(), type, kind: kind ?? null, subject: subject ?? null, name: name ?? null, data};
+}

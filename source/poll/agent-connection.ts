@@ -1,0 +1,137 @@
+import {createConnection, type Socket} from 'node:net';
+import {agentProtocolVersion, createLineSplitter, featuresOf, type AgentFeature, type HistoryMethod} from '../api/agent-protocol.js';
+import {AgentRequestError, createAgentRequests} from '../api/agent-requests.js';
+
+export type AgentConnection = {
+	readonly socketPath: string;
+	/** A history request: connects first if need be (a hello without the feed), then asks. */
+	readonly request: (method: HistoryMethod, args: readonly unknown[], timeoutMs: number) => Promise<unknown>;
+	/** Sends one line (a `record` line) once connected to an agent that offers `feature`; false when none took it. */
+	readonly send: (message: unknown, feature: AgentFeature) => Promise<boolean>;
+	readonly close: () => void;
+};
+
+type Options = {
+	readonly socketPath: string;
+	/** The account proof (`accountProof(key)`), never the key. */
+	readonly proof: string;
+	/** How long the agent may take to answer the hello. */
+	readonly answerMs?: number;
+};
+
+/** An older agent sends its snapshot whatever the hello says: up to ~10 MB at 10,000 pods, read once and dropped. */
+const maxLineLength = 256 * 1024 * 1024;
+
+/**
+A connection of its own to an agent, for a process that is not fed by it (`podtop history`, a
+write verb): a hello with `"feed": false`, so the agent sends no snapshot, events or ticks, only
+answers. Opened at the first request, kept for the next ones, opened again if the agent closed it.
+*/
+export function createAgentConnection({socketPath, proof, answerMs = 3000}: Options): AgentConnection {
+	let socket: Socket | undefined;
+	let ready: Promise<readonly AgentFeature[]> | undefined;
+	const describe = () => `the agent on ${socketPath}`;
+	const requests = createAgentRequests(line => {
+		if (!socket || socket.destroyed) {
+			return false;
+		}
+
+		socket.write(line);
+		return true;
+	}, describe);
+
+	const connect = async () =>
+		new Promise<readonly AgentFeature[]>((resolve, reject) => {
+			const split = createLineSplitter(maxLineLength);
+			const current = createConnection(socketPath);
+			socket = current;
+			let greeted = false;
+			const fail = (reason: string) => {
+				clearTimeout(timer);
+				current.destroy();
+				reject(new AgentRequestError(`${describe()} ${reason}`));
+			};
+
+			const timer = setTimeout(() => {
+				fail(`did not answer within ${Math.round(answerMs / 1000)} s`);
+			}, answerMs);
+			current.setEncoding('utf8');
+			current.on('connect', () => {
+				current.write(`${JSON.stringify({type: 'hello', protocol: agentProtocolVersion, account: proof, feed: false})}\n`);
+			});
+			current.on('data', (chunk: string) => {
+				for (const line of split(chunk)) {
+					let message: Record<string, unknown> | undefined;
+					try {
+						message = line === undefined ? undefined : (JSON.parse(line) as Record<string, unknown>);
+					} catch {}
+
+					if (greeted) {
+						if (message?.type === 'history') {
+							requests.answer(message);
+						}
+
+						continue;
+					}
+
+					if (message?.type !== 'attached' && message?.type !== 'snapshot') {
+						fail(message?.type === 'refused' ? `refused this podtop (${String(message.reason)})` : 'does not speak podtop');
+						return;
+					}
+
+					greeted = true;
+					clearTimeout(timer);
+					resolve(featuresOf(message));
+				}
+			});
+			current.on('error', (error: NodeJS.ErrnoException) => {
+				fail(`cannot be reached (${error.code ?? error.message})`);
+			});
+			current.on('close', () => {
+				clearTimeout(timer);
+				if (socket === current) {
+					socket = undefined;
+					ready = undefined;
+				}
+
+				requests.failAll('closed the connection before it answered');
+			});
+		});
+
+	const features = async () => {
+		ready ??= connect();
+		return ready;
+	};
+
+	return {
+		socketPath,
+		async request(method, args, timeoutMs) {
+			if (!(await features()).includes('history')) {
+				throw new AgentRequestError(`${describe()} keeps no history (it runs with --no-history, or is older than this podtop)`);
+			}
+
+			return requests.request(method, args, timeoutMs);
+		},
+		async send(message, feature) {
+			try {
+				if (!(await features()).includes(feature) || !socket) {
+					return false;
+				}
+			} catch {
+				return false;
+			}
+
+			return new Promise(resolve => {
+				socket!.write(`${JSON.stringify(message)}\n`, error => {
+					resolve(!error);
+				});
+			});
+		},
+		close() {
+			requests.failAll('is no longer asked (podtop is closing)');
+			socket?.end();
+			socket = undefined;
+			ready = undefined;
+		},
+	};
+}

@@ -1,0 +1,166 @@
+import type {Socket} from 'node:net';
+import {historyMethods, maxRecordEventsPerMinute, maxRequestBytes, maxRequestsInFlight, type AgentFeature, type HistoryMethod} from '../api/agent-protocol.js';
+import {acceptForwardedEvents} from '../history/forwarded-events.js';
+import type {EventRow} from '../history/changes.js';
+import type {HistoryReader} from '../history/history-types.js';
+import {answerHistory} from './agent-history.js';
+
+/** What the agent's history offers its clients. */
+export type AgentHistory = {
+	/** Undefined while there is nothing to read. */
+	readonly reader: () => HistoryReader | undefined;
+	/** Records events a client forwarded (checked already) in the timeline. */
+	readonly record: (events: readonly EventRow[]) => void;
+	/** What it offers now: `history` unless it is off (a folder that cannot be used), `record` while it keeps a file. */
+	readonly features: () => AgentFeature[];
+};
+
+export type Client = {
+	readonly socket: Socket;
+	readonly name: string;
+	/** Sent the snapshot, events and ticks (false: a connection for history requests only). */
+	readonly feed: boolean;
+	pendingSince?: number;
+};
+
+export type ClientLines = {
+	/** Takes one line the client sent (undefined: one over the size limit); false once the client is dropped for it. */
+	readonly take: (text: string | undefined) => boolean;
+	readonly close: () => void;
+};
+
+type Options = {
+	readonly client: Client;
+	readonly history: AgentHistory | undefined;
+	readonly send: (client: Client, text: string) => void;
+	readonly drop: (client: Client, why: string) => void;
+	readonly log: (line: string) => void;
+	readonly nextTurn: Turns;
+};
+
+export type Turns = <T>(work: () => Promise<T>) => Promise<T>;
+
+/**
+One read at a time for every client of an agent: the file is read by calls that block (libsql), so
+requests run one after another with the event loop free between them (polls and ticks go on).
+*/
+export function createTurns(): Turns {
+	let turn: Promise<unknown> = Promise.resolve();
+	return async work => {
+		const mine = turn
+			.then(
+				async () =>
+					new Promise<void>(resolve => {
+						setImmediate(resolve);
+					}),
+			)
+			.then(work);
+		turn = mine.catch(() => undefined);
+		return mine;
+	};
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+What an attached client may send after its hello: `history` requests (answered on its connection
+by the agent's own reader) and `record` lines (events only it knows, for the timeline). A line
+that is not JSON, too long, a request without an id or method, or more requests unanswered than
+allowed, or more events a minute than allowed, drops that client and nobody else. Lines of a type
+this agent does not know are ignored (a newer client).
+*/
+export function createClientLines({client, history, send, drop, log, nextTurn}: Options): ClientLines {
+	let inFlight = 0;
+	let minute = 0;
+	let forwarded = 0;
+	let refusedSaid = false;
+	let closed = false;
+
+	const request = (message: Record<string, unknown>): boolean => {
+		const {id, method, args} = message;
+		if (!Number.isSafeInteger(id) || !historyMethods.includes(method as HistoryMethod) || !(args === undefined || Array.isArray(args))) {
+			drop(client, 'a history request without a whole-number id, a known method and a list of arguments');
+			return false;
+		}
+
+		if (inFlight >= maxRequestsInFlight) {
+			drop(client, `more than ${maxRequestsInFlight} history requests unanswered at once`);
+			return false;
+		}
+
+		inFlight++;
+		void nextTurn(async () =>
+			closed ? undefined : answerHistory(history?.reader(), id as number, method as HistoryMethod, (args as unknown[] | undefined) ?? []),
+		)
+			.then(text => {
+				if (text !== undefined && !closed) {
+					send(client, text);
+				}
+			})
+			.finally(() => {
+				inFlight--;
+			});
+		return true;
+	};
+
+	const record = (message: Record<string, unknown>): boolean => {
+		if (!Array.isArray(message.events)) {
+			drop(client, 'a record line without a list of events');
+			return false;
+		}
+
+		const now = Date.now();
+		if (Math.floor(now / 60_000) !== minute) {
+			minute = Math.floor(now / 60_000);
+			forwarded = 0;
+		}
+
+		forwarded += message.events.length;
+		if (forwarded > maxRecordEventsPerMinute) {
+			drop(client, `more than ${maxRecordEventsPerMinute} events forwarded in a minute`);
+			return false;
+		}
+
+		const {events, refused} = acceptForwardedEvents(message.events, now);
+		if (refused > 0 && !refusedSaid) {
+			refusedSaid = true;
+			log(
+				`${client.name} forwarded ${refused} event${refused === 1 ? '' : 's'} the timeline does not take (not a job or write, out of time, or malformed): left out`,
+			);
+		}
+
+		if (events.length > 0 && history?.features().includes('record')) {
+			history.record(events);
+		}
+
+		return true;
+	};
+
+	return {
+		take(text) {
+			if (text === undefined) {
+				drop(client, `a line over ${maxRequestBytes / 1024} KB`);
+				return false;
+			}
+
+			if (text.trim() === '') {
+				return true;
+			}
+
+			let message: unknown;
+			try {
+				message = JSON.parse(text);
+			} catch {}
+
+			if (!isRecord(message) || typeof message.type !== 'string') {
+				drop(client, 'a line that is not a JSON object with a type');
+				return false;
+			}
+
+			return message.type === 'history' ? request(message) : message.type === 'record' ? record(message) : true;
+		},
+		close() {
+			closed = true;
+		},
+	};
+}

@@ -1,0 +1,154 @@
+import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http';
+import {gzipSync} from 'node:zlib';
+import {afterEach, describe, expect, test} from 'vitest';
+import {type ApiError} from '../../source/api/errors.js';
+import {redactSecrets} from '../../source/api/redact.js';
+import {exitCodeFor} from '../../source/commands/exit-code.js';
+import {createPrometheusClient} from '../../source/history/prometheus-client.js';
+
+type Seen = {method: string; url: string; headers: IncomingMessage['headers']; body: string};
+
+let servers: Server[] = [];
+afterEach(async () => {
+	await Promise.all(servers.map(async server => new Promise(resolve => server.close(resolve))));
+	servers = [];
+});
+
+/** A stand-in for a Prometheus: answers each request with `reply`, and keeps what it was sent. */
+async function stand(reply: (request: Seen, response: ServerResponse) => void): Promise<{url: string; seen: Seen[]}> {
+	const seen: Seen[] = [];
+	const server = createServer((request, response) => {
+		let body = '';
+		request.setEncoding('utf8');
+		request.on('data', (chunk: string) => {
+			body += chunk;
+		});
+		request.on('end', () => {
+			const one = {method: request.method!, url: request.url!, headers: request.headers, body};
+			seen.push(one);
+			reply(one, response);
+		});
+	});
+	servers.push(server);
+	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	return {url: `http://127.0.0.1:${(server.address() as {port: number}).port}`, seen};
+}
+
+const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+	response.writeHead(status, {'content-type': 'application/json', ...headers});
+	response.end(typeof body === 'string' ? body : JSON.stringify(body));
+};
+
+const failure = async (promise: Promise<unknown>) =>
+	promise.then(
+		() => {
+			throw new Error('expected a failure');
+		},
+		(error: unknown) => error as ApiError,
+	);
+
+describe('the Prometheus client', () => {
+	test('POSTs forms under the path prefix with Basic auth from the URL, shows the URL without credentials, reads gzip answers', async () => {
+		const prometheus = await stand((_request, response) => {
+			response.writeHead(200, {'content-type': 'application/json', 'content-encoding': 'gzip'});
+			response.end(gzipSync(JSON.stringify({status: 'success', data: {resultType: 'vector', result: []}})));
+		});
+		const url = new URL(`${prometheus.url}/prometheus/`);
+		url.username = 'team';
+		url.password = 'p@ss word';
+		const client = createPrometheusClient({url: url.toString()});
+		try {
+			expect(client.source).toBe(`${prometheus.url}/prometheus`);
+			expect(await client.post('/api/v1/series', {'match[]': ['a{x="1"}', 'b'], start: '1'})).toEqual({resultType: 'vector', result: []});
+		} finally {
+			await client.close();
+		}
+
+		const [request] = prometheus.seen;
+		expect(request).toMatchObject({method: 'POST', url: '/prometheus/api/v1/series'});
+		expect(request!.headers.authorization).toBe(`Basic ${Buffer.from('team:p@ss word').toString('base64')}`);
+		expect(request!.headers['content-type']).toBe('application/x-www-form-urlencoded');
+		expect(new URLSearchParams(request!.body).getAll('match[]')).toEqual(['a{x="1"}', 'b']);
+		// A crash report printed later cannot carry the password.
+		expect(redactSecrets('connecting with p@ss word failed')).not.toContain('p@ss word');
+	});
+
+	test('refusals become the ApiError kinds the exit table knows, in safe words', async () => {
+		const prometheus = await stand((request, response) => {
+			const status = Number(new URL(request.url, 'http://x').searchParams.get('status') ?? request.url.split('/').pop());
+			switch (status) {
+				case 400: {
+					json(response, 400, {status: 'error', errorType: 'bad_data', error: 'parse error: unexpected \u001B[31m"}"\u001B[0m'});
+
+					break;
+				}
+
+				case 503: {
+					json(response, 503, {status: 'error', errorType: 'timeout', error: 'query timed out in expression evaluation'});
+
+					break;
+				}
+
+				case 200: {
+					json(response, 200, {status: 'error', error: 'odd'});
+
+					break;
+				}
+
+				default: {
+					json(response, status, 'not json');
+				}
+			}
+		});
+		const client = createPrometheusClient({url: `http://viewer:s3cret-pass@${new URL(prometheus.url).host}`});
+		try {
+			const bad = await failure(client.get('/400'));
+			expect(bad).toMatchObject({kind: 'invalid', status: 400});
+			expect(bad.message).toMatch(/^Prometheus at 127\.0\.0\.1:\d+: parse error: unexpected ␛\[31m"}"␛\[0m$/);
+			expect(exitCodeFor(bad)).toBe(1);
+			expect(await failure(client.get('/503'))).toMatchObject({kind: 'timeout'});
+			expect(exitCodeFor(await failure(client.get('/503')))).toBe(5);
+			const auth = await failure(client.get('/401'));
+			expect(auth).toMatchObject({kind: 'auth'});
+			expect(exitCodeFor(auth)).toBe(3);
+			expect(auth.message).toContain('check the user and password');
+			const missing = await failure(client.get('/404'));
+			expect(missing).toMatchObject({kind: 'invalid'});
+			expect(missing.message).toContain('no Prometheus API at http://127.0.0.1');
+			expect(missing.message).toContain('/prometheus');
+			expect(await failure(client.get('/500'))).toMatchObject({kind: 'server', message: expect.stringContaining('HTTP 500')});
+			expect(await failure(client.get('/200'))).toMatchObject({kind: 'server', message: expect.stringContaining('odd')});
+			for (const error of [bad, auth, missing]) {
+				expect(error.message).not.toContain('s3cret-pass');
+				expect(error.message).not.toMatch(/\u001B/);
+			}
+		} finally {
+			await client.close();
+		}
+	});
+
+	test('answers are bounded in size and time', async () => {
+		const big = {
+			status: 'success',
+			data: {resultType: 'vector', result: Array.from({length: 40_000}, (_, index) => ({metric: {pod_id: `pod-${index}`}, value: [1, '1']}))},
+		};
+		const prometheus = await stand((request, response) => {
+			if (request.url.endsWith('/slow')) {
+				return; // Never answers.
+			}
+
+			json(response, 200, big);
+		});
+		const client = createPrometheusClient({url: prometheus.url, maxBytes: 1024 * 1024, timeoutMs: 800});
+		try {
+			const large = await failure(client.get('/api/v1/query'));
+			expect(large).toMatchObject({kind: 'invalid'});
+			expect(large.message).toContain('over 1 MB; ask for a shorter range or a larger step');
+			const started = Date.now();
+			expect(await failure(client.get('/slow'))).toMatchObject({kind: 'timeout'});
+			expect(Date.now() - started).toBeLessThan(5000);
+		} finally {
+			await client.close();
+		}
+	});
+});
