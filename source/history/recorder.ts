@@ -47,7 +47,7 @@ The one writer of an account's history: it watches the store and, after each bur
 (one poll), writes what changed in one transaction; every thing whole once a minute. It never
 holds the poll up: the store's writers only mark it due.
 */
-export function createRecorder({store, db, file, now = Date.now, onState, retryMs = 30_000, live = true}: Options): Recorder {
+export function createRecorder({store, db, file, now = Date.now, onState, retryMs = 10_000, live = true}: Options): Recorder {
 	const writer = createBatchWriter(db);
 	const series = writer.loadSeries();
 	let written: Written = emptyWritten();
@@ -73,7 +73,8 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 
 	const pause = (reason: string, at: number) => {
 		retryAt = at + retryMs;
-		pausedSince ??= {at, reason};
+		// Never before the last write (a clock gone back): the timeline stays in order.
+		pausedSince ??= {at: Math.max(at, lastAt), reason};
 		if (state.state !== 'paused') {
 			setState({state: 'paused', file, reason}, `history paused: ${reason}; polling carries on, recording resumes on its own`);
 		}
