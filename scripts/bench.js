@@ -81,3 +81,9 @@ const agent = spawnSync(process.execPath, [`${here}bench/agent.js`], {stdio: 'in
 if (agent.status !== 0) {
 	console.log('agent benchmark failed');
 }
+
+console.log('');
+const history = spawnSync(process.execPath, [`${here}bench/history.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
+if (history.status !== 0) {
+	console.log('history benchmark failed');
+}
