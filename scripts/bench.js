@@ -83,6 +83,12 @@ if (agent.status !== 0) {
 }
 
 console.log('');
+const demoPast = spawnSync(process.execPath, [`${here}bench/demo-past.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
+if (demoPast.status !== 0) {
+	console.log("the demo's past benchmark failed");
+}
+
+console.log('');
 const history = spawnSync(process.execPath, [`${here}bench/history.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
 if (history.status !== 0) {
 	console.log('history benchmark failed');

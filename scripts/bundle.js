@@ -29,9 +29,13 @@ const outdir = new URL('../dist/bundle', import.meta.url).pathname;
 rmSync(outdir, {recursive: true, force: true});
 
 const {metafile} = await build({
-	entryPoints: [new URL('../source/cli.tsx', import.meta.url).pathname],
+	// The simulator's thread (the demo's) is an entry of its own: a worker runs a file.
+	entryPoints: {
+		podtop: new URL('../source/cli.tsx', import.meta.url).pathname,
+		'sim-thread': new URL('../source/sim/sim-thread.ts', import.meta.url).pathname,
+	},
 	outdir,
-	entryNames: 'podtop',
+	entryNames: '[name]',
 	chunkNames: 'chunk-[hash]',
 	splitting: true,
 	bundle: true,

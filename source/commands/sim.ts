@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import {startSimulator} from '../sim/start-simulator.js';
 import {parseFaults, type FaultSpec} from '../sim/faults.js';
+import {formatSpan, parseSpan} from '../lib/time-spec.js';
 import {UsageError} from '../lib/usage-error.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {untilSignal} from './until-signal.js';
@@ -13,7 +14,8 @@ export const simHelp = `
 	  the job API at      http://HOST:PORT/v2/<endpoint_id>/{run,runsync,status,status-sync,
 	                      stream,cancel,retry,purge-queue,health}
 	  the GraphQL API at  http://HOST:PORT/graphql   (key as Bearer or ?api_key=)
-	  introspection at    http://HOST:PORT/__sim/{stats,endpoints}   (same key)
+	  introspection at    http://HOST:PORT/__sim/{stats,endpoints,faults}   (same key)
+	  the simulated past  http://HOST:PORT/__sim/past   (with --past; NDJSON, same key)
 
 	Options
 	  --host               Interface to listen on                      [default: 127.0.0.1]
@@ -39,11 +41,19 @@ export const simHelp = `
 	                       truncated|latency|slow-body, and optionally operation,
 	                       endpoint, status, retryAfter, delayMs, jitterMs, share
 	                       (0–1) or count. The same at run time: POST /__sim/faults
+	  --past               Simulate this much of the fleet's past first, as
+	                       fast as it runs (e.g. 6h, up to 7d): the clock
+	                       starts that far back, requests wait until it is
+	                       back at now, and GET /__sim/past gives what a
+	                       client polling it would have seen, one JSON line
+	                       per moment (health every 15 s, pods and GPU types
+	                       every 30 s, endpoints every 60 s)
 
 	Keys are accepted as "Authorization: Bearer KEY" or "Authorization: KEY".
 
 	Examples
 	  $ PODTOP_SIM_API_KEY=test-key podtop sim --port 8787
+	  $ PODTOP_SIM_API_KEY=test-key podtop sim --past 6h
 	  $ curl -H 'Authorization: Bearer test-key' http://127.0.0.1:8787/v2/black-forest-labs-flux-1-schnell/health
 `;
 
@@ -72,6 +82,7 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 			pods: {type: 'number', default: 12},
 			graphqlRate: {type: 'number', default: 5},
 			load: {type: 'boolean', default: true},
+			past: {type: 'string'},
 		},
 		'podtop sim',
 	);
@@ -91,6 +102,7 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 	}
 
 	const faults = flags.faults === undefined ? undefined : readFaults(flags.faults);
+	const past = flags.past === undefined ? undefined : readPast(flags.past);
 	const sim = await startSimulator({
 		faults,
 		host: flags.host,
@@ -104,13 +116,21 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 		podCount: flags.pods,
 		graphqlRate: positive('graphql-rate', flags.graphqlRate),
 		load: flags.load,
+		past,
 	});
+	await sim.present;
+	const figures = sim.pastFigures();
 	const lines = [
 		`podtop simulator listening on ${sim.url}`,
 		`  job API   ${sim.url}/v2/<endpoint_id>/...`,
 		`  GraphQL   ${sim.url}/graphql`,
 		`  api key   ${sim.apiKey}`,
 		`  endpoints ${sim.endpoints.map(endpoint => `${endpoint.id} (${endpoint.name})`).join('\n            ')}`,
+		...(figures && past
+			? [
+					`  past      ${formatSpan(past)} simulated in ${(figures.realMs / 1000).toFixed(1)} s: ${figures.observations} observations (${(figures.bytes / 1e6).toFixed(1)} MB) at ${sim.url}/__sim/past`,
+				]
+			: []),
 		'Ctrl-C to stop.',
 	];
 	process.stdout.write(`${lines.join('\n')}\n`);
@@ -118,6 +138,19 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 	await untilSignal();
 	await sim.close();
 	process.stdout.write('simulator stopped\n');
+}
+
+/** The longest past `--past` takes: a week runs in minutes. */
+const longestPastMs = 7 * 86_400_000;
+
+/** `--past 6h`: a span, checked before anything starts. */
+function readPast(value: string): number {
+	const span = parseSpan(value);
+	if (span === undefined || span <= 0 || span > longestPastMs) {
+		throw new UsageError(`--past takes a span from 1s to 7d, like 6h, 90m or 1d, got "${value}"`);
+	}
+
+	return span;
 }
 
 /** `--faults JSON` or `--faults @file.json`, checked before anything starts. */

@@ -1,11 +1,12 @@
 import {Box, Text} from 'ink';
-import {useMemo} from 'react';
+import {useEffect, useMemo, useState} from 'react';
 import {useShallow} from 'zustand/react/shallow';
 import {formatAgo, formatClock} from '../format/clock.js';
 import {formatAge} from '../format/duration.js';
 import {budgetLabel} from '../format/budget-label.js';
 import {bar, type Glyphs} from '../format/glyphs.js';
 import {sanitizeLine} from '../format/sanitize.js';
+import {formatSpan} from '../lib/time-spec.js';
 import type {PodtopState} from '../store/state.js';
 import type {BudgetState} from '../store/types.js';
 import {isWide} from '../view-state/layout.js';
@@ -45,8 +46,27 @@ function gaugeSelector(wide: boolean, glyphs: Glyphs): (state: PodtopState) => s
 	};
 }
 
+/** DEMO's simulated past, said beside the badge: being simulated and recorded, then there to see. */
+function useSimulatedPast(ellipsis: string): string {
+	const {engine} = useServices();
+	const [ready, setReady] = useState(false);
+	useEffect(() => {
+		let current = true;
+		void engine?.history.ready.then(() => {
+			if (current) {
+				setReady(true);
+			}
+		});
+		return () => {
+			current = false;
+		};
+	}, [engine]);
+	const span = engine?.simulatedPastMs;
+	return span === undefined ? '' : ready ? ` past ${formatSpan(span)} simulated ` : ` simulating the past ${formatSpan(span)}${ellipsis} `;
+}
+
 /**
-Top line: DEMO or LIVE, the API host, the key as a fingerprint, the hottest rate budgets (red when
+Top line: DEMO or LIVE (in DEMO, that its past hours are simulated), the API host, the key as a fingerprint, the hottest rate budgets (red when
 backing off) and how fresh the data is. A banner under it when a source is failing, and one when
 an alert rule fires (the oldest, and how many more).
 */
@@ -75,13 +95,14 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 	const stalest = Math.min(...failing.map(source => connection[source]!.staleSince!));
 	const right = failing.length > 0 ? `stalest ${formatAge(stalest, now)}` : `data ${freshnessBound}`;
 	const badge = `${mode === 'demo' ? ' DEMO ' : ' LIVE '}${readOnly ? ' READ-ONLY ' : ''}`;
+	const past = useSimulatedPast(glyphs.ellipsis);
 	const identity = ` ${apiHost} ${glyphs.separator}${via === 'agent' ? ` via agent ${glyphs.separator}` : ''} key ${keyFingerprint.replace('••••', glyphs.key)} ${glyphs.separator} `;
 	// Everything on one line, cut to fit: a line that wraps would push the frame past the screen.
-	const room = width - 'podtop '.length - badge.length - identity.length - right.length - 1;
+	const room = width - 'podtop '.length - badge.length - past.length - identity.length - right.length - 1;
 	const shown = gauges.filter((_, index) => gauges.slice(0, index + 1).reduce((sum, gauge) => sum + gauge.text.length + 1, 0) <= room);
 	const fill = Math.max(
 		1,
-		width - 'podtop '.length - badge.length - identity.length - shown.reduce((sum, gauge) => sum + gauge.text.length + 1, 0) - right.length,
+		width - 'podtop '.length - badge.length - past.length - identity.length - shown.reduce((sum, gauge) => sum + gauge.text.length + 1, 0) - right.length,
 	);
 	return (
 		<Box flexDirection='column' width={width}>
@@ -92,6 +113,7 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 				<Text bold inverse color={mode === 'demo' ? colors.warn : colors.good}>
 					{badge}
 				</Text>
+				{past ? <Text color={colors.warn}>{past}</Text> : null}
 				<Text>{identity}</Text>
 				{shown.map(gauge => (
 					<Text key={gauge.key} color={gauge.backingOff ? colors.bad : undefined}>{`${gauge.text} `}</Text>

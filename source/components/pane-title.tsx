@@ -11,13 +11,15 @@ type Props = {
 	readonly source: SourceName;
 	readonly width: number;
 	readonly hint?: string;
+	/** The span of history the pane's trends show (`1h`). */
+	readonly window?: string;
 };
 
-/** A pane's first line: what it is, how many rows (of how many), the filter in force, and how fresh it is. */
-export function PaneTitle({title, shown, total, filter, source, width, hint}: Props) {
+/** A pane's first line: what it is, how many rows (of how many), the filter in force, the window its trends show, and how fresh it is. */
+export function PaneTitle({title, shown, total, filter, source, width, hint, window}: Props) {
 	const {colors} = useServices();
 	const count = shown === total ? `${total}` : `${shown}/${total}`;
-	const left = `${title} (${count})${filter ? ` /${filter}` : ''}${hint ? `  ${hint}` : ''}`;
+	const left = `${title} (${count})${filter ? ` /${filter}` : ''}${window ? ` · ${window}` : ''}${hint ? `  ${hint}` : ''}`;
 	return (
 		<Box width={width} height={1}>
 			<Box flexGrow={1} flexShrink={1} overflow='hidden'>

@@ -15,6 +15,8 @@ type Props = {
 	/** Index of the sorted column and its direction, for the header marker. */
 	readonly sort?: {readonly column: number; readonly descending: boolean};
 	readonly emptyText?: string;
+	/** Another text for a cell (a trend drawn from history); undefined keeps the row's own. */
+	readonly cell?: (key: string, column: number, text: string) => string | undefined;
 };
 
 /**
@@ -51,14 +53,15 @@ export function visibleWindow(count: number, selected: number, height: number): 
 A compact, virtualised table: one Text per visible row, so 10,000 rows cost what a screenful does.
 The selected row is drawn inverse.
 */
-export function Table({columns, rows, contentWidths, selected, height, width, sort, emptyText = 'nothing to show'}: Props) {
+export function Table({columns, rows, contentWidths, selected, height, width, sort, emptyText = 'nothing to show', cell}: Props) {
 	const {colors, glyphs} = useServices();
 	const widths = layoutColumns(columns, width, contentWidths);
 	const used = Math.min(
 		width,
 		widths.reduce((sum, columnWidth) => sum + columnWidth + 1, -1),
 	);
-	const line = (cells: readonly string[]) => cells.map((cell, index) => fit(cell, widths[index] ?? 0, columns[index]?.align, glyphs.ellipsis)).join(' ');
+	const line = (cells: readonly string[]) => cells.map((text, index) => fit(text, widths[index] ?? 0, columns[index]?.align, glyphs.ellipsis)).join(' ');
+	const cellsOf = (row: Row) => (cell ? row.cells.map((text, index) => cell(row.key, index, text) ?? text) : row.cells);
 	const spanned = (first: string, span: string) =>
 		`${fit(first, widths[0] ?? 0, columns[0]?.align, glyphs.ellipsis)} ${fit(span, Math.max(0, used - (widths[0] ?? 0) - 1), 'left', glyphs.ellipsis)}`;
 	// The sort marker always shows: a title too long for it gives up its last letter.
@@ -81,7 +84,7 @@ export function Table({columns, rows, contentWidths, selected, height, width, so
 					const isSelected = start + offset === selected;
 					return (
 						<Text key={row.key} wrap='truncate' inverse={isSelected} dimColor={Boolean(row.dim) && !isSelected} color={row.tone ? colors[row.tone] : undefined}>
-							{row.span === undefined ? line(row.cells) : spanned(row.cells[0] ?? '', row.span)}
+							{row.span === undefined ? line(cellsOf(row)) : spanned(row.cells[0] ?? '', row.span)}
 						</Text>
 					);
 				})

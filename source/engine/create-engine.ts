@@ -24,6 +24,7 @@ import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/cr
 import type {PaneName} from '../store/types.js';
 import {createAgentForwarding} from './agent-forwarding.js';
 import {perform, type PerformResult} from './perform.js';
+import {demoPastMs, recordSimulatedPast} from './demo-past.js';
 import type {Target} from './resolve-target.js';
 import {snapshotOfAccount, takeSnapshot, type Snapshot} from './take-snapshot.js';
 import type {WriteId, WriteTypes} from './writes.js';
@@ -63,6 +64,8 @@ export type Engine = {
 	readonly snapshot: () => Promise<Snapshot>;
 	/** The account's recorded history: its reader (range queries) and what the recorder is doing. */
 	readonly history: History;
+	/** DEMO: how much of the past the simulator simulated for history to hold (`history.ready` once recorded); undefined otherwise. */
+	readonly simulatedPastMs: number | undefined;
 	readonly perform: <Id extends WriteId>(id: Id, target: WriteTypes[Id]['target'], input: WriteTypes[Id]['input']) => Promise<PerformResult<Id>>;
 	/** Stops the pollers, aborts requests, closes connections and the demo simulator. */
 	readonly close: () => Promise<void>;
@@ -127,12 +130,16 @@ export async function createEngine({
 }: EngineOptions): Promise<Engine> {
 	let demo: RunningSimulator | undefined;
 	let service: {readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string};
+	// DEMO, recording the whole account: the simulator runs its past hours first, for history to hold them.
+	const recordsAll = record && !endpointFilter?.length;
+	const demoPast = historyOptions.demoPastMs ?? demoPastMs;
+	const simulatedPastMs = target.mode === 'demo' && recordsAll && !historyOptions.disabled && !historyOptions.reader && demoPast > 0 ? demoPast : undefined;
 	if (target.mode === 'live') {
 		service = target;
 	} else {
-		// Loaded only for DEMO: a live session never pays for the simulator's code.
-		const {startSimulator} = await import('../sim/start-simulator.js');
-		demo = await startSimulator({port: 0, host: '127.0.0.1', load: true});
+		// Loaded only for DEMO: a live session never pays for the simulator's code. Its own thread: its past and its load run beside the UI.
+		const {startSimulatorThread} = await import('../sim/start-simulator-thread.js');
+		demo = await startSimulatorThread({port: 0, host: '127.0.0.1', load: true, past: simulatedPastMs});
 		service = {apiUrl: `${demo.url}/v2`, graphqlUrl: `${demo.url}/graphql`, apiKey: demo.apiKey};
 	}
 
@@ -162,10 +169,16 @@ export async function createEngine({
 		service,
 		mode: target.mode,
 		options: historyOptions,
-		record: record && !endpointFilter?.length,
+		record: recordsAll,
 		auditPath,
 		account,
 		log: notice,
+		backfill:
+			simulatedPastMs === undefined
+				? undefined
+				: async (backfillTarget, signal) => {
+						await recordSimulatedPast({pool: pools.for(apiUrl), apiKey, target: backfillTarget, rules: alerts?.rules.rules, signal});
+					},
 		// Fed by an agent that records, this process does not record: the feed's first look decides.
 		standBy: fed,
 	});
@@ -202,42 +215,58 @@ export async function createEngine({
 				})
 			: undefined;
 	let closing: Promise<void> | undefined;
+	let demoPresent = simulatedPastMs === undefined;
+	const startPolling = () => {
+		alertLoop?.start();
+		if (!agentLink || !(poll ?? allPolledData).includes('endpoints')) {
+			pollers.start();
+			return;
+		}
+
+		// The agent first: the account is polled here only once it is known that none serves it.
+		pollers.start({account: false});
+		feed = createAgentFeed({
+			socketPaths: agentLink.candidates,
+			proof: agentLink.proof,
+			store,
+			writes,
+			onAttached(attached, peer) {
+				pollers.setAccountPolling(!attached);
+				const now = attached ? peer : undefined;
+				forwarding.attached(now);
+				history.attached(
+					now && {
+						transport: {
+							socketPath: now.socketPath,
+							request: async (method: HistoryMethod, args: readonly unknown[], timeoutMs: number) => feed!.request(method, args, timeoutMs),
+						},
+						sameUser: now.sameUser,
+						records: now.features.includes('history'),
+					},
+				);
+			},
+		});
+		feed.start();
+	};
+
 	return {
 		mode: target.mode,
 		readOnly,
 		store,
 		agentLink: link,
 		start() {
-			alertLoop?.start();
-			if (!agentLink || !(poll ?? allPolledData).includes('endpoints')) {
-				pollers.start();
+			// DEMO: the simulator answers once it has run its past; polling starts then, not a pile of held requests.
+			if (demo && !demoPresent) {
+				void demo.present.then(() => {
+					demoPresent = true;
+					if (!closing) {
+						startPolling();
+					}
+				});
 				return;
 			}
 
-			// The agent first: the account is polled here only once it is known that none serves it.
-			pollers.start({account: false});
-			feed = createAgentFeed({
-				socketPaths: agentLink.candidates,
-				proof: agentLink.proof,
-				store,
-				writes,
-				onAttached(attached, peer) {
-					pollers.setAccountPolling(!attached);
-					const now = attached ? peer : undefined;
-					forwarding.attached(now);
-					history.attached(
-						now && {
-							transport: {
-								socketPath: now.socketPath,
-								request: async (method: HistoryMethod, args: readonly unknown[], timeoutMs: number) => feed!.request(method, args, timeoutMs),
-							},
-							sameUser: now.sameUser,
-							records: now.features.includes('history'),
-						},
-					);
-				},
-			});
-			feed.start();
+			startPolling();
 		},
 		focus: writes.setFocus,
 		showing: pollers.showing,
@@ -263,6 +292,7 @@ export async function createEngine({
 			return (account && snapshotOfAccount(account, meta)) ?? takeSnapshot(api, meta);
 		},
 		history,
+		simulatedPastMs,
 		perform: async (id, writeTarget, input) =>
 			perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey, account, onWrite: forwarding.wrote}, id, writeTarget, input),
 		async close() {

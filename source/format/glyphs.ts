@@ -17,6 +17,8 @@ export type Glyphs = {
 	readonly mismatch: string;
 	/** Ink's border for dialogs. */
 	readonly border: 'round' | 'classic';
+	/** How charts are drawn: braille lines and block bars, or ASCII. */
+	readonly charts: 'unicode' | 'ascii';
 };
 
 export const unicodeGlyphs: Glyphs = {
@@ -34,6 +36,7 @@ export const unicodeGlyphs: Glyphs = {
 	match: '✓',
 	mismatch: '✗',
 	border: 'round',
+	charts: 'unicode',
 };
 
 export const asciiGlyphs: Glyphs = {
@@ -51,6 +54,7 @@ export const asciiGlyphs: Glyphs = {
 	match: '+',
 	mismatch: 'x',
 	border: 'classic',
+	charts: 'ascii',
 };
 
 /** UTF-8 unless the locale says otherwise (LC_ALL, then LC_CTYPE, then LANG). */

@@ -4,6 +4,7 @@ import {join} from 'node:path';
 import {createStore, type StoreApi} from 'zustand/vanilla';
 import type {PodtopStore} from '../store/create-store.js';
 import {auditEvent, readAuditSince, type AuditPosition} from './audit-tail.js';
+import {recordPast, type Backfill} from './backfill.js';
 import type {EventRow} from './event-rows.js';
 import {
 	defaultHistoryDirectory,
@@ -11,6 +12,7 @@ import {
 	HistoryUnavailableError,
 	isDiskFull,
 	openHistoryForReading,
+	type SqliteDatabase,
 	openHistoryForWriting,
 	takeWriterLock,
 	type WriterLock,
@@ -21,6 +23,8 @@ import {createRecorder, type Recorder} from './recorder.js';
 import {defaultRetention, type Retention} from './retention.js';
 import {createSqliteReader} from './sqlite-reader.js';
 
+export type {Backfill, BackfillTarget} from './backfill.js';
+
 /** How history is kept, from the command line (`--history-dir`, `--no-history`, `--retention`). */
 export type HistoryOptions = {
 	readonly disabled?: boolean;
@@ -28,6 +32,8 @@ export type HistoryOptions = {
 	readonly retention?: Retention;
 	/** Read history from elsewhere instead (Prometheus): nothing is recorded here. */
 	readonly reader?: HistoryReader;
+	/** DEMO: how much of its past the built-in simulator runs for history to hold (`--demo-past`; 2 h when absent, 0 for none). */
+	readonly demoPastMs?: number;
 };
 
 /** The account's history as a process sees it: where to read ranges from, and what its recorder is doing. */
@@ -69,6 +75,11 @@ type Options = {
 	readonly now?: () => number;
 	/** How often a reader tries to become the recorder, and the audit log is read. */
 	readonly retryMs?: number;
+	/**
+	Records a past first (the demo's simulated hours), through a store and recorder of its own; then the
+	file is rolled up, the live recorder starts (the live store as it is then, a keyframe) and `ready` settles.
+	*/
+	readonly backfill?: Backfill;
 	/** Start standing by (`standBy`): the engine first looks for an agent that records the account. */
 	readonly standBy?: boolean;
 };
@@ -96,6 +107,7 @@ export function openHistory({
 	log = () => undefined,
 	now = Date.now,
 	retryMs = 5000,
+	backfill,
 	standBy: startStandingBy = false,
 }: Options): History {
 	const status = createStore<RecordingState>()(() => ({state: 'off'}));
@@ -143,6 +155,45 @@ export function openHistory({
 	let timer: NodeJS.Timeout | undefined;
 	let auditPosition: AuditPosition | undefined;
 	let closed = false;
+	/** The backfill under way or done (it runs once, when this process first records). */
+	let backfilling: Promise<void> | undefined;
+	const stopping = new AbortController();
+
+	/** Records the live store from now on: the recorder, and the file's upkeep. */
+	const startLive = (db: SqliteDatabase) => {
+		recorder = createRecorder({
+			store,
+			db,
+			file,
+			now,
+			onState(state, line) {
+				setStatus(state, line);
+			},
+		});
+		maintenance?.start();
+		recorder.flush();
+	};
+
+	/** The past first, through a store and recorder of its own; then the rollups, then live recording. */
+	const runBackfill = async (db: SqliteDatabase, fill: Backfill) => {
+		try {
+			await recordPast({fill, store, db, file, now, log, signal: stopping.signal});
+		} catch (error) {
+			if (!closed) {
+				log(`the simulated past was not recorded (${error instanceof Error ? error.message : String(error)}); history starts now`);
+			}
+		}
+
+		if (closed) {
+			return;
+		}
+
+		await maintenance?.run();
+		if (!closed) {
+			startLive(db);
+		}
+	};
+
 	let standingBy = startStandingBy;
 	let waiting: EventRow[] = [];
 
@@ -152,22 +203,22 @@ export function openHistory({
 			return false;
 		}
 
-		const opened = openHistoryForWriting(file, now());
+		let opened: ReturnType<typeof openHistoryForWriting>;
+		try {
+			opened = openHistoryForWriting(file, now());
+		} catch (error) {
+			// Not the recorder after all: the next try takes the lock again.
+			lock.release();
+			lock = undefined;
+			throw error;
+		}
+
 		for (const warning of opened.warnings) {
 			log(warning);
 		}
 
 		void reader?.close();
 		reader = createSqliteReader({db: opened.db, file, retention});
-		recorder = createRecorder({
-			store,
-			db: opened.db,
-			file,
-			now,
-			onState(state, line) {
-				setStatus(state, line);
-			},
-		});
 		maintenance = createMaintenance({
 			db: opened.db,
 			retention,
@@ -181,11 +232,15 @@ export function openHistory({
 				log(`history upkeep failed (${error instanceof Error ? error.message : String(error)}); tried again shortly`);
 			},
 		});
-		maintenance.start();
 		const mark = (opened.db.prepare(`SELECT value FROM meta WHERE key = 'audit_position'`).raw().get() as [string] | undefined)?.[0];
 		auditPosition = mark ? (JSON.parse(mark) as AuditPosition) : undefined;
 		setStatus({state: 'recording', file});
-		recorder.flush();
+		if (backfill && !backfilling) {
+			backfilling = runBackfill(opened.db, backfill);
+		} else {
+			startLive(opened.db);
+		}
+
 		return true;
 	};
 
@@ -206,7 +261,7 @@ export function openHistory({
 
 	const tick = () => {
 		try {
-			if (!recorder && record && !closed && !standingBy) {
+			if (!lock && record && !closed && !standingBy) {
 				becomeRecorder();
 			}
 
@@ -323,10 +378,13 @@ export function openHistory({
 		async maintain() {
 			await maintenance?.run();
 		},
-		ready: Promise.resolve(),
+		// Settles, never fails: a backfill that fails says so and leaves history to start now.
+		ready: backfilling?.catch(() => undefined) ?? Promise.resolve(),
 		async close() {
 			closed = true;
+			stopping.abort();
 			clearTimeout(timer);
+			await backfilling?.catch(() => undefined);
 			maintenance?.stop();
 			readAudit();
 			recorder?.stop();

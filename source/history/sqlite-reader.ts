@@ -19,11 +19,31 @@ import {fieldNames} from './fields.js';
 
 type Values = Array<number | null>;
 
-/** The finest tier whose buckets are no wider than the step asked for and which still holds `from`. */
+/**
+The finest tier whose buckets are no wider than the step asked for and which still holds `from`.
+A coarser tier is taken only for what the finer one no longer holds (pruned past its retention),
+not because its first bucket starts earlier: an hour rollup starting at 23:00 of a recording begun
+at 23:05 holds nothing the minutes do not, and lacks the hour in progress.
+*/
 export function chooseTier(step: number | undefined, from: number, oldest: Readonly<Record<Tier, number | undefined>>): Tier {
 	const wanted: Tier = step === undefined || step < tierStepMs.minute ? 'raw' : step < tierStepMs.hour ? 'minute' : 'hour';
-	const order = tiers.slice(tiers.indexOf(wanted));
-	return order.find(tier => oldest[tier] !== undefined && oldest[tier] <= from) ?? order.find(tier => oldest[tier] !== undefined) ?? wanted;
+	const order = tiers.slice(tiers.indexOf(wanted)).filter(tier => oldest[tier] !== undefined);
+	let chosen = order[0];
+	if (chosen === undefined) {
+		return wanted;
+	}
+
+	for (const tier of order.slice(1)) {
+		if (oldest[chosen]! <= from) {
+			break;
+		}
+
+		if (oldest[tier]! + tierStepMs[tier] <= oldest[chosen]!) {
+			chosen = tier;
+		}
+	}
+
+	return chosen;
 }
 
 type Options = {

@@ -19,6 +19,20 @@ export class SlidingWindow {
 		return this.#times.length - this.#head;
 	}
 
+	/**
+	Moves an event counted at `from` to `to` (not before any event counted): a request counts from
+	when its answer came, the latest its arrival at the service can have been.
+	*/
+	move(from: number, to: number): void {
+		const index = this.#times.indexOf(from, this.#head);
+		if (index === -1) {
+			return;
+		}
+
+		this.#times.splice(index, 1);
+		this.#times.push(Math.max(to, this.#times.at(-1) ?? to));
+	}
+
 	/** Milliseconds until the oldest event leaves the window (0 when empty). */
 	msUntilSlotFrees(now: number): number {
 		this.#prune(now);

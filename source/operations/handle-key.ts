@@ -111,6 +111,21 @@ function submit(context: OperationContext) {
 	}
 }
 
+/** The keys that scroll the `?` overlay when it does not fit. */
+const helpScrollKeys: Readonly<Record<string, {readonly by?: number; readonly to?: 'first' | 'last'}>> = {
+	j: {by: 1},
+	down: {by: 1},
+	k: {by: -1},
+	up: {by: -1},
+	pgdn: {by: 10},
+	pgup: {by: -10},
+	' ': {by: 10},
+	g: {to: 'first'},
+	home: {to: 'first'},
+	G: {to: 'last'},
+	end: {to: 'last'},
+};
+
 /**
 One key press, by name (see key-name.ts). Overlays take keys first (help closes, bars edit text,
 a confirmation waits for its answer); otherwise the operation bound to the key in this place runs.
@@ -128,6 +143,11 @@ export function handleKey(context: OperationContext, key: string): void {
 		case 'help': {
 			if (key === 'esc' || key === '?' || key === 'q') {
 				view.dispatch({type: 'close-overlay'});
+			}
+
+			const scroll = helpScrollKeys[key];
+			if (scroll) {
+				view.dispatch({type: 'scroll-help', ...scroll});
 			}
 
 			return;

@@ -2,14 +2,27 @@ import type {Place} from '../view-state/view-state.js';
 import {keyLabel} from './key-name.js';
 import type {Operation} from './operation.js';
 import {operationsIn} from './registry.js';
+import {timeTravelOperations} from './time-travel.js';
 
 export type HelpLine = {readonly keys: string; readonly title: string; readonly danger: Operation['danger']};
 
+/** A heading of the `?` overlay and its lines. */
+export type HelpSection = {readonly heading: string; readonly lines: readonly HelpLine[]};
+
+const timeTravelIds = new Set(timeTravelOperations.map(operation => operation.id));
+
 /** The `?` overlay's lines for a place: this view's keys first, then the global ones, then palette-only commands. */
 export function helpLines(place: Place, readOnly: boolean): HelpLine[] {
+	return helpSections(place, readOnly).flatMap(section => section.lines);
+}
+
+/** The `?` overlay's sections: this view's keys, history and the time cursor, then the keys that work everywhere. */
+export function helpSections(place: Place, readOnly: boolean): HelpSection[] {
 	const available = operationsIn(place, readOnly);
-	const local = available.filter(operation => !operation.scope.includes('global'));
-	const global = available.filter(operation => operation.scope.includes('global'));
+	const isTime = (operation: Operation) => timeTravelIds.has(operation.id);
+	const local = available.filter(operation => !operation.scope.includes('global') && !isTime(operation));
+	const time = available.filter(operation => isTime(operation));
+	const global = available.filter(operation => operation.scope.includes('global') && !isTime(operation));
 	const line = (operation: Operation): HelpLine => ({
 		keys:
 			operation.keys.length > 0
@@ -18,7 +31,12 @@ export function helpLines(place: Place, readOnly: boolean): HelpLine[] {
 		title: operation.title,
 		danger: operation.danger,
 	});
-	return [...local, ...global].map(operation => line(operation));
+	const sections = [
+		{heading: 'This view', lines: local.map(operation => line(operation))},
+		{heading: 'History and the time cursor', lines: time.map(operation => line(operation))},
+		{heading: 'Everywhere', lines: global.map(operation => line(operation))},
+	];
+	return sections.filter(section => section.lines.length > 0);
 }
 
 /** The footer's hint: the few operations of this place worth a word there. */

@@ -4,11 +4,12 @@ import {DataAge} from '../components/data-age.js';
 import {usePodtop, useServices, useView} from '../components/services.js';
 import {Table} from '../components/table.js';
 import {formatDuration} from '../format/duration.js';
-import {sparkline} from '../format/glyphs.js';
 import {formatCount, formatPercent, formatRate} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {EndpointRecord} from '../api/graphql-types.js';
 import {jobColumns} from '../rows/job-rows.js';
+import {EndpointCharts, endpointChartLayout} from '../components/endpoint-charts/index.js';
+import {useRecorded} from '../components/use-series/index.js';
 
 /** The endpoint's workers as pods, counted by desired status: ` · pods 3 RUNNING, 1 EXITED`. */
 function workerPods(pods: EndpointRecord['pods']): string {
@@ -31,9 +32,18 @@ type Props = {
 	readonly height: number;
 };
 
-/** One endpoint: its record (pools, scaler, idle timeout, locations), health history, and the jobs podtop tracks on it. */
+/** Lines of the details that are not charts or the jobs table: the title, the record, workers, jobs and rates. */
+const textLines = 5;
+
+/** The tracked jobs' title and table: as long as the jobs need, at least 4 lines, at most a third of the pane. */
+const jobsLines = (height: number, rows: number) => Math.max(4, Math.min(3 + rows, Math.floor(height / 3)));
+
+/**
+One endpoint: its record (pools, scaler, idle timeout, locations), its history as charts over the
+view's window (queue, workers by state, jobs finished and failed), and the jobs podtop tracks on it.
+*/
 export function EndpointDetail({endpointId, width, height}: Props) {
-	const {colors, glyphs, rows: selectors, engine} = useServices();
+	const {colors, rows: selectors, engine} = useServices();
 	useEffect(() => {
 		engine?.showing([endpointId]);
 	}, [engine, endpointId]);
@@ -43,13 +53,13 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 	const statusFilter = useView(state => state.jobStatusFilter);
 	const jobs = usePodtop(state => selectors.endpointJobs(state, endpointId, statusFilter));
 	const selection = useView(state => state.selected.endpoint);
+	const window = useView(state => state.windows.endpoint);
+	const recorded = useRecorded();
 	if (!endpoint) {
 		return <Text color={colors.warn}>{`Endpoint ${endpointId} is not in the list (any more).`}</Text>;
 	}
 
-	const {record, health, history, figures} = endpoint;
-	const line = (label: string, values: readonly number[]) =>
-		`${label.padEnd(9)}${sparkline(values, Math.min(60, width - 20), glyphs)}  now ${values.at(-1) ?? '–'}`;
+	const {record, health, figures} = endpoint;
 	const facts = [
 		`pools ${record.gpuIds ?? '–'} ×${record.gpuCount ?? 1}`,
 		`scaler ${record.scalerType ?? '–'} ${record.scalerValue ?? ''}`,
@@ -74,33 +84,26 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 			? ` · discount ×${discount.discountFactor} (${sanitizeLine(discount.type ?? '?')}${discount.expirationDate ? `, until ${sanitizeLine(discount.expirationDate.slice(0, 10))}` : ''})`
 			: ''
 	}`;
-	const fixedLines = 9;
+	const chartsHeight = Math.max(0, height - textLines - jobsLines(height, jobs.rows.length));
 	const found = selection.key === undefined ? -1 : jobs.rows.findIndex(row => row.key === selection.key);
 	const selected = found === -1 ? Math.min(selection.index, Math.max(0, jobs.rows.length - 1)) : found;
 	return (
 		<Box flexDirection='column' width={width} height={height}>
-			<Box>
-				<Box flexGrow={1}>
-					<Text bold color={colors.accent} wrap='truncate'>{`${sanitizeLine(record.name)} (${record.id})  Esc back`}</Text>
+			<Box height={1}>
+				<Box flexGrow={1} flexShrink={1} overflow='hidden'>
+					<Text bold color={colors.accent} wrap='truncate'>
+						{`${sanitizeLine(record.name)} (${sanitizeLine(record.id)})  Esc back · ${window}${recorded ? '' : ' (history off: the last 10m in memory)'} < > window`}
+					</Text>
 				</Box>
-				<DataAge source='jobApi' width={30} />
+				<Box flexShrink={0} marginLeft={1}>
+					<DataAge source='jobApi' width={30} />
+				</Box>
 			</Box>
 			<Text wrap='truncate'>{sanitizeLine(facts)}</Text>
 			<Text wrap='truncate'>{workers}</Text>
 			<Text wrap='truncate'>{jobsLine}</Text>
-			<Text wrap='truncate'>
-				{line(
-					'queue',
-					history.map(sample => sample.inQueue),
-				)}
-			</Text>
-			<Text wrap='truncate'>
-				{line(
-					'running',
-					history.map(sample => sample.running),
-				)}
-			</Text>
 			<Text wrap='truncate'>{rates}</Text>
+			<EndpointCharts endpointId={endpointId} width={width} height={chartsHeight} />
 			<Text bold color={colors.accent} wrap='truncate'>
 				{`Tracked jobs (${statusFilter === 'all' ? jobs.tracked : `${jobs.rows.length} of ${jobs.tracked} ${statusFilter}`})  n new job · t test job · f status: ${statusFilter} · ⏎ open`}
 			</Text>
@@ -109,7 +112,7 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 				rows={jobs.rows}
 				contentWidths={jobs.widths}
 				selected={selected}
-				height={Math.max(2, height - fixedLines + 1)}
+				height={Math.max(2, height - textLines - endpointChartLayout(width, chartsHeight).lines - 1)}
 				width={width}
 				emptyText={
 					jobs.tracked > 0 ? `no ${statusFilter} jobs: f shows another status` : 'none yet: n sends a job, t a test job, :job <endpoint> <id> adds one'

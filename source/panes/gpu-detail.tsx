@@ -1,6 +1,8 @@
 import {Box, Text} from 'ink';
 import {DataAge} from '../components/data-age.js';
-import {usePodtop, useServices} from '../components/services.js';
+import {GpuCharts} from '../components/gpu-charts/index.js';
+import {usePodtop, useServices, useView} from '../components/services.js';
+import {useRecorded} from '../components/use-series/index.js';
 import {formatDollarsPerHour, formatPrice} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {complianceText, stockRank, stockTone} from '../rows/gpu-rows.js';
@@ -10,10 +12,16 @@ type Props = {readonly gpuId: string; readonly width: number; readonly height: n
 
 const label = (text: string) => text.padEnd(12);
 
-/** One GPU type: on-demand, spot and committed prices, the lowest price now, stock and its history, counts, compliance. */
+/**
+One GPU type: on-demand, spot and committed prices, the lowest price now, stock, counts, compliance;
+charts of its prices, stock and free GPUs over the view's window (without history, the stock of the
+last polls).
+*/
 export function GpuDetail({gpuId, width, height}: Props) {
 	const {colors, glyphs} = useServices();
 	const gpu = usePodtop(state => state.gpus.byId[gpuId]);
+	const window = useView(state => state.windows.gpu);
+	const recorded = useRecorded();
 	if (!gpu) {
 		return <Text color={colors.warn}>{`GPU type ${sanitizeLine(gpuId)} is not in the list (any more).`}</Text>;
 	}
@@ -45,13 +53,15 @@ export function GpuDetail({gpuId, width, height}: Props) {
 	];
 	return (
 		<Box flexDirection='column' width={width} height={height}>
-			<Box>
-				<Box flexGrow={1}>
+			<Box height={1}>
+				<Box flexGrow={1} flexShrink={1} overflow='hidden'>
 					<Text bold color={colors.accent} wrap='truncate'>
-						{`${sanitizeLine(record.displayName ?? record.id)} (${sanitizeLine(record.id)}) · ${sanitizeLine(record.manufacturer ?? '?')} · ${record.memoryInGb ?? '?'} GB  Esc back`}
+						{`${sanitizeLine(record.displayName ?? record.id)} (${sanitizeLine(record.id)}) · ${sanitizeLine(record.manufacturer ?? '?')} · ${record.memoryInGb ?? '?'} GB  Esc back · ${window}${recorded ? '' : ' (history off)'} < > window`}
 					</Text>
 				</Box>
-				<DataAge source='graphql' width={30} />
+				<Box flexShrink={0} marginLeft={1}>
+					<DataAge source='graphql' width={30} />
+				</Box>
 			</Box>
 			<Text wrap='truncate'>
 				{label('stock')}
@@ -63,11 +73,15 @@ export function GpuDetail({gpuId, width, height}: Props) {
 					{text}
 				</Text>
 			))}
-			<Text wrap='truncate'>
-				{label('history')}
-				{history || '–'}
-				<Text dimColor>{`  stock over the last ${stockHistory.length} polls (tall: High, flat: None)`}</Text>
-			</Text>
+			{recorded ? (
+				<GpuCharts gpuId={gpuId} width={width} height={height - 2 - lines.length} />
+			) : (
+				<Text wrap='truncate'>
+					{label('history')}
+					{history || '–'}
+					<Text dimColor>{`  stock over the last ${stockHistory.length} polls (tall: High, flat: None)`}</Text>
+				</Text>
+			)}
 		</Box>
 	);
 }

@@ -1,9 +1,11 @@
 import {Box} from 'ink';
-import {useEffect, type ReactNode} from 'react';
+import {useEffect, useMemo, type ReactNode} from 'react';
 import {useShallow} from 'zustand/react/shallow';
 import {PaneTitle} from '../components/pane-title.js';
 import {usePodtop, useServices, useView} from '../components/services.js';
-import {Table, visibleWindow} from '../components/table.js';
+import {layoutColumns, Table, visibleWindow} from '../components/table.js';
+import {trendColumns, useTrendCells} from '../components/trend-cells/index.js';
+import {useRecorded} from '../components/use-series/index.js';
 import type {SourceName} from '../store/types.js';
 import type {ListPane as PaneName} from '../view-state/view-state.js';
 
@@ -20,9 +22,10 @@ type Props = {
 
 /** A list pane: title line, optional summary line, then the filtered, sorted, virtualised table of the rows every key acts on. */
 export function ListPane({pane, title, source, width, height, hint, above, aboveHeight = 0}: Props) {
-	const {rows: selectors, engine} = useServices();
+	const {rows: selectors, engine, glyphs} = useServices();
 	const view = useView(useShallow(state => ({columns: state.columns, filter: state.filter, sort: state.sort})));
 	const selection = useView(state => state.selected[pane]);
+	const window = useView(state => state.windows[pane]);
 	const {columns, all, shown, widths} = usePodtop(state => selectors.pane(state, view, pane));
 	const found = selection.key === undefined ? -1 : shown.findIndex(row => row.key === selection.key);
 	const selected = found === -1 ? Math.min(selection.index, Math.max(0, shown.length - 1)) : found;
@@ -30,31 +33,42 @@ export function ListPane({pane, title, source, width, height, hint, above, above
 	const tableHeight = height - 1 - aboveHeight;
 	// The endpoints on screen are the ones whose health is polled every few seconds.
 	const {start, end} = visibleWindow(shown.length, selected, Math.max(0, tableHeight - 1));
-	const onScreen =
-		pane === 'endpoints'
-			? shown
-					.slice(start, end)
-					.map(row => row.key)
-					.join('\n')
-			: '';
+	const onScreen = shown
+		.slice(start, end)
+		.map(row => row.key)
+		.join('\n');
 	useEffect(() => {
 		if (pane === 'endpoints') {
 			engine?.showing(onScreen ? onScreen.split('\n') : []);
 		}
 	}, [engine, pane, onScreen]);
+	// The trend columns of the rows on screen, drawn from history over the pane's window: one request for them all.
+	const titles = columns.map(column => column.title);
+	const isTrend = (index: number) => trendColumns[pane].some(each => each.title === titles[index]);
+	// Drawn from history, a trend column is as wide as it may be, whatever the store's short history filled.
+	const recorded = useRecorded();
+	const tableWidths = recorded ? widths.map((contentWidth, index) => (isTrend(index) ? (columns[index]?.width ?? contentWidth) : contentWidth)) : widths;
+	const laidOut = layoutColumns(columns, width, tableWidths);
+	const trendWidth = Math.max(0, ...titles.map((_, index) => (isTrend(index) ? (laidOut[index] ?? 0) : 0)));
+	const keys = useMemo(() => (onScreen ? onScreen.split('\n') : []), [onScreen]);
+	const trend = useTrendCells(pane, keys, trendWidth, titles);
+	const cell = trend
+		? (key: string, column: number, text: string) => (text.startsWith(glyphs.warning) ? undefined : trend(key, titles[column] ?? ''))
+		: undefined;
 	return (
 		<Box flexDirection='column' width={width} height={height}>
-			<PaneTitle title={title} shown={shown.length} total={all.length} filter={filter} source={source} width={width} hint={hint} />
+			<PaneTitle title={title} shown={shown.length} total={all.length} filter={filter} source={source} width={width} hint={hint} window={window} />
 			{above}
 			<Table
 				columns={columns}
 				rows={shown}
-				contentWidths={widths}
+				contentWidths={tableWidths}
 				selected={selected}
 				height={tableHeight}
 				width={width}
 				sort={view.sort[pane]}
 				emptyText={all.length === 0 ? 'loading…' : 'no match for the filter'}
+				cell={cell}
 			/>
 		</Box>
 	);

@@ -1,9 +1,10 @@
 import {Table} from '@alcalzone/ink-table';
 import {Box, Text} from 'ink';
 import {DataAge} from '../components/data-age.js';
-import {usePodtop, useServices} from '../components/services.js';
+import {maxGpuCharts, PodCharts, podChartLayout} from '../components/pod-charts/index.js';
+import {useRecorded} from '../components/use-series/index.js';
+import {usePodtop, useServices, useView} from '../components/services.js';
 import {formatDuration} from '../format/duration.js';
-import {sparkline} from '../format/glyphs.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {podStatus} from '../rows/pod-rows.js';
 import {describeCost} from '../store/pod-figures.js';
@@ -19,13 +20,19 @@ function envLine(entry: string, showValues: boolean): string {
 	return showValues ? sanitizeLine(entry) : `${sanitizeLine(name)}=••••`;
 }
 
+/** The ports as one line, when there is no room for their table. */
+const portsLine = (ports: ReadonlyArray<{readonly ip: string; readonly public: string; readonly port: string; readonly type: string}>) =>
+	ports.map(port => `${port.port} ${port.type}${port.public === 'yes' ? ` (${port.ip})` : ''}`).join(' · ');
+
 /**
 One pod: image, GPUs, vCPU, memory, disks, machine, uptime, what it costs now and its running price;
-its ports as a small table; its environment by name (values on `v`); per-GPU utilisation and memory
-with their history.
+charts of each GPU's utilisation and memory and the container's CPU and memory over the view's
+window; its environment by name (values on `v`); its ports as a small table (a line when room is short).
 */
 export function PodDetail({podId, showEnv, width, height}: Props) {
-	const {colors, glyphs} = useServices();
+	const {colors} = useServices();
+	const window = useView(state => state.windows.pod);
+	const recorded = useRecorded();
 	const detail = usePodtop(state => (state.podDetail?.podId === podId ? state.podDetail : undefined));
 	const listed = usePodtop(state => state.pods.byId[podId]?.record);
 	const record = detail?.record ?? listed;
@@ -67,16 +74,25 @@ export function PodDetail({podId, showEnv, width, height}: Props) {
 			: [],
 	);
 	const env = (record.env ?? []).flatMap(entry => (entry ? [envLine(entry, showEnv)] : []));
-	const history = detail?.gpuHistory ?? [];
+	// Charts for each GPU the pod has (or had: a stopped pod's history still shows), and the container.
+	const gpuCount = Math.min(maxGpuCharts, Math.max(record.gpuCount ?? 0, runtime?.gpus?.length ?? 0));
+	const fixedLines = 1 + facts.length + 1;
+	const tableLines = ports.length + 4;
+	const leastCharts = podChartLayout(gpuCount, width, Number.POSITIVE_INFINITY);
+	const leastLines = Math.ceil(leastCharts.shown / leastCharts.perRow) * 2 + 1;
+	const portsAsTable = ports.length > 0 && height - fixedLines - tableLines >= leastLines;
+	const chartsHeight = Math.max(0, height - fixedLines - (portsAsTable ? tableLines : 1));
 	return (
 		<Box flexDirection='column' width={width} height={height} overflow='hidden'>
-			<Box>
-				<Box flexGrow={1}>
+			<Box height={1}>
+				<Box flexGrow={1} flexShrink={1} overflow='hidden'>
 					<Text bold color={colors.accent} wrap='truncate'>
-						{`${sanitizeLine(record.name || record.id)} (${sanitizeLine(record.id)}) ${status.label}  Esc back · v env values · x stop · u resume`}
+						{`${sanitizeLine(record.name || record.id)} (${sanitizeLine(record.id)}) ${status.label}  Esc back · v env values · x stop · u resume · ${window}${recorded ? '' : ' (history off)'} < > window`}
 					</Text>
 				</Box>
-				<DataAge source='graphql' width={30} />
+				<Box flexShrink={0} marginLeft={1}>
+					<DataAge source='graphql' width={30} />
+				</Box>
 			</Box>
 			{facts.map(([name, text]) => (
 				<Text key={name} wrap='truncate'>
@@ -84,12 +100,7 @@ export function PodDetail({podId, showEnv, width, height}: Props) {
 					{text}
 				</Text>
 			))}
-			{(runtime?.gpus ?? []).map((gpu, index) => (
-				<Text key={gpu?.id ?? index} wrap='truncate'>
-					{label(`GPU ${index}`)}
-					{`util ${String(gpu?.gpuUtilPercent ?? '–').padStart(3)}% ${sparkline(history[index]?.util ?? [], 20, glyphs, 100)}  memory ${String(gpu?.memoryUtilPercent ?? '–').padStart(3)}% ${sparkline(history[index]?.memory ?? [], 20, glyphs, 100)}`}
-				</Text>
-			))}
+			<PodCharts podId={podId} gpus={gpuCount} width={width} height={chartsHeight} />
 			<Text wrap='truncate'>
 				{label('env')}
 				{detail ? (env.length === 0 ? 'none' : env.join('  ')) : 'loading…'}
@@ -100,8 +111,13 @@ export function PodDetail({podId, showEnv, width, height}: Props) {
 					{label('ports')}
 					{detail ? (runtime ? 'none exposed' : 'none while the pod is not running') : 'loading…'}
 				</Text>
-			) : (
+			) : portsAsTable ? (
 				<Table data={ports} />
+			) : (
+				<Text wrap='truncate'>
+					{label('ports')}
+					{portsLine(ports)}
+				</Text>
 			)}
 		</Box>
 	);

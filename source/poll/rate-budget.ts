@@ -72,8 +72,16 @@ export class RateBudget {
 		return 0;
 	}
 
-	release(): void {
+	/**
+	A request taken at `startedAt` ended at `now`. It counts from its end from then on: the service
+	counts arrivals, and a request delayed on the way (a busy event loop, a slow network) arrived as
+	late as its answer came, so a slot freed by its send time alone could put two in one of its windows.
+	*/
+	release(startedAt?: number, now?: number): void {
 		this.#inFlight = Math.max(0, this.#inFlight - 1);
+		if (startedAt !== undefined && now !== undefined && now > startedAt) {
+			this.#window.move(startedAt, now);
+		}
 	}
 
 	/** The service said 429: wait `retryAfterMs` when it said how long, else back off exponentially with full jitter. */

@@ -185,7 +185,7 @@ export class Scheduler {
 			}
 
 			const [pending] = queue.splice(ready, 1);
-			void this.#execute(key, budget, pending!);
+			void this.#execute(key, budget, pending!, now);
 		}
 	}
 
@@ -207,7 +207,7 @@ export class Scheduler {
 		);
 	}
 
-	async #execute(key: string, budget: RateBudget, pending: Pending): Promise<void> {
+	async #execute(key: string, budget: RateBudget, pending: Pending, startedAt: number): Promise<void> {
 		const controller = new AbortController();
 		this.#inFlight.add(controller);
 		pending.attempts++;
@@ -219,7 +219,7 @@ export class Scheduler {
 			this.#failed(budget, pending, error);
 		} finally {
 			this.#inFlight.delete(controller);
-			budget.release();
+			budget.release(startedAt, this.#now());
 			this.#pump(key);
 		}
 	}

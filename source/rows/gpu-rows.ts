@@ -16,6 +16,7 @@ export const gpuColumns = {
 		{title: 'STOCK', width: 10},
 		{title: 'FREE', width: 4, align: 'right'},
 		{title: 'STOCK TREND', width: 12},
+		{title: 'SPOT TREND', width: 12},
 		{title: 'COMPLIANCE', width: 18},
 	],
 	compact: [
@@ -58,7 +59,8 @@ export function gpuRows(gpus: readonly GpuState[], wide: boolean, glyphs: Glyphs
 			formatPrice(lowest?.minimumBidPrice),
 			`${glyphs.stock[stock]} ${stock === 'Unknown' ? '?' : stock}`,
 			String(lowest?.maxUnreservedGpuCount ?? '–'),
-			...(wide ? [trend, compliance || '–'] : []),
+			// The spot price's trend is drawn from history, over the pane's window (the store keeps none).
+			...(wide ? [trend, '', compliance || '–'] : []),
 		];
 		const sortValues = [
 			record.displayName ?? record.id,
@@ -69,6 +71,7 @@ export function gpuRows(gpus: readonly GpuState[], wide: boolean, glyphs: Glyphs
 			stockRank[stock],
 			lowest?.maxUnreservedGpuCount ?? undefined,
 			stockRank[stock],
+			lowest?.minimumBidPrice ?? undefined,
 			compliance,
 		];
 		return {

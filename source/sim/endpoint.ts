@@ -35,6 +35,8 @@ export class Endpoint {
 	#queue: Job[] = [];
 	readonly #pool: WorkerPool;
 	#scalerTimer?: SimTimer;
+	/** When the scaler looks at the queue again (simulated ms), while a job waits for its queue delay. */
+	#scalerDue?: number;
 
 	constructor(options: EndpointOptions) {
 		this.#options = options;
@@ -208,13 +210,22 @@ export class Endpoint {
 		}
 
 		this.#pool.reconcile({waiting, overdue, running: this.#pool.counts().running});
+		const scalerDue = Number.isFinite(nextOverdueAt) && this.spec.scalerType === 'QUEUE_DELAY' ? nextOverdueAt : undefined;
+		// Most calls leave the next look where it was: the timer set for it stays.
+		if (scalerDue === this.#scalerDue) {
+			return;
+		}
+
 		this.#scalerTimer?.cancel();
+		this.#scalerDue = scalerDue;
 		this.#scalerTimer =
-			Number.isFinite(nextOverdueAt) && this.spec.scalerType === 'QUEUE_DELAY'
-				? this.#options.clock.setTimeout(() => {
+			scalerDue === undefined
+				? undefined
+				: this.#options.clock.setTimeout(() => {
+						this.#scalerTimer = undefined;
+						this.#scalerDue = undefined;
 						this.#schedule();
-					}, nextOverdueAt - now)
-				: undefined;
+					}, scalerDue - now);
 	}
 
 	#start(job: Job, worker: SimWorker): void {
@@ -287,10 +298,16 @@ export class Endpoint {
 			delete job.startedAt;
 		}
 
-		job.expiresAt = Math.min(job.expiresAt, now + job.retention);
-		this.#armExpiry(job);
 		notifyWaiters(job);
 		this.#options.onTerminal(job);
+		// In the simulated past no client holds a job's id: a finished one goes at once, not after its retention.
+		if (this.#options.clock.inPast) {
+			this.#drop(job);
+		} else {
+			job.expiresAt = Math.min(job.expiresAt, now + job.retention);
+			this.#armExpiry(job);
+		}
+
 		this.#schedule();
 	}
 

@@ -15,6 +15,7 @@ export type Random = {
 };
 
 const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const hexDigits = '0123456789abcdef';
 
 function hashString(text: string): number {
 	let hash = 2_166_136_261;
@@ -38,6 +39,15 @@ export function createRandom(seed: number | string): Random {
 	};
 
 	const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+	/** `length` characters of `characters`, one draw each (a job id is 30: a loop, not an array of closures). */
+	const draw = (length: number, characters: string) => {
+		let text = '';
+		for (let index = 0; index < length; index++) {
+			text += characters[int(0, characters.length - 1)];
+		}
+
+		return text;
+	};
 
 	return {
 		next,
@@ -48,8 +58,8 @@ export function createRandom(seed: number | string): Random {
 			return items[Math.floor(next() * items.length)]!;
 		},
 		exponential: mean => -Math.log(1 - next()) * mean,
-		hex: length => Array.from({length}, () => int(0, 15).toString(16)).join(''),
-		alphanumeric: length => Array.from({length}, () => alphabet[int(0, alphabet.length - 1)]).join(''),
+		hex: length => draw(length, hexDigits),
+		alphanumeric: length => draw(length, alphabet),
 		fork: label => createRandom(hashString(`${state}:${label}`)),
 	};
 }

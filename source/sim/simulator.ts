@@ -28,6 +28,10 @@ export type SimulatorConfig = {
 	readonly podCount: number;
 	/** GraphQL requests per second allowed per key (the service publishes none; clients must still budget it). */
 	readonly graphqlRate: number;
+	/** The clock starts this far in the past (ms), for `runPast` to run through before real time (`--past`). */
+	readonly pastMs?: number;
+	/** The present the past runs up to (simulated epoch ms); the wall clock when absent. */
+	readonly startAt?: number;
 };
 
 /** The simulated service: one fleet that the job API (and later the GraphQL API) reads and changes. */
@@ -48,7 +52,7 @@ export class Simulator {
 
 	constructor(config: SimulatorConfig) {
 		this.config = config;
-		this.clock = new SimClock(config.speed);
+		this.clock = new SimClock(config.speed, config.startAt ?? Date.now(), config.pastMs ?? 0);
 		this.random = createRandom(config.seed);
 		this.limiter = new RateLimiter({scale: config.rateLimitScale, workerAllowance: config.workerAllowance});
 		this.#webhooks = new WebhookSender(this.clock);

@@ -3,6 +3,8 @@ import type {AddressInfo} from 'node:net';
 import type {FaultSpec} from './faults.js';
 import type {EndpointSpec, EndpointSpecInput} from './endpoint-spec.js';
 import {createSimServer} from './http/server.js';
+import type {PastCadence} from './past-observation.js';
+import {runPast, type PastFigures} from './past-run.js';
 import {Simulator} from './simulator.js';
 
 export type StartSimulatorOptions = {
@@ -30,6 +32,16 @@ export type StartSimulatorOptions = {
 	readonly graphqlRate?: number;
 	/** Faults injected from the start (`podtop sim --faults`). */
 	readonly faults?: readonly FaultSpec[];
+	/**
+	Simulate this much of the account's past first (ms; `podtop sim --past 6h`): the clock starts that far
+	back and runs the span as fast as it goes, observed as a polling client would see it
+	(`GET /__sim/past`); requests wait until it reaches the present.
+	*/
+	readonly past?: number;
+	/** How often the past is observed, per kind (simulated ms; `pastCadence` when absent). */
+	readonly pastCadence?: PastCadence;
+	/** The present the past runs up to (epoch ms; tests pin it); the wall clock when absent. */
+	readonly startAt?: number;
 };
 
 export type RunningSimulator = {
@@ -37,6 +49,10 @@ export type RunningSimulator = {
 	readonly url: string;
 	readonly apiKey: string;
 	readonly endpoints: readonly EndpointSpec[];
+	/** Settles once the simulated past has been run (at once without one). */
+	readonly present: Promise<void>;
+	/** What the past cost (undefined without one). */
+	readonly pastFigures: () => PastFigures | undefined;
 	readonly close: () => Promise<void>;
 };
 
@@ -58,12 +74,15 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 		endpointCount: options.endpointCount,
 		podCount: options.podCount ?? 12,
 		graphqlRate: options.graphqlRate ?? 5,
+		pastMs: options.past,
+		startAt: options.startAt,
 	});
 	for (const fault of options.faults ?? []) {
 		sim.faults.add(fault);
 	}
 
-	const {server, closing} = createSimServer(sim);
+	const past = sim.clock.inPast ? runPast(sim, {cadence: options.pastCadence, until: options.startAt}) : undefined;
+	const {server, closing} = createSimServer(sim, past);
 	const host = options.host ?? '127.0.0.1';
 	try {
 		await new Promise<void>((resolve, reject) => {
@@ -74,6 +93,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 			});
 		});
 	} catch (error) {
+		past?.stop();
 		sim.close();
 		throw error;
 	}
@@ -86,8 +106,11 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 		url,
 		apiKey,
 		endpoints: [...sim.endpoints.values()].map(endpoint => endpoint.spec),
+		present: past?.present ?? Promise.resolve(),
+		pastFigures: () => past?.figures(),
 		async close() {
 			closed ??= new Promise<void>(resolve => {
+				past?.stop();
 				closing.abort();
 				sim.close();
 				server.close(() => {

@@ -43,6 +43,8 @@ free (more likely near the maximum), and an occasional unhealthy worker that is 
 export class WorkerPool {
 	readonly #options: PoolOptions;
 	readonly #workers = new Map<string, SimWorker>();
+	/** Workers per state, kept as they change (the scaler asks on every queue change). */
+	readonly #tally: Record<WorkerState, number> = {initializing: 0, idle: 0, running: 0, throttled: 0, unhealthy: 0};
 
 	constructor(options: PoolOptions) {
 		this.#options = options;
@@ -57,12 +59,7 @@ export class WorkerPool {
 	}
 
 	counts(): Record<WorkerState, number> {
-		const counts = {initializing: 0, idle: 0, running: 0, throttled: 0, unhealthy: 0};
-		for (const worker of this.#workers.values()) {
-			counts[worker.state]++;
-		}
-
-		return counts;
+		return {...this.#tally};
 	}
 
 	findIdle(): SimWorker | undefined {
@@ -105,7 +102,7 @@ export class WorkerPool {
 	/** Adds workers the demand calls for, within workersMin and workersMax. Returns how many it added. */
 	reconcile(demand: Demand): number {
 		const spec = this.#options.spec();
-		const counts = this.counts();
+		const counts = this.#tally;
 		const active = this.#active();
 		const spare = counts.idle + counts.initializing + counts.throttled;
 		let wanted = spec.workersMin - active;
@@ -155,6 +152,7 @@ export class WorkerPool {
 		while (this.#active() < spec().workersMin) {
 			const worker: SimWorker = {id: createWorkerId(random), state: 'idle', since: clock.now()};
 			this.#workers.set(worker.id, worker);
+			this.#tally.idle++;
 			this.#becomeIdle(worker);
 		}
 	}
@@ -166,12 +164,16 @@ export class WorkerPool {
 		}
 
 		this.#workers.clear();
+		for (const state of workerStates) {
+			this.#tally[state] = 0;
+		}
 	}
 
 	#add(atMaximum: boolean): void {
 		const {clock, random} = this.#options;
 		const worker: SimWorker = {id: createWorkerId(random), state: 'initializing', since: clock.now()};
 		this.#workers.set(worker.id, worker);
+		this.#tally.initializing++;
 		if (random.chance(atMaximum ? 0.4 : 0.1)) {
 			this.#enter(worker, 'throttled');
 			worker.timer = clock.setTimeout(
@@ -206,7 +208,7 @@ export class WorkerPool {
 
 	/** Workers that count against the endpoint's limits: all but the unhealthy ones. */
 	#active(): number {
-		return this.#workers.size - this.counts().unhealthy;
+		return this.#workers.size - this.#tally.unhealthy;
 	}
 
 	#idleTimedOut(worker: SimWorker): void {
@@ -217,13 +219,18 @@ export class WorkerPool {
 
 	#remove(worker: SimWorker): void {
 		worker.timer?.cancel();
-		this.#workers.delete(worker.id);
+		if (this.#workers.delete(worker.id)) {
+			this.#tally[worker.state]--;
+		}
+
 		this.#options.onChange();
 	}
 
 	#enter(worker: SimWorker, state: WorkerState): void {
 		worker.timer?.cancel();
 		worker.timer = undefined;
+		this.#tally[worker.state]--;
+		this.#tally[state]++;
 		worker.state = state;
 		worker.since = this.#options.clock.now();
 	}

@@ -25,6 +25,10 @@ export type ViewAction =
 	| {readonly type: 'open-overlay'; readonly overlay: 'help' | 'filter' | 'palette'}
 	| ({readonly type: 'confirm'} & Confirmation)
 	| {readonly type: 'close-overlay'}
+	/** Scrolls the `?` overlay by rows, or to its first or last row. */
+	| {readonly type: 'scroll-help'; readonly by?: number; readonly to?: 'first' | 'last'}
+	/** The `?` overlay says how far it can scroll at its size. */
+	| {readonly type: 'help-extent'; readonly lastScroll: number}
 	/** Enter on a typed confirmation that does not match: it stays open and says so. */
 	| {readonly type: 'reject-confirmation'}
 	| {readonly type: 'next-job-status-filter'}
@@ -116,7 +120,7 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 
 		case 'open-overlay': {
 			if (action.overlay === 'help') {
-				return {...state, overlay: {type: 'help'}};
+				return {...state, overlay: {type: 'help', scroll: 0, lastScroll: 0}};
 			}
 
 			return {...state, overlay: {type: action.overlay, input: action.overlay === 'filter' ? state.filter[state.pane] : ''}};
@@ -156,6 +160,24 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 		case 'next-job-status-filter': {
 			const next = jobStatusFilters[(jobStatusFilters.indexOf(state.jobStatusFilter) + 1) % jobStatusFilters.length] ?? 'all';
 			return {...state, jobStatusFilter: next, selected: {...state.selected, endpoint: {key: undefined, index: 0}}};
+		}
+
+		case 'scroll-help': {
+			if (state.overlay.type !== 'help') {
+				return state;
+			}
+
+			const {scroll, lastScroll} = state.overlay;
+			const next = action.to === 'first' ? 0 : action.to === 'last' ? lastScroll : Math.max(0, Math.min(lastScroll, scroll + (action.by ?? 0)));
+			return next === scroll ? state : {...state, overlay: {...state.overlay, scroll: next}};
+		}
+
+		case 'help-extent': {
+			if (state.overlay.type !== 'help' || state.overlay.lastScroll === action.lastScroll) {
+				return state;
+			}
+
+			return {...state, overlay: {...state.overlay, lastScroll: action.lastScroll, scroll: Math.min(state.overlay.scroll, action.lastScroll)}};
 		}
 
 		case 'close-overlay': {

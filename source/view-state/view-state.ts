@@ -41,7 +41,8 @@ export type FormOverlay = {
 
 export type Overlay =
 	| {readonly type: 'none'}
-	| {readonly type: 'help'}
+	/** `scroll` is the first row shown when the keys do not fit; `lastScroll` is what the overlay found it can show. */
+	| {readonly type: 'help'; readonly scroll: number; readonly lastScroll: number}
 	| {readonly type: 'filter'; readonly input: string}
 	| {readonly type: 'palette'; readonly input: string}
 	| ConfirmOverlay

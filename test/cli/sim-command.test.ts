@@ -80,10 +80,45 @@ describe('podtop sim (the built CLI)', () => {
 		expect(help.stdout).toMatch(/shows in ps to every user of the machine:\s+prefer PODTOP_SIM_API_KEY=KEY/);
 	});
 
+	test('--past 30m runs the past first: the banner says what it took and where the observations are; a bad span exits 2', async () => {
+		const {stdout} = await simBanner(['--port', '0', '--past', '30m'], {...process.env, PODTOP_SIM_API_KEY: 'past-key'});
+		const banner = /past +30m simulated in \d+\.\d s: (\d+) observations \(\d+\.\d MB\) at http:\/\/127\.0\.0\.1:\d+\/__sim\/past/.exec(stdout);
+		expect(banner, stdout).not.toBeNull();
+		// One every 15 s from 30 minutes ago to now (now moves on while the past runs).
+		expect(Number(banner![1])).toBeGreaterThanOrEqual(121);
+		for (const [value, message] of [
+			['8d', /--past takes a span from 1s to 7d, like 6h, 90m or 1d, got "8d"/],
+			['soon', /--past takes a span .* got "soon"/],
+		] as const) {
+			const bad = spawnSync(process.execPath, [cli, 'sim', '--past', value], {encoding: 'utf8'});
+			expect(bad.status).toBe(2);
+			expect(bad.stderr).toMatch(message);
+		}
+	});
+
+	test('--demo-past sets the demo’s simulated past; a bad span exits 2 before anything starts', () => {
+		const help = spawnSync(process.execPath, [cli, 'watch', '--help'], {encoding: 'utf8'});
+		expect(help.stdout).toMatch(/--demo-past SPAN +How much of its past the demo simulates/);
+		const bad = spawnSync(process.execPath, [cli, 'watch', '--demo', '--demo-past', '2 hours'], {encoding: 'utf8', env: {...process.env, CI: ''}});
+		expect(bad.status).toBe(2);
+		expect(bad.stderr).toMatch(/--demo-past takes a span up to 7d, like 6h or 90m \(0 for none\), got "2 hours"/);
+	});
+
 	test('--help documents every flag; bad flags fail with a clear message', () => {
 		const help = spawnSync(process.execPath, [cli, 'sim', '--help'], {encoding: 'utf8'});
 		expect(help.status).toBe(0);
-		for (const flag of ['--host', '--port', '--api-key', '--seed', '--speed', '--rate-limit-scale', '--worker-allowance', '--endpoints', '--no-load']) {
+		for (const flag of [
+			'--host',
+			'--port',
+			'--api-key',
+			'--seed',
+			'--speed',
+			'--rate-limit-scale',
+			'--worker-allowance',
+			'--endpoints',
+			'--no-load',
+			'--past',
+		]) {
 			expect(help.stdout).toContain(flag);
 		}
 

@@ -1,12 +1,37 @@
 import {describe, expect, test} from 'vitest';
 import {Header, hotBudgets} from '../../source/components/header.js';
-import {renderWith, testStore, tick} from '../helpers/ui-fixture.js';
+import type {Engine} from '../../source/engine/create-engine.js';
+import {createPodtopStore} from '../../source/store/create-store.js';
+import {frameMatching, renderWith, testStore, tick} from '../helpers/ui-fixture.js';
 
 describe('Header', () => {
 	test('LIVE, the host, the key only as a fingerprint, and the freshness bound', async () => {
 		const {lastFrame} = renderWith(testStore(), <Header width={120} freshnessBound='≤5s…60s' readOnly={false} />);
 		await tick();
 		expect(lastFrame()).toMatch(/^podtop +LIVE +api\.runpod\.ai │ key •{4}1a2b │ .*data ≤5s…60s$/m);
+	});
+
+	test('DEMO says its past is simulated: while it is being run and recorded, then once it is', async () => {
+		const state = createPodtopStore({mode: 'demo', apiHost: '127.0.0.1:4000', keyFingerprint: '••••9f00'});
+		let recorded = () => {};
+		const ready = new Promise<void>(resolve => {
+			recorded = resolve;
+		});
+		const engine = {simulatedPastMs: 6 * 3_600_000, history: {ready}} as unknown as Engine;
+		const {lastFrame} = renderWith(state, <Header width={120} freshnessBound='≤5s' readOnly={false} />, {engine});
+		await tick();
+		expect(lastFrame()).toMatch(/^podtop +DEMO +simulating the past 6h… +127\.0\.0\.1:4000 │ key •{4}9f00 │ .*data ≤5s$/m);
+		recorded();
+		await frameMatching(lastFrame, /^podtop +DEMO +past 6h simulated +127\.0\.0\.1:4000 │/m);
+		// One line still, cut to the width.
+		expect(lastFrame()!.split('\n')[0]!.length).toBeLessThanOrEqual(120);
+	});
+
+	test('LIVE (and a DEMO without a simulated past) says nothing of one', async () => {
+		const engine = {simulatedPastMs: undefined, history: {ready: Promise.resolve()}} as unknown as Engine;
+		const {lastFrame} = renderWith(testStore(), <Header width={120} freshnessBound='≤5s' readOnly={false} />, {engine});
+		await tick();
+		expect(lastFrame()).not.toMatch(/simulat/);
 	});
 
 	test('READ-ONLY is said next to the mode', async () => {

@@ -13,16 +13,26 @@ function OpenDialog({width}: {readonly width: number}) {
 }
 
 describe('overlays and the footer', () => {
-	test('help lists the keys of the view under it, built from the operations, writes marked', async () => {
+	test('help lists the keys of the view under it in sections, built from the operations, writes marked, nothing cut', async () => {
 		const {lastFrame} = renderWith(testStore(), <HelpOverlay width={120} height={40} />);
 		await tick();
 		const frame = lastFrame()!;
 		expect(frame).toMatch(/Keys: Endpoints \(Esc or \? to close\)/);
+		for (const heading of ['This view', 'History and the time cursor', 'Everywhere']) {
+			expect(frame).toContain(heading);
+		}
+
 		expect(frame).toMatch(/j ↓ +move down/);
 		expect(frame).toMatch(/Enter +open the endpoint/);
-		expect(frame).toMatch(/t +send a test job to the endpoint and follow it \(write\)/);
+		// A title too long for its column goes on under itself, the danger last.
+		const lines = frame.split('\n');
+		const test = lines.findIndex(line => /│ t +send a test job to the endpoint and follow it/.test(line));
+		expect(lines[test + 1]!.indexOf('(write)')).toBe(lines[test]!.indexOf('send a test job'));
+		expect(frame).toMatch(/Ctrl-D +delete the endpoint/);
+		expect(frame).toMatch(/\[ +the account one step back in time/);
 		expect(frame).toMatch(/:job <endpoint> <job> +open a job by id and follow it/);
 		expect(frame).toMatch(/q Ctrl-C +quit/);
+		expect(frame).not.toMatch(/…|scroll/);
 	});
 
 	test("help for a job view has its scrolling keys, not the list's", async () => {
@@ -35,11 +45,25 @@ describe('overlays and the footer', () => {
 		expect(lastFrame()).not.toMatch(/filter the pane/);
 	});
 
-	test('at 80×24 help spreads over columns so every key shows', async () => {
-		const {lastFrame} = renderWith(testStore(), <HelpOverlay width={80} height={19} />);
+	test('at 80×24 help scrolls when the keys do not fit, and says where it is', async () => {
+		const {lastFrame, view} = renderWith(testStore(), <HelpOverlay width={80} height={19} />, {
+			view: {overlay: {type: 'help', scroll: 0, lastScroll: 0}},
+		});
 		await tick();
-		expect(lastFrame()).toMatch(/move down/);
-		expect(lastFrame()).toMatch(/quit/);
+		expect(lastFrame()).toMatch(/j ↓ +move down/);
+		expect(lastFrame()).not.toMatch(/quit/);
+		const [, shown, total] = /rows 1–(\d+) of (\d+) · j\/k or PgDn\/PgUp scroll/.exec(lastFrame()!) ?? [];
+		expect(Number(shown)).toBe(15);
+		expect(Number(total)).toBeGreaterThan(15);
+		view.dispatch({type: 'scroll-help', to: 'last'});
+		await tick();
+		expect(lastFrame()).toMatch(/q Ctrl-C +quit/);
+		expect(lastFrame()).toContain(`rows ${Number(total) - 14}–${total} of ${total}`);
+		// Past the end stays at the end; one row up moves one row.
+		view.dispatch({type: 'scroll-help', by: 5});
+		view.dispatch({type: 'scroll-help', by: -1});
+		await tick();
+		expect(lastFrame()).toContain(`rows ${Number(total) - 15}–${Number(total) - 1} of ${total}`);
 	});
 
 	test('the footer: the keys worth knowing, then a filter bar, the palette, a y/N question, a typed-name question, a result', async () => {

@@ -43,7 +43,7 @@ test('Enter on a pod: its details, env values hidden until v, ports as a table, 
 	stdin.write('2');
 	await frameMatching(lastFrame, /trainer/);
 	// The Pods title: what the running pods cost together.
-	expect(lastFrame()).toContain(`Pods (1)  running ${running}`);
+	expect(lastFrame()).toContain(`Pods (1) · 1h  running ${running}`);
 	stdin.write('\r');
 	let frame = await frameMatching(lastFrame, /trainer \(\w+\) RUNNING {2}Esc back/);
 	frame = await frameMatching(lastFrame, /disks +container 40 GB/);
@@ -77,5 +77,5 @@ test('Enter on a pod: its details, env values hidden until v, ports as a table, 
 	const row = frame.split('\n').find(line => line.includes('trainer'))!;
 	expect(row).toMatch(/EXITED.* ~\$0\.055\/h\s*$/);
 	expect(row).not.toContain(running);
-	expect(frame).toContain('Pods (1)  running $0.00/h · stopped ~$0.055/h');
+	expect(frame).toContain('Pods (1) · 1h  running $0.00/h · stopped ~$0.055/h');
 }, 30_000);

@@ -2,6 +2,8 @@ import {afterEach, describe, expect, test} from 'vitest';
 import {hasTmux, TmuxSession} from '../helpers/tmux.js';
 
 let session: TmuxSession | undefined;
+/** The demo's past is the first test's subject; the others (layout, signals) simulate an hour of it, not two. */
+const shortPast = ['--demo-past', '1h'];
 afterEach(() => {
 	session?.close();
 	session = undefined;
@@ -11,8 +13,12 @@ afterEach(() => {
 describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 	test("120×40: every pane with live numbers, navigation, filter, help, palette, a job's stream, resize, q restores the terminal", async () => {
 		session = new TmuxSession(120, 40);
-		let screen = await session.waitFor(/Endpoints \(8\)[\s\S]*llama-3-8b-instruct-vllm +\d+ +\d+ +\d+/);
-		expect(screen).toMatch(/podtop +DEMO +127\.0\.0\.1:\d+ │ key ••••[\dA-F]{4}/);
+		// The first frame, before any figure: it says the demo's past is being simulated (or, on a fast machine, that it is).
+		let screen = await session.waitFor(/podtop +DEMO +(?:simulating the past 2h…|past 2h simulated) +127\.0\.0\.1:\d+ │ key ••••[\dA-F]{4}/);
+		// The first figures once the simulator has run its past and reached now (seconds; longer on a loaded machine).
+		screen = await session.waitFor(/Endpoints \(8\)[\s\S]*llama-3-8b-instruct-vllm +\d+ +\d+ +\d+/, 60_000);
+		// Then the past is recorded: two hours of history are there, and the header says they are simulated.
+		screen = await session.waitFor(/podtop +DEMO +past 2h simulated +127\.0\.0\.1/, 60_000);
 		expect(screen).toMatch(/NAME▲ +RUN IDLE INIT THR UNH MIN-MAX QUEUE PROG +DONE +FAIL RETRY +RATE FAIL% QUEUE TREND +ETA/);
 		expect(screen.trimEnd().split('\n').length).toBeLessThanOrEqual(39);
 
@@ -20,7 +26,7 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 		screen = await session.waitFor(/Pods \(12\)[\s\S]*llama-3-70b-finetune +8× H100 SXM +RUNNING +\S+ +\d+%/);
 		// A stopped pod costs its volume now (the demo's 100 GB at $0.20/GB/month), not its running price; the title sums them.
 		expect(screen).toMatch(/archived-experiment +1× A40 +EXITED.* ~\$0\.027\/h$/m);
-		expect(screen).toMatch(/Pods \(12\) {2}running \$\d+\.\d\d\/h · stopped ~\$0\.\d+\/h/);
+		expect(screen).toMatch(/Pods \(12\) · 1h {2}running \$\d+\.\d\d\/h · stopped ~\$0\.\d+\/h/);
 		session.send('Tab');
 		screen = await session.waitFor(/GPUs \(20\)[\s\S]*stock ●●● High \d+/);
 		expect(screen).toMatch(/H100 SXM +80G +\$2\.99 +\$2\.69 +\$\d/);
@@ -38,6 +44,8 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 		session.send('?');
 		await session.waitFor(/Keys: Endpoints \(Esc or \? to close\)/);
 		session.send('Escape');
+		// Esc and ':' read together would be Alt-: (a busy machine batches them): the help closes first.
+		await session.waitFor(/Endpoints \(8\) +⏎ details/);
 		session.send(':');
 		session.type('pods');
 		session.send('Enter');
@@ -72,11 +80,12 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 		screen = await session.waitFor(/PODTOP-EXIT 0/);
 		expect(screen).toMatch(/BEFORE-PODTOP/);
 		expect(screen).not.toMatch(/podtop +DEMO/);
-	}, 90_000);
+	}, 180_000);
 
 	test('80×24: the compact layout, and the frame never grows past the screen', async () => {
-		session = new TmuxSession(80, 24);
-		const screen = await session.waitFor(/Endpoints \(8\)[\s\S]*llama-3-8b-ins\S* +\d+\/5/);
+		session = new TmuxSession(80, 24, shortPast);
+		// The first figures come once the simulator has run its hour of past (seconds; longer on a loaded machine).
+		const screen = await session.waitFor(/Endpoints \(8\)[\s\S]*llama-3-8b-ins\S* +\d+\/5/, 60_000);
 		expect(screen).toMatch(/NAME▲ +WORKERS +QUEUE PROG +RATE FAIL% TREND +ETA/);
 		session.send('Tab');
 		await session.waitFor(/NAME +GPU +ST▲ +PER GPU +UTIL +CPU +\$\/HR/);
@@ -95,7 +104,7 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 	}, 60_000);
 
 	test('SIGTERM restores the terminal too', async () => {
-		session = new TmuxSession(100, 30);
+		session = new TmuxSession(100, 30, shortPast);
 		await session.waitFor(/Endpoints \(8\)/);
 		const pid = session.podtopPid();
 		expect(pid).toBeGreaterThan(0);
@@ -106,7 +115,7 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 	}, 30_000);
 
 	test('SIGINT from another process (kill -INT, a supervisor) restores the terminal as well', async () => {
-		session = new TmuxSession(100, 30);
+		session = new TmuxSession(100, 30, shortPast);
 		await session.waitFor(/Endpoints \(8\)/);
 		process.kill(session.podtopPid()!, 'SIGINT');
 		const screen = await session.waitFor(/PODTOP-EXIT \d+/);
@@ -115,7 +124,7 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 	}, 30_000);
 
 	test('--read-only: the header says so, write keys are gone from the keys and the help', async () => {
-		session = new TmuxSession(120, 40, ['--read-only']);
+		session = new TmuxSession(120, 40, ['--read-only', ...shortPast]);
 		let screen = await session.waitFor(/Endpoints \(8\)/);
 		expect(screen).toMatch(/podtop +DEMO +READ-ONLY/);
 		session.send('t');
@@ -133,11 +142,12 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 
 	test('podtop job opens straight into a job; --ascii and --no-color draw without Unicode blocks', async () => {
 		session = new TmuxSession(100, 30, ['job', 'nosuchendpoint', 'nosuchjob', '--ascii', '--no-color']);
-		const screen = await session.waitFor(/Job nosuchjob on nosuchendpoint[\s\S]*not found/);
+		// Asked once the demo's simulator has run its past (the job view records too).
+		const screen = await session.waitFor(/Job nosuchjob on nosuchendpoint[\s\S]*not found/, 60_000);
 		expect(screen).not.toMatch(/[█░●○▁▂▃▄▅▆▇]/);
 		session.send('Escape');
 		await session.waitFor(/Endpoints \(8\)/);
 		session.send('q');
 		await session.waitFor(/PODTOP-EXIT 0/);
-	}, 30_000);
+	}, 90_000);
 });

@@ -72,7 +72,7 @@ const recordings = new Map<string, Promise<void>>();
 
 /**
 A recorded history in a fence's state folder: `podtop watch` against the simulator (it records the
-account when no agent does) until `podtop history` finds the echo endpoint there with samples.
+account when no agent does) until `podtop history` finds the echo endpoint and a GPU type there with samples.
 Once per folder, whatever the order the fence's steps run in.
 */
 export async function recorded(fleet: Fleet, cwd: string): Promise<void> {
@@ -83,7 +83,10 @@ export async function recorded(fleet: Fleet, cwd: string): Promise<void> {
 			const urls = ['--api-url', `${fleet.sim.url}/v2`, '--graphql-url', `${fleet.sim.url}/graphql`];
 			const watch = spawn(process.execPath, [cliPath, 'watch', '--jsonl', ...urls], {env, stdio: 'ignore'});
 			try {
-				await waitFor(async () => (await runCli(['history', fleet.echo.id, '--json', ...urls], env)).code === 0, 20_000, 500);
+				// Endpoints come with the first poll, GPU types a moment later: the fence reads both.
+				for (const thing of [fleet.echo.id, 'H100 SXM']) {
+					await waitFor(async () => (await runCli(['history', thing, '--json', ...urls], env)).code === 0, 20_000, 500);
+				}
 			} finally {
 				watch.kill('SIGINT');
 				await new Promise(resolve => watch.once('close', resolve));

@@ -74,6 +74,8 @@ beforeAll(async () => {
 
 	// Until the agent has polled echo's last figures, and at least 20 s in all.
 	await waitFor(async () => (await sim.health('echo')).jobs.completed === jobs, 10_000);
+	// And until its pods poll (every 20 s while nobody looks at them) has seen the pod stopped.
+	await waitFor(async () => (await podtop('events', '--since', '1h', '--type', 'status', '--jsonl')).stdout.includes('"to":"EXITED"'), 45_000, 1000);
 	await new Promise(resolve => setTimeout(resolve, Math.max(7000, recordedFrom + 20_000 - Date.now())));
 	agent.kill('SIGTERM');
 	const ended = await agentOutput;

@@ -46,6 +46,41 @@ describe('podtop watch --jsonl', () => {
 		expect(stdout).not.toContain(key);
 	});
 
+	test('--demo: hello at once, then the present only (the simulated past goes to history, not to the changes watched)', async () => {
+		const child = spawn(process.execPath, [cliPath, 'watch', '--jsonl', '--demo'], {env: cliEnv()});
+		let stdout = '';
+		child.stdout.setEncoding('utf8');
+		const health = new Set<string>();
+		const seen = new Promise<void>(resolve => {
+			child.stdout.on('data', (text: string) => {
+				stdout += text;
+				for (const line of text.split('\n').filter(Boolean)) {
+					const event = JSON.parse(line) as {type: string; endpointId?: string};
+					if (event.type === 'health') {
+						health.add(event.endpointId!);
+					}
+				}
+
+				if (health.size === 8) {
+					resolve();
+				}
+			});
+		});
+		const done = collect(child, 120_000);
+		await seen;
+		child.kill('SIGINT');
+		const {code, stderr} = await done;
+		expect(code).toBe(0);
+		expect(stderr).toBe('');
+		const events = stdout
+			.trim()
+			.split('\n')
+			.map(line => JSON.parse(line) as {type: string; mode?: string});
+		expect(events[0]).toMatchObject({type: 'hello', mode: 'demo'});
+		// The past fed to the store watched would be thousands of health changes; the present is a poll's worth.
+		expect(events.filter(event => event.type === 'health').length).toBeLessThan(60);
+	}, 150_000);
+
 	test('three instances on one key with 50 endpoints together cause no 429', async () => {
 		// The simulator's default GraphQL rate (5 per second) and the job API's limits scaled to 1 %.
 		const crowded = await startTestSim({apiKey: key, graphqlRate: 5, rateLimitScale: 0.01, endpointCount: 50, load: true, speed: 5});

@@ -51,9 +51,9 @@ export function renderWith(state: Pick<TestState, 'store'>, element: ReactElemen
 
 export const tick = async (ms = 30) => new Promise(resolve => setTimeout(resolve, ms));
 
-/** Waits (up to two seconds) until the frame matches: renders can lag behind input under load. */
-export async function frameMatching(lastFrame: () => string | undefined, pattern: RegExp): Promise<string> {
-	const deadline = Date.now() + 2000;
+/** Waits (up to `timeoutMs`) until the frame matches: renders can lag behind input under load. */
+export async function frameMatching(lastFrame: () => string | undefined, pattern: RegExp, timeoutMs = 5000): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		const frame = lastFrame() ?? '';
 		if (pattern.test(frame)) {

@@ -123,7 +123,7 @@ describe('Pods pane', () => {
 		expect(frame).toMatch(/unsized +1× A40 +EXITED(?: +–){6}$/m);
 		expect(frame).not.toContain('$0.35');
 		// The title: the running pods' total, and the stopped ones' volumes.
-		expect(frame).toContain('Pods (4)  running $3.86/h · stopped ~$0.011/h (1 unknown)');
+		expect(frame).toContain('Pods (4) · 1h  running $3.86/h · stopped ~$0.011/h (1 unknown)');
 	});
 
 	test('2,000 pods render only the visible rows', async () => {

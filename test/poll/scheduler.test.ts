@@ -19,6 +19,39 @@ describe('Scheduler', () => {
 		await Promise.allSettled(results);
 	});
 
+	test('a slow request counts from when its answer came, so a window never holds more arrivals than its budget', async () => {
+		let clock = 0;
+		const scheduler = new Scheduler({now: () => clock, limitFor: () => ({perWindow: 2, windowMs: 10_000, concurrency: 5})});
+		const started: number[] = [];
+		let finishSlow!: () => void;
+		const slow = new Promise<void>(resolve => {
+			finishSlow = resolve;
+		});
+		const submit = async (wait?: Promise<void>) =>
+			scheduler.submit({
+				budget: 'e1:status',
+				priority: 'visible',
+				idempotent: true,
+				async run() {
+					started.push(clock);
+					await wait;
+				},
+			});
+		// Two at 0: the first answered at once, the second only at 3 s (it may have arrived then).
+		const all = [submit(), submit(slow)];
+		await sleep(5);
+		clock = 3000;
+		finishSlow();
+		await sleep(5);
+		// At 10.3 s the first's slot is free, the second's is not until 13.3 s: one more goes, not two.
+		clock = 10_300;
+		all.push(submit(), submit());
+		await sleep(5);
+		expect(started).toEqual([0, 0, 10_300]);
+		scheduler.stop();
+		await Promise.allSettled(all);
+	});
+
 	test('budgets are per endpoint and operation', async () => {
 		const scheduler = new Scheduler({settings: {...defaultBudgetSettings, healthPerWindow: 1}});
 		const ran: string[] = [];

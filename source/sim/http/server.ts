@@ -1,4 +1,5 @@
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http';
+import type {PastRun} from '../past-run.js';
 import type {Simulator} from '../simulator.js';
 import {createRootValue} from '../graphql/resolvers.js';
 import {isValidKey, presentedKey} from './auth.js';
@@ -6,6 +7,7 @@ import {handleGraphqlRoute} from './graphql-route.js';
 import {handleJobRoute} from './job-routes.js';
 import {sendError} from './respond.js';
 import {serveOutput} from './output-route.js';
+import {servePast} from './past-route.js';
 import {handleSimRoute} from './sim-routes.js';
 
 /** Longer than any sensible poll interval, so clients keep their connections. */
@@ -13,6 +15,7 @@ const keepAliveMs = 65_000;
 
 async function route(
 	sim: Simulator,
+	past: PastRun | undefined,
 	graphqlRoot: Record<string, unknown>,
 	request: IncomingMessage,
 	response: ServerResponse,
@@ -48,6 +51,15 @@ async function route(
 		return;
 	}
 
+	// The past is streamed as it is run; every other answer waits for the present (the fleet is hours behind until then).
+	if (root === '__sim' && parts.join('/') === 'past') {
+		request.resume();
+		await servePast(past, request.method ?? 'GET', response);
+		return;
+	}
+
+	await past?.present;
+
 	switch (root) {
 		case 'v2': {
 			await handleJobRoute(sim, key!, request, response, url, parts, closing);
@@ -71,12 +83,15 @@ async function route(
 	}
 }
 
-/** The simulator's HTTP server: the job API under `/v2`, GraphQL at `/graphql`, introspection under `/__sim`. */
-export function createSimServer(sim: Simulator): {server: Server; closing: AbortController} {
+/**
+The simulator's HTTP server: the job API under `/v2`, GraphQL at `/graphql`, introspection under `/__sim`
+(the simulated past's observations at `/__sim/past`).
+*/
+export function createSimServer(sim: Simulator, past?: PastRun): {server: Server; closing: AbortController} {
 	const closing = new AbortController();
 	const graphqlRoot = createRootValue(sim);
 	const server = createServer((request, response) => {
-		route(sim, graphqlRoot, request, response, closing.signal).catch((error: unknown) => {
+		route(sim, past, graphqlRoot, request, response, closing.signal).catch((error: unknown) => {
 			sendError(response, 500, error instanceof Error ? error.message : 'Internal error');
 		});
 	});

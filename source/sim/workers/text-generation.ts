@@ -49,20 +49,37 @@ export const textGenerationWorker: WorkerHandler = (input, context) => {
 	const maxTokens = typeof input.max_tokens === 'number' && input.max_tokens > 0 ? Math.min(input.max_tokens, 4096) : random.int(48, 320);
 	const tokensPerSecond = random.between(35, 110);
 	const tokensPerChunk = random.int(4, 12);
-	const steps: Step[] = [{afterMs: random.int(80, 600), run() {}}];
+	const firstTokenMs = random.int(80, 600);
+	const done = {
+		afterMs: 20,
+		run() {
+			context.complete();
+		},
+	};
+	// In the simulated past only the outcome runs (see runSteps): the stream takes as long, unbuilt.
+	if (context.clock.inPast) {
+		return runSteps(context.clock, [{afterMs: firstTokenMs + (maxTokens / tokensPerSecond) * 1000, run() {}}, done]);
+	}
+
+	const steps: Step[] = [{afterMs: firstTokenMs, run() {}}];
 	let produced = 0;
 	let index = 0;
 	while (produced < maxTokens) {
 		const count = Math.min(tokensPerChunk, maxTokens - produced);
 		produced += count;
 		const outputTokens = produced;
-		const text = Array.from({length: count}, () => `${words[random.int(0, words.length - 1)]} `).join('');
 		const streamIndex = index++;
-		const throughput = Math.round(tokensPerSecond * random.between(0.85, 1.1) * 10) / 10;
-		const kvCache = Math.round(random.between(0.2, 0.95) * 1000) / 1000;
+		// The chunk's words and metrics are drawn when it is due: a job of the simulated past produces none.
 		steps.push({
 			afterMs: (count / tokensPerSecond) * 1000,
 			run() {
+				let text = '';
+				for (let word = 0; word < count; word++) {
+					text += `${words[random.int(0, words.length - 1)]} `;
+				}
+
+				const throughput = Math.round(tokensPerSecond * random.between(0.85, 1.1) * 10) / 10;
+				const kvCache = Math.round(random.between(0.2, 0.95) * 1000) / 1000;
 				context.yield(
 					{input_tokens: inputTokens, output_tokens: outputTokens, text: [text]},
 					{
@@ -83,11 +100,6 @@ export const textGenerationWorker: WorkerHandler = (input, context) => {
 		});
 	}
 
-	steps.push({
-		afterMs: 20,
-		run() {
-			context.complete();
-		},
-	});
+	steps.push(done);
 	return runSteps(context.clock, steps);
 };

@@ -1,0 +1,1 @@
+export {GpuCharts, gpuChartLayout} from './gpu-charts.js';

@@ -1,0 +1,1 @@
+export {maxGpuCharts, PodCharts, podChartLayout} from './pod-charts.js';
