@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {useEffect, useMemo, useState} from 'react';
+import {useCallback, useEffect, useMemo, useState, useSyncExternalStore} from 'react';
 import {useShallow} from 'zustand/react/shallow';
 import {formatAgo, formatClock} from '../format/clock.js';
 import {formatAge} from '../format/duration.js';
@@ -65,6 +65,14 @@ function useSimulatedPast(ellipsis: string): string {
 	return span === undefined ? '' : ready ? ` past ${formatSpan(span)} simulated ` : ` simulating the past ${formatSpan(span)}${ellipsis} `;
 }
 
+/** Recording paused (a full disk, the clock gone back): said in the top line while it lasts (the reason is in the message that came with it). */
+function useRecordingPaused(): boolean {
+	const {engine} = useServices();
+	const status = engine?.history.status;
+	const subscribe = useCallback((changed: () => void) => status?.subscribe(changed) ?? (() => undefined), [status]);
+	return useSyncExternalStore(subscribe, () => status?.getState().state === 'paused');
+}
+
 /**
 Top line: DEMO or LIVE (in DEMO, that its past hours are simulated), the API host, the key as a fingerprint, the hottest rate budgets (red when
 backing off) and how fresh the data is. A banner under it when a source is failing, and one when
@@ -96,13 +104,21 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 	const right = failing.length > 0 ? `stalest ${formatAge(stalest, now)}` : `data ${freshnessBound}`;
 	const badge = `${mode === 'demo' ? ' DEMO ' : ' LIVE '}${readOnly ? ' READ-ONLY ' : ''}`;
 	const past = useSimulatedPast(glyphs.ellipsis);
+	const paused = useRecordingPaused() ? ` ${glyphs.warning} history paused ` : '';
 	const identity = ` ${apiHost} ${glyphs.separator}${via === 'agent' ? ` via agent ${glyphs.separator}` : ''} key ${keyFingerprint.replace('••••', glyphs.key)} ${glyphs.separator} `;
 	// Everything on one line, cut to fit: a line that wraps would push the frame past the screen.
-	const room = width - 'podtop '.length - badge.length - past.length - identity.length - right.length - 1;
+	const room = width - 'podtop '.length - badge.length - past.length - paused.length - identity.length - right.length - 1;
 	const shown = gauges.filter((_, index) => gauges.slice(0, index + 1).reduce((sum, gauge) => sum + gauge.text.length + 1, 0) <= room);
 	const fill = Math.max(
 		1,
-		width - 'podtop '.length - badge.length - past.length - identity.length - shown.reduce((sum, gauge) => sum + gauge.text.length + 1, 0) - right.length,
+		width -
+			'podtop '.length -
+			badge.length -
+			past.length -
+			paused.length -
+			identity.length -
+			shown.reduce((sum, gauge) => sum + gauge.text.length + 1, 0) -
+			right.length,
 	);
 	return (
 		<Box flexDirection='column' width={width}>
@@ -114,6 +130,7 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 					{badge}
 				</Text>
 				{past ? <Text color={colors.warn}>{past}</Text> : null}
+				{paused ? <Text color={colors.bad}>{paused}</Text> : null}
 				<Text>{identity}</Text>
 				{shown.map(gauge => (
 					<Text key={gauge.key} color={gauge.backingOff ? colors.bad : undefined}>{`${gauge.text} `}</Text>

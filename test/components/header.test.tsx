@@ -1,6 +1,8 @@
 import {describe, expect, test} from 'vitest';
+import {createStore} from 'zustand/vanilla';
 import {Header, hotBudgets} from '../../source/components/header.js';
 import type {Engine} from '../../source/engine/create-engine.js';
+import type {RecordingState} from '../../source/history/history-types.js';
 import {createPodtopStore} from '../../source/store/create-store.js';
 import {frameMatching, renderWith, testStore, tick} from '../helpers/ui-fixture.js';
 
@@ -25,6 +27,20 @@ describe('Header', () => {
 		await frameMatching(lastFrame, /^podtop +DEMO +past 6h simulated +127\.0\.0\.1:4000 │/m);
 		// One line still, cut to the width.
 		expect(lastFrame()!.split('\n')[0]!.length).toBeLessThanOrEqual(120);
+	});
+
+	test('recording paused (a full disk) is said in the top line while it lasts', async () => {
+		const status = createStore<RecordingState>()(() => ({state: 'recording', file: '/tmp/history.sqlite'}));
+		const engine = {simulatedPastMs: undefined, history: {ready: Promise.resolve(), status}} as unknown as Engine;
+		const {lastFrame} = renderWith(testStore(), <Header width={120} freshnessBound='≤5s' readOnly={false} />, {engine});
+		await tick();
+		expect(lastFrame()).not.toContain('history paused');
+		status.setState({state: 'paused', file: '/tmp/history.sqlite', reason: 'the disk is full'}, true);
+		await frameMatching(lastFrame, /^podtop +LIVE +. history paused +api\.runpod\.ai │/m);
+		expect(lastFrame()!.split('\n')[0]!.length).toBeLessThanOrEqual(120);
+		status.setState({state: 'recording', file: '/tmp/history.sqlite'}, true);
+		await tick();
+		await frameMatching(lastFrame, /^podtop +LIVE +api\.runpod\.ai │/m);
 	});
 
 	test('LIVE (and a DEMO without a simulated past) says nothing of one', async () => {
