@@ -37,6 +37,36 @@ async function steps(session, screen, from, presses) {
 	return latencies;
 }
 
+/**
+A window change in an endpoint's details, 6 h → 24 h (`>`), from the key to the frame whose title says
+24h with its charts drawn (no "reading"): each endpoint once, so each reads its day from the file.
+*/
+async function windowChanges(session, screen, endpoints) {
+	const titled = window => s => s.rows.some(row => row?.includes('Esc back · ' + window)) && !s.rows.some(row => /reading \d/.test(row ?? ''));
+	const latencies = [];
+	for (let index = 0; index < endpoints; index++) {
+		session.press('\r');
+		await waitForScreen(session, screen, titled('1h'), 30_000);
+		session.press('>');
+		await waitForScreen(session, screen, titled('6h'), 30_000);
+		await sleep(500);
+		const sent = performance.now();
+		session.press('>');
+		latencies.push((await waitForScreen(session, screen, titled('24h'), 30_000)) - sent);
+		// Back to 1 h for the next endpoint's details, then the next one in the list.
+		session.press('<');
+		await sleep(200);
+		session.press('<');
+		await sleep(200);
+		session.press('\u001B');
+		await sleep(500);
+		session.press('j');
+		await sleep(300);
+	}
+
+	return latencies;
+}
+
 export async function cursorBench({week, report, presses = 20}) {
 	process.env.TZ = 'UTC';
 	const sim = await startSim(['--no-load', '--seed', String(weekFleet.seed), '--endpoints', String(weekFleet.endpoints), '--pods', String(weekFleet.pods)]);
@@ -51,6 +81,13 @@ export async function cursorBench({week, report, presses = 20}) {
 	try {
 		await waitForOutput(session, /Endpoints \(1000\)/, 60_000);
 		await sleep(3000);
+		const windows = await windowChanges(session, screen, 10);
+		report(
+			"window change 6 h → 24 h in an endpoint's details, key→frame (p95)",
+			`${p95(windows).toFixed(0)} ms`,
+			'≤ 100 ms',
+			`median ${median(windows).toFixed(0)} ms`,
+		);
 		const recent = week.to - 10 * 60_000;
 		const older = week.to - 3 * 86_400_000 - 5 * 60_000;
 		const cases = [
