@@ -83,6 +83,12 @@ if (agent.status !== 0) {
 }
 
 console.log('');
+const image = spawnSync(process.execPath, [`${here}bench/image.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
+if (image.status !== 0) {
+	console.log('image benchmark failed');
+}
+
+console.log('');
 const demoPast = spawnSync(process.execPath, [`${here}bench/demo-past.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
 if (demoPast.status !== 0) {
 	console.log("the demo's past benchmark failed");

@@ -3,6 +3,7 @@
 // than hundreds of modules (Ink's dependencies alone take ~370 ms to load unbundled), each command
 // loads only its own chunk, and React is built for production.
 import {chmodSync, rmSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
 import {build} from 'esbuild';
 
 /**
@@ -20,10 +21,55 @@ V8 tuned for a long-lived TUI on a shared jump host, each measured by `npm run b
 10,000 pods): smaller young and old generations (V8's defaults are sized for a server);
 no Wasm tier-up, so Yoga's layout code stays on the baseline compiler (optimising it at start was a
 35 MB spike in peak RSS, and layout is a small share of a frame); no memory reducer, whose extra full
-collections in every quiet moment were a third of the idle CPU at 10,000 pods. They live only in the
-bundle's shebang, which `npm start` runs too.
+collections in every quiet moment were a third of the idle CPU at 10,000 pods. The shebang is lost
+when podtop is started as `node dist/bundle/podtop.js`, by a busybox env without -S or by npm's
+Windows shim: podtop sets what V8 still reads after start itself (source/lib/heap-tuning.ts).
 */
 export const nodeFlags = '--max-semi-space-size=4 --max-old-space-size=256 --no-wasm-tier-up --no-wasm-dynamic-tiering --no-memory-reducer';
+/** Ink's text measuring and wrapping, with caches that keep the last 2,000 texts instead of every one (stubs/ink-text-caches.js). */
+const inkTextCaches = {
+	'measure-text.js': stub => `import widestLine from 'widest-line';\nimport {boundedMeasureText} from ${stub};\nexport default boundedMeasureText(widestLine);`,
+	'wrap-text.js': stub =>
+		`import wrapAnsi from 'wrap-ansi';\nimport cliTruncate from 'cli-truncate';\nimport {boundedWrapText} from ${stub};\nexport default boundedWrapText(wrapAnsi, cliTruncate);`,
+};
+const boundedInkCaches = {
+	name: 'bounded-ink-caches',
+	setup(build) {
+		build.onLoad({filter: /[\\/]ink[\\/]build[\\/](?:measure|wrap)-text\.js$/}, args => ({
+			contents: inkTextCaches[path.basename(args.path)](JSON.stringify(new URL('stubs/ink-text-caches.js', import.meta.url).pathname)),
+			resolveDir: path.dirname(args.path),
+			loader: 'js',
+		}));
+	},
+};
+/**
+Faster text paths for Ink's frames, each with the same answers as the package it stands in for
+(test/bundle/text-paths.test.ts compares them): every copy of string-width and Ink's
+@alcalzone/ansi-tokenize are wrapped (stubs/text-paths.js).
+*/
+const wrappers = {
+	'string-width': (original, stub) =>
+		`import original from ${original};\nimport {withNarrowFastPath} from ${stub};\nexport default withNarrowFastPath(original);`,
+	'@alcalzone/ansi-tokenize': (original, stub) =>
+		`import * as original from ${original};\nimport {fastAnsiTokenize} from ${stub};\nexport * from ${original};\nexport const {tokenize, styledCharsFromTokens, styledCharsToString} = fastAnsiTokenize(original);`,
+};
+const fastTextPaths = {
+	name: 'fast-text-paths',
+	setup(build) {
+		build.onResolve({filter: /^(?:string-width|@alcalzone\/ansi-tokenize)$/}, async args => {
+			if (args.pluginData?.original) {
+				return undefined;
+			}
+
+			const original = await build.resolve(args.path, {kind: args.kind, resolveDir: args.resolveDir, pluginData: {original: true}});
+			return original.errors.length > 0 ? {errors: original.errors} : {path: original.path, namespace: 'podtop-wrapped', pluginData: {name: args.path}};
+		});
+		build.onLoad({filter: /.*/, namespace: 'podtop-wrapped'}, args => {
+			const stub = new URL('stubs/text-paths.js', import.meta.url).pathname;
+			return {contents: wrappers[args.pluginData.name](JSON.stringify(args.path), JSON.stringify(stub)), resolveDir: path.dirname(args.path), loader: 'js'};
+		});
+	},
+};
 const outdir = new URL('../dist/bundle', import.meta.url).pathname;
 // Chunks are named by hash: a rebuild would leave the last build's beside the new ones.
 rmSync(outdir, {recursive: true, force: true});
@@ -32,6 +78,8 @@ const {metafile} = await build({
 	// The simulator's thread (the demo's) is an entry of its own: a worker runs a file.
 	entryPoints: {
 		podtop: new URL('../source/cli.tsx', import.meta.url).pathname,
+		// The worker thread that decodes a job's picture (source/images/decode-off-thread.ts finds it beside its chunk).
+		'image-worker': new URL('../source/images/image-worker.ts', import.meta.url).pathname,
 		'sim-thread': new URL('../source/sim/sim-thread.ts', import.meta.url).pathname,
 	},
 	outdir,
@@ -56,6 +104,7 @@ const {metafile} = await build({
 		'react-devtools-core': new URL('stubs/react-devtools-core.js', import.meta.url).pathname,
 		ws: new URL('stubs/ws.js', import.meta.url).pathname,
 	},
+	plugins: [boundedInkCaches, fastTextPaths],
 	define: {'process.env.NODE_ENV': '"production"'},
 	banner: {
 		js: `#!/usr/bin/env -S node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,

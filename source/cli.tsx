@@ -9,6 +9,7 @@ import {historyFlags, historyHelp, readHistoryFlags} from './commands/history-fl
 import {parseCommandLine} from './commands/parse-command-line.js';
 import {sanitizeLine} from './format/sanitize.js';
 import {UsageError} from './lib/usage-error.js';
+import {tuneHeap} from './lib/heap-tuning.js';
 
 const help = `
 	Usage
@@ -81,6 +82,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 	}
 });
 
+tuneHeap();
 installCrashHandler();
 try {
 	await main();

@@ -25,8 +25,13 @@ export async function startSim(args) {
 	return {url, stop: () => child.kill('SIGTERM')};
 }
 
-/** podtop in a pty of the given size. `output` counts every byte the terminal receives. */
-export function startPodtop({columns = 120, rows = 40, args = [], simUrl, apiKey = 'bench-key', extraEnv = {}}) {
+/**
+podtop in a pty of the given size. `output` counts every byte the terminal receives. `launch` is how
+it is started: 'bin' runs the bundle itself (its shebang's Node flags apply), 'node' runs
+`node dist/bundle/podtop.js` (as a checkout is run; env without -S and npm's Windows shim do the same),
+with `nodeArgs` before the script if any.
+*/
+export function startPodtop({columns = 120, rows = 40, args = [], simUrl, apiKey = 'bench-key', extraEnv = {}, launch = 'bin', nodeArgs = []}) {
 	const env = {...process.env, NODE_ENV: 'production', LANG: 'C.UTF-8', TERM: 'xterm-256color', HOME: '/nonexistent-podtop-home', ...extraEnv};
 	delete env.CI;
 	delete env.RUNPOD_API_KEY;
@@ -35,8 +40,9 @@ export function startPodtop({columns = 120, rows = 40, args = [], simUrl, apiKey
 		env.RUNPOD_API_KEY = apiKey;
 	}
 
-	// Run the way users do: the bundle's own shebang (with its Node flags), the node binary on PATH.
-	const command = `stty cols ${columns} rows ${rows}; PATH='${path.dirname(process.execPath)}':"$PATH" exec '${cli}' ${target} ${args.join(' ')}`;
+	// Run the way users do: the bundle's own shebang (with its Node flags), or node and the bundle; the node binary on PATH.
+	const program = launch === 'node' ? `node ${nodeArgs.join(' ')} '${cli}'` : `'${cli}'`;
+	const command = `stty cols ${columns} rows ${rows}; PATH='${path.dirname(process.execPath)}':"$PATH" exec ${program} ${target} ${args.join(' ')}`;
 	const startedAt = performance.now();
 	const child = spawn('script', ['-qfec', command, '/dev/null'], {env, stdio: ['pipe', 'pipe', 'inherit']});
 	const session = {

@@ -12,113 +12,156 @@ const closeBrace = 125;
 const openBracket = 91;
 const closeBracket = 93;
 
+/** The scanner's place in the document between calls and chunks: depth, whether in a string, whether the last byte escaped the next. */
+const depthSlot = 0;
+const inStringSlot = 1;
+const escapedSlot = 2;
+
+/**
+Moves through `bytes` from `from` until a byte the reader must see: a quote above the list's depth
+(a key that may be on the path), or a bracket or brace that opens or closes a container down to one
+of the list's elements. Returns that byte's index, with the depth already moved past it, or -1 at
+the end of the chunk. Numbers only, so V8 compiles it once and keeps it (a pass over 1 MB at every
+poll of 2,000 pods; a loop that also built the strings and lists was optimised and thrown away
+again at every poll).
+*/
+function scan(bytes: Uint8Array, from: number, state: Int32Array, listDepth: number): number {
+	let depth = state[depthSlot]!;
+	let inString = state[inStringSlot]!;
+	let escaped = state[escapedSlot]!;
+	let found = -1;
+	for (let index = from; index < bytes.length; index++) {
+		const byte = bytes[index]!;
+		if (inString === 1) {
+			if (escaped === 1) {
+				escaped = 0;
+			} else if (byte === backslash) {
+				escaped = 1;
+			} else if (byte === quote) {
+				inString = 0;
+				if (depth < listDepth) {
+					found = index;
+					break;
+				}
+			}
+		} else {
+			switch (byte) {
+				case quote: {
+					inString = 1;
+					found = depth < listDepth ? index : -1;
+					break;
+				}
+
+				case openBrace:
+				case openBracket: {
+					depth++;
+					found = depth <= listDepth + 1 ? index : -1;
+					break;
+				}
+
+				case closeBrace:
+				case closeBracket: {
+					depth--;
+					found = depth <= listDepth ? index : -1;
+					break;
+				}
+
+				default:
+			}
+
+			if (found !== -1) {
+				break;
+			}
+		}
+	}
+
+	state[depthSlot] = depth;
+	state[inStringSlot] = inString;
+	state[escapedSlot] = escaped;
+	return found;
+}
+
 /**
 Parses a JSON document as it streams in, never holding it whole: each object of the array at `path`
 (keys from the root, such as `['data', 'myself', 'pods']`) is cut out as it arrives and parsed on
-its own with `JSON.parse`. A list of 10,000 pods is then never one 5 MB string, nor the buffer that
-string would be decoded from. Throws a SyntaxError, as `JSON.parse` does, on a malformed or
-truncated document. Keys on the path are matched as written (no escapes).
+its own with `JSON.parse`. A list of 10,000 pods is then never one 5 MB string, nor the buffer it
+would be decoded from. Throws a SyntaxError, as `JSON.parse` does, on a malformed or truncated
+document. Keys on the path are matched as written (no escapes).
+
+JSON's structure is all ASCII and a multi-byte UTF-8 character never holds an ASCII byte, so the
+bytes are scanned as they come and only what is kept is decoded: each element when it closes, the
+strings above the list, the rest of the document.
 */
 export async function parseSplitJson(chunks: AsyncIterable<Uint8Array | string>, path: readonly string[]): Promise<SplitJson> {
 	const listDepth = path.length + 1;
 	const decoder = new TextDecoder();
+	const state = new Int32Array(3);
 	const skeleton: string[] = [];
 	const elements: unknown[] = [];
-	let depth = 0;
-	let inString = false;
-	let escaped = false;
 	/** Whether each open container down to the list's depth lies on the path (the root does). */
-	const onPath: boolean[] = [];
-	/** The last string seen above the list's depth (the key of what opens next), and where it began. */
+	const onPath: boolean[] = [true];
+	/** The last string seen above the list's depth (the key of what opens next). */
 	let lastString = '';
-	let stringFrom = -1;
 	let inList = false;
 	let inElement = false;
-	/** The part of an element, or of a string above it, that arrived in earlier chunks. */
-	let partial = '';
+	/** The bytes kept from earlier chunks (of an element, a string above the list, or the rest). */
+	const pieces: Uint8Array[] = [];
+	/** Where the bytes being kept begin in the current chunk. */
+	let from = 0;
+	const take = (bytes: Uint8Array, end: number): string => {
+		const part = bytes.subarray(from, end);
+		const text = decoder.decode(pieces.length === 0 ? part : Buffer.concat([...pieces, part]));
+		pieces.length = 0;
+		return text;
+	};
 
-	const feed = (text: string) => {
-		let from = 0;
-		for (let index = 0; index < text.length; index++) {
-			const code = text.codePointAt(index);
-			if (inString) {
-				if (escaped) {
-					escaped = false;
-				} else if (code === backslash) {
-					escaped = true;
-				} else if (code === quote) {
-					inString = false;
-					if (stringFrom !== -1) {
-						lastString = partial + text.slice(stringFrom, index);
-						partial = '';
-						stringFrom = -1;
-					}
-				}
-			} else
-				switch (code) {
-					case quote: {
-						inString = true;
-						if (depth < listDepth) {
-							stringFrom = index + 1;
-						}
-
-						break;
-					}
-
-					case openBrace:
-					case openBracket: {
-						depth++;
-						if (depth <= listDepth) {
-							onPath[depth] = depth === 1 || (onPath[depth - 1]! && lastString === path[depth - 2]);
-							inList = depth === listDepth && onPath[depth]! && code === openBracket;
-						} else if (inList && depth === listDepth + 1 && code === openBrace) {
-							skeleton.push(text.slice(from, index), String(elements.length));
-							elements.push(undefined);
-							from = index;
-							inElement = true;
-						}
-
-						break;
-					}
-
-					case closeBrace:
-					case closeBracket: {
-						if (inElement && depth === listDepth + 1) {
-							elements[elements.length - 1] = JSON.parse(partial + text.slice(from, index + 1));
-							partial = '';
-							from = index + 1;
-							inElement = false;
-						} else if (depth === listDepth) {
-							inList = false;
-						}
-
-						depth--;
-
-						break;
-					}
-					// No default
-				}
-		}
-
-		if (inElement) {
-			partial += text.slice(from);
-		} else {
-			skeleton.push(text.slice(from));
-			if (stringFrom !== -1) {
-				partial += text.slice(stringFrom);
-				stringFrom = 0;
+	/** The byte at `index` was a quote, bracket or brace that `scan` stopped at; the depth is past it. */
+	const handle = (bytes: Uint8Array, index: number) => {
+		const byte = bytes[index];
+		const depth = state[depthSlot]!;
+		if (byte === quote && state[inStringSlot] === 1) {
+			// A string opens above the list: what came before it, its quote included, is skeleton.
+			skeleton.push(take(bytes, index + 1));
+			from = index + 1;
+		} else if (byte === quote) {
+			lastString = take(bytes, index);
+			skeleton.push(lastString);
+			from = index;
+		} else if (byte === openBrace || byte === openBracket) {
+			if (depth <= listDepth) {
+				onPath[depth] = onPath[depth - 1]! && (depth === 1 || lastString === path[depth - 2]);
+				inList = depth === listDepth && onPath[depth] && byte === openBracket;
+			} else if (inList && byte === openBrace) {
+				skeleton.push(take(bytes, index), String(elements.length));
+				from = index;
+				inElement = true;
 			}
+		} else if (inElement && depth === listDepth) {
+			elements.push(JSON.parse(take(bytes, index + 1)));
+			from = index + 1;
+			inElement = false;
+		} else if (depth === listDepth - 1) {
+			inList = false;
 		}
 	};
 
 	for await (const chunk of chunks) {
-		feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, {stream: true}));
+		const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+		from = 0;
+		for (let index = scan(bytes, 0, state, listDepth); index !== -1; index = scan(bytes, index + 1, state, listDepth)) {
+			handle(bytes, index);
+		}
+
+		// What is being kept waits for the next chunk: copied, in case the caller reuses its buffers.
+		if (from < bytes.length) {
+			pieces.push(Buffer.from(bytes.subarray(from)));
+		}
 	}
 
-	feed(decoder.decode());
-	if (inElement || inString) {
+	if (inElement || state[inStringSlot] === 1) {
 		throw new SyntaxError('Unexpected end of JSON input');
 	}
 
+	skeleton.push(decoder.decode(Buffer.concat(pieces)));
 	return {document: JSON.parse(skeleton.join('')), elements};
 }

@@ -1,7 +1,8 @@
+import {supportsColor} from 'chalk';
 import {render} from 'ink';
 import type {AlertRules} from '../config/alert-rules.js';
 import {keyFingerprint} from '../api/redact.js';
-import {colorful, colorless, ServicesProvider, type Services} from '../components/services.js';
+import {colorful, colorless, ServicesProvider, type Pictures, type Services} from '../components/services.js';
 import {App} from '../dashboard/app.js';
 import {createDisplayStore} from '../dashboard/display-store.js';
 import {createFrameWriter} from '../dashboard/frame-writer.js';
@@ -11,6 +12,7 @@ import type {Engine} from '../engine/create-engine.js';
 import type {HistoryOptions} from '../history/open-history.js';
 import {resolveTarget} from '../engine/resolve-target.js';
 import {asciiGlyphs, localeIsUtf8, unicodeGlyphs} from '../format/glyphs.js';
+import {createImageLoader} from '../images/image-loader.js';
 import {UsageError} from '../lib/usage-error.js';
 import {defaultCadence} from '../poll/cadence.js';
 import {createRowSelectors} from '../rows/visible-rows.js';
@@ -51,7 +53,9 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	const view = createViewStore(
 		initialViewState({columns: process.stdout.columns || 80, rows: process.stdout.rows || 24, views, message: target.warnings.join(' · ') || undefined}),
 	);
-	const rows = createRowSelectors(glyphs);
+	// Pictures at chalk's colour depth for this terminal (COLORTERM, TERM), as Ink's own colours; none under --ascii or no colour.
+	const pictures: Pictures = {loader: createImageLoader(), level: glyphs === asciiGlyphs || colors === colorless ? 0 : (supportsColor || {level: 0}).level};
+	const rows = createRowSelectors(glyphs, {pictures: pictures.level > 0});
 	// The panes read the live account, or the account as it was while the time cursor is in the past.
 	const display = createDisplayStore(state.store);
 	let stopCursor: (() => void) | undefined;
@@ -60,7 +64,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	const slowest = Math.max(defaultCadence.endpointsMs, defaultCadence.gpusHiddenMs, defaultCadence.podsHiddenMs, defaultCadence.healthHiddenMs);
 	const freshnessBound = `≤${defaultCadence.healthMs / 1000}s…${slowest / 1000}s`;
 	const app = (engine: Engine | undefined) => {
-		const services: Services = {store: display, view, rows, engine, glyphs, colors};
+		const services: Services = {store: display, view, rows, engine, glyphs, colors, pictures};
 		return (
 			<ServicesProvider services={services}>
 				<App freshnessBound={freshnessBound} readOnly={options.readOnly} />
@@ -143,6 +147,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		unsubscribeBell();
 		stopCursor?.();
 		display.stop();
+		pictures.loader.close();
 		process.stdout.off('resize', onResize);
 		instance.unmount();
 		instance.cleanup();

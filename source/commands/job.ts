@@ -3,6 +3,7 @@ import {followJob} from '../headless/follow-job.js';
 import {UsageError} from '../lib/usage-error.js';
 import {connectionFlags, connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {displayFlags, displayHelp} from './dashboard-flags.js';
+import {checkSavePath, finishImage, imageFlags, imageHelp} from './finish-image.js';
 import {finishJob} from './finish-job.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -12,9 +13,9 @@ export const jobHelp = `
 	  $ podtop job <endpoint_id> <job_id> [options]
 
 	In a terminal: opens the dashboard straight into the job's live stream.
-	Without one (a pipe, a file): prints the stream to stdout as it arrives and exits with the job,
-	like tail -f; a job that streamed nothing prints its output at the end. Escape sequences and
-	control characters in the output are shown inert.
+	Without one (a pipe, a file), or with --json or --save: prints the stream to stdout as it
+	arrives and exits with the job, like tail -f; a job that streamed nothing prints its output at
+	the end. Escape sequences and control characters in the output are shown inert.
 
 	Options
 	  --json            Without a terminal: stdout is one line, the final status (id, status,
@@ -22,23 +23,26 @@ export const jobHelp = `
 
 	Exit status: 0 COMPLETED, 1 FAILED, TIMED_OUT or CANCELLED (the error on stderr), 2 usage,
 	3 authentication failed, 4 no such job or endpoint, 5 network or timeout.
+${imageHelp}
 ${connectionHelp}
 ${displayHelp}
 
 	Examples
 	  $ podtop job abc123 2f4e…-u1
 	  $ podtop job abc123 2f4e…-u1 | tee job.log
+	  $ podtop job black-forest-labs-flux-1-dev 2f4e…-u1 --save fox.jpg
 `;
 
 export async function runJob(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(jobHelp, argv, {...connectionFlags, ...displayFlags, json: {type: 'boolean', default: false}}, 'podtop job');
+	const cli = parseCommandLine(jobHelp, argv, {...connectionFlags, ...displayFlags, ...imageFlags, json: {type: 'boolean', default: false}}, 'podtop job');
 	const [endpointId, jobId] = cli.input;
 	if (!endpointId || !jobId || cli.input.length !== 2) {
 		throw new UsageError('usage: podtop job <endpoint_id> <job_id>');
 	}
 
+	checkSavePath(cli.flags.save, cli.flags.force);
 	const connection = readConnectionFlags(cli.flags);
-	if (process.stdout.isTTY && process.stdin.isTTY && !cli.flags.json) {
+	if (process.stdout.isTTY && process.stdin.isTTY && !cli.flags.json && cli.flags.save === undefined) {
 		const {runDashboard} = await import('./dashboard.js');
 		await runDashboard({...connection, color: cli.flags.color, ascii: cli.flags.ascii, initialJob: {endpointId, jobId}});
 		return;
@@ -72,6 +76,7 @@ export async function runJob(argv: readonly string[]): Promise<void> {
 			}
 
 			finishJob(job, streamed, cli.flags.json);
+			await finishImage(job, {save: cli.flags.save, force: cli.flags.force, json: cli.flags.json, color: cli.flags.color, ascii: cli.flags.ascii});
 		} finally {
 			process.off('SIGINT', onSignal);
 			process.off('SIGTERM', onSignal);

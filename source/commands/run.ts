@@ -7,6 +7,8 @@ import {connectionFlags, connectionHelp, readConnectionFlags} from './connection
 import {withHeadlessEngine} from './headless-engine.js';
 import {hasImageFlags, imageJobInput} from './image-input.js';
 import {checkBodySize, jobPolicy, readJobInput, webhookUrl} from './job-input.js';
+import {displayFlags, displayHelp} from './dashboard-flags.js';
+import {checkSavePath, finishImage, imageFlags, imageHelp} from './finish-image.js';
 import {finishJob} from './finish-job.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {reportWrite} from './write-verb.js';
@@ -40,7 +42,9 @@ export const runHelp = `
 	  --guidance            0 to 10 (default 3.5)
 	  --seed                -1 for random (default), or a whole number
 	  --format              jpeg (default) or png
+${imageHelp}
 ${connectionHelp}
+${displayHelp}
 
 	Exit status: 0 COMPLETED, 1 FAILED, CANCELLED or TIMED_OUT (or the service refused), 2 bad input
 	(nothing sent), 3 authentication, 4 no such endpoint, 5 network or timeout, 6 read-only.
@@ -49,6 +53,7 @@ ${connectionHelp}
 	  $ podtop run abc123 --input '{"prompt": "Hello"}'
 	  $ podtop run abc123 --input @job.json --json | jq .output
 	  $ podtop run black-forest-labs-flux-1-dev --prompt "a red fox" --width 768 --dry-run
+	  $ podtop run black-forest-labs-flux-1-schnell --prompt "a red fox" --format png --save fox.png
 `;
 
 export async function runRun(argv: readonly string[]): Promise<void> {
@@ -57,6 +62,8 @@ export async function runRun(argv: readonly string[]): Promise<void> {
 		argv,
 		{
 			...connectionFlags,
+			...displayFlags,
+			...imageFlags,
 			input: {type: 'string'},
 			sync: {type: 'boolean', default: false},
 			wait: {type: 'number'},
@@ -93,6 +100,11 @@ export async function runRun(argv: readonly string[]): Promise<void> {
 		throw new UsageError('give the input one way: --input JSON, or --prompt with the image options');
 	}
 
+	if (flags.save !== undefined && !flags.follow) {
+		throw new UsageError('--save waits for the job to finish; it cannot go with --no-follow');
+	}
+
+	checkSavePath(flags.save, flags.force);
 	const {input, cost} = hasImageFlags(flags) ? imageJobInput(endpointId, flags) : {input: readJobInput(flags.input), cost: undefined};
 	const request: JobRequest = {input, ...(webhook ? {webhook} : {}), ...(policy ? {policy} : {})};
 	const bytes = checkBodySize(request, flags.sync);
@@ -128,5 +140,6 @@ export async function runRun(argv: readonly string[]): Promise<void> {
 			}
 		});
 		finishJob(job, streamed, flags.json);
+		await finishImage(job, {save: flags.save, force: flags.force, json: flags.json, color: flags.color, ascii: flags.ascii});
 	});
 }

@@ -2,12 +2,20 @@ import {createContext, useContext, type ReactNode} from 'react';
 import {useStore} from 'zustand';
 import type {Engine} from '../engine/create-engine.js';
 import type {Glyphs} from '../format/glyphs.js';
+import type {ImageLoader} from '../images/image-loader.js';
 import type {Tone} from '../rows/row.js';
 import type {RowSelectors} from '../rows/visible-rows.js';
 import type {PodtopStore} from '../store/create-store.js';
 import type {PodtopState} from '../store/state.js';
 import type {ViewState} from '../view-state/view-state.js';
 import type {ViewStore} from '../view-state/view-store.js';
+
+/** Pictures in the job view: the loader that fetches and decodes them, and the colour depth to draw them at. */
+export type Pictures = {
+	readonly loader: ImageLoader;
+	/** chalk's colour level: 3 truecolor, 2 the 256 colours, 1 the 16; 0 draws none (`--ascii`, no colour): the image's line alone. */
+	readonly level: 0 | 1 | 2 | 3;
+};
 
 export type Services = {
 	/** The data, read-only: the pollers and `engine.perform` are its only writers. */
@@ -20,6 +28,8 @@ export type Services = {
 	readonly glyphs: Glyphs;
 	/** Ink colour names per tone; all undefined under NO_COLOR / --no-color. */
 	readonly colors: Readonly<Record<Tone, string | undefined>>;
+	/** Absent: an image is its link alone (nothing fetched). */
+	readonly pictures?: Pictures;
 };
 
 const ServicesContext = createContext<Services | undefined>(undefined);

@@ -15,6 +15,8 @@ export type Glyphs = {
 	/** Marks beside a typed confirmation: the text matches, or does not (always with words too). */
 	readonly match: string;
 	readonly mismatch: string;
+	/** Between an image's width and height: 1024×1024. */
+	readonly times: string;
 	/** Ink's border for dialogs. */
 	readonly border: 'round' | 'classic';
 	/** How charts are drawn: braille lines and block bars, or ASCII. */
@@ -35,6 +37,7 @@ export const unicodeGlyphs: Glyphs = {
 	rule: '─',
 	match: '✓',
 	mismatch: '✗',
+	times: '×',
 	border: 'round',
 	charts: 'unicode',
 };
@@ -53,6 +56,7 @@ export const asciiGlyphs: Glyphs = {
 	rule: '-',
 	match: '+',
 	mismatch: 'x',
+	times: 'x',
 	border: 'classic',
 	charts: 'ascii',
 };

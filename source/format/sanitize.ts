@@ -1,9 +1,17 @@
+/** Any character sanitizeText changes: C0 controls (newline and tab too), DEL, C1, and the invisible or reordering ones below. */
+const needsSanitizing = /[\u0000-\u001F\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2060\u2066-\u2069\uFEFF]/;
+
 /**
 Makes untrusted text (job output) inert for a terminal: escape sequences and control characters
 are shown as visible symbols (ESC as `␛`, other C0/C1 controls as `^X` or `\u009b`-style), never
 passed through. Newlines stay; tabs become spaces; carriage returns are dropped.
 */
 export function sanitizeText(text: string): string {
+	// Most text (every pod's name, at every poll) has nothing to change: it is returned as it is, not rebuilt.
+	if (!needsSanitizing.test(text)) {
+		return text;
+	}
+
 	let result = '';
 	for (const character of text) {
 		const code = character.codePointAt(0)!;

@@ -13,18 +13,38 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 			return false;
 		}
 
-		return a.every((item, index) => deepEqual(item, b[index]));
+		for (const [index, item] of a.entries()) {
+			if (!deepEqual(item, b[index])) {
+				return false;
+			}
+		}
+
+		return true;
 	}
 
 	if (Array.isArray(b)) {
 		return false;
 	}
 
-	const keysA = Object.keys(a);
-	const keysB = Object.keys(b);
-	if (keysA.length !== keysB.length) {
-		return false;
+	// Keys are counted, not listed: thousands of records are compared at every poll.
+	const left = a as Record<string, unknown>;
+	const right = b as Record<string, unknown>;
+	let keys = 0;
+	for (const key in left) {
+		if (Object.hasOwn(left, key)) {
+			if (!Object.hasOwn(right, key) || !deepEqual(left[key], right[key])) {
+				return false;
+			}
+
+			keys++;
+		}
 	}
 
-	return keysA.every(key => Object.hasOwn(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+	for (const key in right) {
+		if (Object.hasOwn(right, key)) {
+			keys--;
+		}
+	}
+
+	return keys === 0;
 }

@@ -3,17 +3,20 @@ import {currentView} from '../view-state/view-state.js';
 import {jobKey} from '../store/job-key.js';
 import {defineOperation, type Operation, type OperationContext} from './operation.js';
 
-/** How far the job view can scroll back: its lines less a screenful (the view's four fixed lines excluded). */
-function scrollMax(context: OperationContext): number {
+/** The job view's text as shown: its lines and the rows they get (the view's four fixed lines and any picture excluded). */
+function jobText(context: OperationContext): {lines: number; rows: number} {
 	const view = context.view.getState();
 	const current = currentView(view);
-	if (current.type !== 'job') {
-		return 0;
-	}
-
 	const {width, bodyHeight} = frameLayout(view, 0);
-	const job = context.store.getState().jobs.byKey.get(jobKey(current.endpointId, current.jobId));
-	return context.rows.jobLines(job, width).length - Math.max(1, bodyHeight - 4);
+	const job = current.type === 'job' ? context.store.getState().jobs.byKey.get(jobKey(current.endpointId, current.jobId)) : undefined;
+	const body = context.rows.jobBody(job, width, Math.max(1, bodyHeight - 4));
+	return {lines: body.lines.length, rows: Math.max(1, body.textRows)};
+}
+
+/** How far the job view can scroll back: its lines less a screenful. */
+function scrollMax(context: OperationContext): number {
+	const {lines, rows} = jobText(context);
+	return lines - rows;
 }
 
 const scroll = (id: string, title: string, keys: readonly string[], step: (context: OperationContext) => {by?: number; to?: 'top' | 'tail'}, footer?: string) =>
@@ -30,7 +33,7 @@ const scroll = (id: string, title: string, keys: readonly string[], step: (conte
 		},
 	});
 
-const page = (context: OperationContext) => Math.max(1, frameLayout(context.view.getState(), 0).bodyHeight - 4);
+const page = (context: OperationContext) => jobText(context).rows;
 
 /** Scrolling a job's stream: up pauses following the tail, G follows it again. */
 export const jobViewOperations: readonly Operation[] = [

@@ -2,8 +2,10 @@ import {Box, Text} from 'ink';
 import {usePodtop, useServices, useView} from '../components/services.js';
 import {formatMillis} from '../format/duration.js';
 import {sanitizeLine} from '../format/sanitize.js';
+import {imageKey} from '../images/find-image.js';
 import {jobKey} from '../store/job-key.js';
 import type {TrackedJob} from '../store/types.js';
+import {JobPicture} from './job-picture.js';
 
 type Props = {
 	readonly endpointId: string;
@@ -36,21 +38,24 @@ export function JobView({endpointId, jobId, width, height}: Props) {
 	const {colors, glyphs, rows} = useServices();
 	const job = usePodtop(state => state.jobs.byKey.get(jobKey(endpointId, jobId)));
 	const scrollBack = useView(state => state.jobScroll);
-	const lines = rows.jobLines(job, width);
+	// The four fixed lines above: title, status, metrics, rule.
+	const body = rows.jobBody(job, width, Math.max(1, height - 4));
+	const {lines} = body;
 	if (!job) {
 		return <Text color={colors.muted}>{`Job ${sanitizeLine(jobId)} on ${sanitizeLine(endpointId)}: starting to follow it…`}</Text>;
 	}
 
 	const statusTone =
 		job.status === 'COMPLETED' ? colors.good : job.status === 'FAILED' || job.status === 'TIMED_OUT' || job.status === 'CANCELLED' ? colors.bad : colors.warn;
-	const bodyHeight = Math.max(1, height - 4);
+	const bodyHeight = Math.max(1, body.textRows);
 	const back = Math.min(scrollBack, Math.max(0, lines.length - bodyHeight));
 	const end = lines.length - back;
 	const visible = lines.slice(Math.max(0, end - bodyHeight), end);
 	const follow = back === 0 ? 'following' : `${glyphs.down} ${back} unseen line${back === 1 ? '' : 's'} · G to follow`;
 	return (
 		<Box flexDirection='column' width={width} height={height}>
-			<Box>
+			{/* One row, however long the id: a title that wrapped would push the picture and text down a row. */}
+			<Box height={1}>
 				<Box flexGrow={1}>
 					<Text
 						bold
@@ -58,7 +63,9 @@ export function JobView({endpointId, jobId, width, height}: Props) {
 						wrap='truncate'
 					>{`${job.via === 'compat' ? 'Chat over /compat' : 'Job'} ${sanitizeLine(job.id)} on ${sanitizeLine(job.endpointId)}  Esc back`}</Text>
 				</Box>
-				<Text color={back === 0 ? colors.muted : colors.warn}>{follow}</Text>
+				<Box flexShrink={0}>
+					<Text color={back === 0 ? colors.muted : colors.warn}>{follow}</Text>
+				</Box>
 			</Box>
 			<Text wrap='truncate'>
 				<Text bold color={statusTone}>
@@ -70,9 +77,12 @@ export function JobView({endpointId, jobId, width, height}: Props) {
 				{metricsLine(job)}
 			</Text>
 			<Text dimColor>{glyphs.rule.repeat(Math.max(0, width))}</Text>
-			<Box flexDirection='column' height={bodyHeight}>
-				{visible.length === 0 ? <Text dimColor>waiting for output…</Text> : visible.map((line, index) => <Text key={`${end}-${index}`}>{line || ' '}</Text>)}
-			</Box>
+			{body.image ? <JobPicture key={imageKey(body.image)} source={body.image} width={width} rows={body.imageRows} /> : undefined}
+			{body.textRows > 0 ? (
+				<Box flexDirection='column' height={bodyHeight}>
+					{visible.length === 0 ? <Text dimColor>waiting for output…</Text> : visible.map((line, index) => <Text key={`${end}-${index}`}>{line || ' '}</Text>)}
+				</Box>
+			) : undefined}
 		</Box>
 	);
 }

@@ -1,23 +1,10 @@
-import type {BudgetSnapshot} from './rate-budget.js';
+import type {BudgetState} from '../store/types.js';
 
 /**
-Whether budgets moved enough to show: a backoff starting or ending, a budget appearing, or use
-changing by a quarter of what is allowed (one cell of the header's gauge). Smaller wobbles of a
-sliding window would redraw the header every second for nothing.
+Whether a budget moved enough to show since `before` (undefined: it is new): a backoff starting or
+ending, or use changing by a quarter of what is allowed (one cell of the header's gauge). Smaller
+wobbles of a sliding window would redraw the header every second for nothing.
 */
-export function budgetsChanged(previous: Readonly<Record<string, BudgetSnapshot>>, next: Readonly<Record<string, BudgetSnapshot>>): boolean {
-	const keys = Object.keys(next);
-	if (keys.length !== Object.keys(previous).length) {
-		return true;
-	}
-
-	return keys.some(key => {
-		const before = previous[key];
-		const after = next[key]!;
-		return (
-			!before ||
-			(before.backoffUntil === undefined) !== (after.backoffUntil === undefined) ||
-			Math.abs(before.used - after.used) >= Math.max(1, after.allowed / 4)
-		);
-	});
+export function budgetMoved(before: BudgetState | undefined, used: number, allowed: number, backingOff: boolean): boolean {
+	return !before || (before.backoffUntil !== undefined) !== backingOff || Math.abs(before.used - used) >= Math.max(1, allowed / 4);
 }

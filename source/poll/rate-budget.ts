@@ -1,6 +1,7 @@
 import {SlidingWindow} from '../lib/sliding-window.js';
 import type {BudgetState} from '../store/types.js';
 import type {BudgetLimit} from './budget-limits.js';
+import {budgetMoved} from './budget-change.js';
 
 /** What a budget publishes: the store's shape, so the UI reads exactly what the scheduler knows. */
 export type BudgetSnapshot = BudgetState;
@@ -94,6 +95,11 @@ export class RateBudget {
 
 	succeeded(): void {
 		this.#attempt = 0;
+	}
+
+	/** Whether it moved enough to show since `before` (see budgetMoved), with no snapshot made. */
+	movedFrom(before: BudgetSnapshot | undefined, now: number): boolean {
+		return budgetMoved(before, this.#window.count(now), this.limit.perWindow, this.#backoffUntil > now);
 	}
 
 	snapshot(now: number): BudgetSnapshot {

@@ -111,6 +111,25 @@ export class Scheduler {
 		return promise as Promise<T>;
 	}
 
+	/**
+	Whether any budget moved enough to show since `published` (which held `publishedCount`
+	budgets), found without making a snapshot: asked every second, over a budget per endpoint.
+	*/
+	movedSince(published: Readonly<Record<string, BudgetSnapshot>>, publishedCount: number): boolean {
+		if (this.#budgets.size !== publishedCount) {
+			return true;
+		}
+
+		const now = this.#now();
+		for (const budget of this.#budgets.values()) {
+			if (budget.movedFrom(published[budget.key], now)) {
+				return true;
+			}
+		}
+
+		return false;
+	}
+
 	/** Budgets as they stand, for the UI. */
 	snapshot(): Record<string, BudgetSnapshot> {
 		const now = this.#now();

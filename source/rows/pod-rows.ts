@@ -61,6 +61,7 @@ export function podStatus(record: PodRecord): PodStatus {
 }
 
 const percent = (value: number | null | undefined) => (value === null || value === undefined ? '–' : `${Math.round(value)}%`);
+const percentLength = (value: number | null | undefined) => (value === null || value === undefined ? 1 : String(Math.round(value)).length + 1);
 
 /** What a pod's cells and sort values are both made of. */
 function podFigures(record: PodRecord) {
@@ -130,6 +131,43 @@ class PodRow implements SortableRow {
 
 		const history = runtime && !cpuOnly ? sparkline(utilHistory, listUtilHistoryLimit, glyphs, 100) : '';
 		return [name, gpu, status.label, perGpu, percent(util), history, percent(vram), percent(cpu), percent(memory), uptime, cost];
+	}
+
+	/**
+	Raises each width to this row's cell in that column, as `cells` would make them, without making
+	the cells (no history, no levels, no list of lengths): the column widths read every row at every poll.
+	*/
+	widen(widths: number[]): void {
+		const {record} = this.pod;
+		const {name, gpu, cpuOnly, runtime, status, util, vram, cpu, memory} = podFigures(record);
+		// The levels are one cell a GPU; the history is padded to its column.
+		const perGpu = runtime && !cpuOnly ? (runtime.gpus ?? []).length : 0;
+		const cost = formatCostNow(podCost(record)).length;
+		let column = 0;
+		const raise = (length: number) => {
+			if (length > widths[column]!) {
+				widths[column] = length;
+			}
+
+			column++;
+		};
+
+		raise(name.length);
+		raise(gpu.length);
+		raise(this.wide ? status.label.length : status.short.length);
+		raise(perGpu);
+		raise(percentLength(util));
+		if (this.wide) {
+			raise(runtime && !cpuOnly ? listUtilHistoryLimit : 0);
+			raise(percentLength(vram));
+			raise(percentLength(cpu));
+			raise(percentLength(memory));
+			raise(runtime ? formatDuration(runtime.uptimeInSeconds).length : 1);
+		} else {
+			raise(percentLength(cpu));
+		}
+
+		raise(cost);
 	}
 
 	get searchText(): string {

@@ -17,6 +17,8 @@ export type Row = {
 	readonly tone?: Tone;
 	/** Drawn after the first cell across all the others (a row that is loading or failing). */
 	readonly span?: string;
+	/** Raises each width to this row's cell length, when a row can tell it for less than making its cells (contentWidths reads every row). */
+	readonly widen?: (widths: number[]) => void;
 };
 
 export type SortableRow = Row & {
@@ -32,6 +34,11 @@ export function contentWidths(columns: readonly Column[], rows: readonly Row[]):
 	for (const row of rows) {
 		if (row.span !== undefined) {
 			widths[0] = Math.max(widths[0] ?? 0, row.cells[0]?.length ?? 0);
+			continue;
+		}
+
+		if (row.widen) {
+			row.widen(widths);
 			continue;
 		}
 

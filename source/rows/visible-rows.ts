@@ -5,7 +5,7 @@ import {isWide} from '../view-state/layout.js';
 import type {JobStatusFilter, ListPane, SortState, ViewState} from '../view-state/view-state.js';
 import {endpointColumns, endpointRows} from './endpoint-rows.js';
 import {gpuColumns, gpuRows} from './gpu-rows.js';
-import {jobColumns, jobLines, jobRows, matchesStatusFilter} from './job-rows.js';
+import {jobColumns, jobImage, jobLines, jobRows, matchesStatusFilter, splitJobBody, type JobBody} from './job-rows.js';
 import {podColumns, podRows} from './pod-rows.js';
 import {contentWidths, type Column, type Row, type SortableRow} from './row.js';
 import {filterAndSort} from './sort-rows.js';
@@ -66,12 +66,19 @@ function paneSelector<T>(
 		const shape = wide ? columns.wide : columns.compact;
 		return {columns: shape, all, widths: contentWidths(shape, all)};
 	});
-	const shown = memoize((rows: Built, filter: string, sort: SortState): PaneRows => ({...rows, shown: filterAndSort(rows.all, filter, sort)}));
+	/** The keys in the order last shown: a poll's rows are tried in it before they are sorted. */
+	let lastOrder: string[] | undefined;
+	const shown = memoize((rows: Built, filter: string, sort: SortState): PaneRows => {
+		const sorted = filterAndSort(rows.all, filter, sort, lastOrder);
+		lastOrder = sorted.map(row => row.key);
+		return {...rows, shown: sorted};
+	});
 	return {
 		select: (collection: Collection<T>, wide: boolean, filter: string, sort: SortState) => shown(built(collection, wide), filter, sort),
 		forget() {
 			built.forget();
 			shown.forget();
+			lastOrder = undefined;
 		},
 	};
 }
@@ -80,7 +87,8 @@ function paneSelector<T>(
 The rows every part of the dashboard agrees on: the panes draw them, the keys move over them and
 act on them. Each is rebuilt only when its inputs change (a poll, the filter, the sort, a resize).
 */
-export function createRowSelectors(glyphs: Glyphs) {
+export function createRowSelectors(glyphs: Glyphs, options: {readonly pictures?: boolean} = {}) {
+	const pictures = options.pictures ?? false;
 	const panes = {
 		endpoints: paneSelector(endpointRows, endpointColumns, glyphs),
 		pods: paneSelector(podRows, podColumns, glyphs),
@@ -92,6 +100,7 @@ export function createRowSelectors(glyphs: Glyphs) {
 		return {rows, widths: contentWidths(jobColumns, rows), tracked: tracked.length};
 	});
 	const lines = memoize((job: TrackedJob | undefined, width: number) => (job ? jobLines(job, width) : []));
+	const image = memoize((job: TrackedJob | undefined) => jobImage(job));
 	const listPanes = Object.keys(panes) as ListPane[];
 	let lastPane: ListPane | undefined;
 	return {
@@ -126,6 +135,8 @@ export function createRowSelectors(glyphs: Glyphs) {
 		/** The tracked jobs of one endpoint that pass the status filter. */
 		endpointJobs: (state: PodtopState, endpointId: string, filter: JobStatusFilter) => endpointJobs(state.jobs, endpointId, filter),
 		jobLines: (job: TrackedJob | undefined, width: number) => lines(job, width),
+		/** The job view's body `rows` high: its text lines, and the box for the job's picture above them. */
+		jobBody: (job: TrackedJob | undefined, width: number, rows: number): JobBody => splitJobBody(lines(job, width), image(job), rows, pictures),
 	};
 }
 

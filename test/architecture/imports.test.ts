@@ -17,6 +17,7 @@ const ranks: Readonly<Record<string, number>> = {
 	'view-state': 2,
 	store: 3,
 	requests: 3,
+	images: 3,
 	sim: 3,
 	poll: 4,
 	history: 4,

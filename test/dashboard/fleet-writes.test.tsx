@@ -74,7 +74,7 @@ test('pods: x stops after y, u resumes (a spot pod asks its bid in a form), Ctrl
 	stdin.write('x');
 	await tick();
 	stdin.write('y');
-	await waitFor(async () => (await statusOf(spot)) === 'EXITED', 5000);
+	await waitFor(async () => (await statusOf(spot)) === 'EXITED', 15_000);
 	await frameMatching(lastFrame, /ui-spot .*EXITED/);
 	stdin.write('u');
 	await frameMatching(lastFrame, /Resume spot pod ui-spot/);
@@ -82,7 +82,7 @@ test('pods: x stops after y, u resumes (a spot pod asks its bid in a form), Ctrl
 	stdin.write(keys.ctrlS);
 	await frameMatching(lastFrame, /Resume pod ui-spot with 1 GPU\(s\) at a bid of \$[\d.]+\/GPU = \$[\d.]+\/h\? y\/N/);
 	stdin.write('y');
-	await waitFor(async () => (await statusOf(spot)) === 'RUNNING', 5000);
+	await waitFor(async () => (await statusOf(spot)) === 'RUNNING', 15_000);
 
 	// Terminate: the wrong name sends nothing; the right one deletes the pod.
 	stdin.write(keys.ctrlD);

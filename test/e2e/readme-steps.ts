@@ -1,4 +1,4 @@
-import {writeFileSync} from 'node:fs';
+import {readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {expect} from 'vitest';
 import type {Outcome, Step} from '../helpers/readme-runner.js';
@@ -133,6 +133,20 @@ export const steps: ReadonlyArray<Step<Fleet>> = [
 		runs: ok(({stdout}) => {
 			expect(json(stdout)).toMatchObject({body: {input: {prompt: 'a red fox', width: 768, image_format: 'png'}}, cost: expect.any(Number)});
 		}),
+	},
+	{
+		match: /^podtop run black-forest-labs-flux-1-schnell --prompt "a red fox" --format png --save fox\.png$/,
+		runs: [
+			{
+				exit: 0,
+				// fox.png lands in the fence's folder: the check reads it there.
+				fill: (_fleet, cwd) => ({'fox.png': path.join(cwd, 'fox.png')}),
+				check({stderr}) {
+					const file = /^podtop: saved image 1024×1024 \(png\) \S+ to (\S+fox\.png) \([\d,]+ bytes\)$/m.exec(stderr)![1]!;
+					expect(readFileSync(file).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+				},
+			},
+		],
 	},
 	{
 		match: /^podtop cancel <endpoint> <id> \[--json]$/,

@@ -16,6 +16,19 @@ describe('untrusted text', () => {
 		expect(sanitizeLine('one\ntwo')).toBe('one⏎two');
 	});
 
+	test('text with nothing to change comes back as it is, and every character is changed alike alone or beside one that must be', () => {
+		expect(sanitizeLine('gpu-pod-17 1× H100 ▁▂▃ $2.99/h')).toBe('gpu-pod-17 1× H100 ▁▂▃ $2.99/h');
+		for (let code = 0; code <= 0xff_ff; code++) {
+			if (code >= 0xd8_00 && code <= 0xdf_ff) {
+				continue;
+			}
+
+			// A newline always takes the character-by-character path; a character alone takes it only if it needs to.
+			const character = String.fromCodePoint(code);
+			expect(`${sanitizeText(character)}\n`, `U+${code.toString(16)}`).toBe(sanitizeText(`${character}\n`));
+		}
+	});
+
 	test('headless tables sanitise every cell', () => {
 		const table = textTable(['NAME', 'N'], [['\u001B]0;PWNED\u0007\u001B[2Jevil', '1']], new Set([1]));
 		expect(table).not.toContain('\u001B');

@@ -34,6 +34,11 @@ export class TmuxSession {
 		return this.#tmux('capture-pane', '-p', '-t', 'main');
 	}
 
+	/** The screen with its colours, as SGR sequences (tmux's own, not necessarily the program's). */
+	colourScreen(): string {
+		return this.#tmux('capture-pane', '-p', '-e', '-t', 'main');
+	}
+
 	send(...keys: string[]): void {
 		this.#tmux('send-keys', '-t', 'main', ...keys);
 	}

@@ -1,7 +1,7 @@
 import {render} from 'ink-testing-library';
 import type {ReactElement} from 'react';
 import type {Health} from '../../source/api/job-types.js';
-import {colorless, ServicesProvider, type Services} from '../../source/components/services.js';
+import {colorless, ServicesProvider, type Pictures, type Services} from '../../source/components/services.js';
 import type {Engine} from '../../source/engine/create-engine.js';
 import {unicodeGlyphs, type Glyphs} from '../../source/format/glyphs.js';
 import {createRowSelectors} from '../../source/rows/visible-rows.js';
@@ -33,6 +33,8 @@ type RenderOptions = {
 	readonly engine?: Engine;
 	/** The UI state to start from (its terminal size is 120×40 unless given). */
 	readonly view?: Partial<ViewState>;
+	/** Pictures in the job view (none unless given: an image is its link alone). */
+	readonly pictures?: Pictures;
 };
 
 /** Renders a part of the dashboard with its services around it, on a store and a view state built by the test. */
@@ -41,12 +43,21 @@ export function renderWith(state: Pick<TestState, 'store'>, element: ReactElemen
 	const services: Services = {
 		store: state.store,
 		view,
-		rows: createRowSelectors(options.glyphs ?? unicodeGlyphs),
+		rows: createRowSelectors(options.glyphs ?? unicodeGlyphs, {pictures: (options.pictures?.level ?? 0) > 0}),
 		engine: options.engine,
 		glyphs: options.glyphs ?? unicodeGlyphs,
 		colors: colorless,
+		pictures: options.pictures,
 	};
-	return {...render(<ServicesProvider services={services}>{element}</ServicesProvider>), view};
+	const rendered = render(<ServicesProvider services={services}>{element}</ServicesProvider>);
+	return {
+		...rendered,
+		// Again with the same services around it (a resize is a rerender at a new width and height).
+		rerender(next: ReactElement) {
+			rendered.rerender(<ServicesProvider services={services}>{next}</ServicesProvider>);
+		},
+		view,
+	};
 }
 
 export const tick = async (ms = 30) => new Promise(resolve => setTimeout(resolve, ms));

@@ -114,6 +114,32 @@ describe('the recorder', () => {
 		expect(await reader.stateAt(start + 3_600_000)).toBeUndefined();
 	});
 
+	test("a record is written again only when its part changed, not at each poll that moves a pod's use", async () => {
+		const history = setup();
+		cleanups.push(() => history.db.close());
+		const {writes, recorder, reader} = history;
+		writes.setPods([pod('p1', 90), pod('p2', 10)], history.now());
+		recorder.flush(history.now());
+		// Every poll moves both pods' use; at the third, p1's image changes; keyframes (each minute) write no record either.
+		for (let index = 1; index <= 24; index++) {
+			const at = history.tick(5000);
+			writes.setPods([{...pod('p1', 90 - index), imageName: index >= 3 ? 'runpod/pytorch:2' : 'runpod/pytorch'}, pod('p2', 10 + index)], at);
+			recorder.flush(at);
+		}
+
+		const rows = history.db.prepare(`SELECT s.key, r.at, r.record FROM records r JOIN series s ON s.id = r.sid ORDER BY s.key, r.at`).raw().all() as Array<
+			[string, number, string]
+		>;
+		expect(rows.map(([key, at]) => [key, at])).toEqual([
+			['p1', start],
+			['p1', start + 15_000],
+			['p2', start],
+		]);
+		expect(JSON.parse(rows[1]![2]).imageName).toBe('runpod/pytorch:2');
+		expect((await reader.stateAt(start + 10_000))?.pods.byId.p1?.record.imageName).toBe('runpod/pytorch');
+		expect((await reader.stateAt(history.now()))?.pods.byId.p1?.record.imageName).toBe('runpod/pytorch:2');
+	});
+
 	test('never stores the key or a pod env, and keeps the file private', async () => {
 		const history = setup();
 		cleanups.push(() => history.db.close());

@@ -245,6 +245,19 @@ describe('Job view', () => {
 		expect(frame).not.toContain('\u0007');
 	});
 
+	test('a title longer than the view stays one row: the output starts right under the rule', async () => {
+		const store = testStore();
+		const id = 'sync-619c45f7-e347-4917-b08b-5e56e07cf058-u1';
+		const key = store.writes.trackJob('black-forest-labs-flux-1-schnell', id, {follow: true});
+		store.writes.updateJob(key, {id, status: 'COMPLETED', delayTime: 618, executionTime: 325, workerId: 'toqp5ua4kvxuvu', output: 'line one\nline two'}, 1);
+		const {lastFrame} = renderWith(store, <JobView endpointId='black-forest-labs-flux-1-schnell' jobId={id} width={80} height={10} />);
+		await tick();
+		const lines = lastFrame()!.split('\n');
+		expect(lines[0]).toMatch(/^Job sync-.+following$/);
+		expect(lines[3]).toMatch(/^─+$/);
+		expect(lines.slice(4, 6)).toEqual(['line one', 'line two']);
+	});
+
 	test('scrolling up pauses the follow and counts the unseen lines', async () => {
 		const store = testStore();
 		const actions = store.writes;

@@ -19,6 +19,41 @@ describe('Scheduler', () => {
 		await Promise.allSettled(results);
 	});
 
+	test('budgets are published when one moved by a quarter of what it allows, appeared or began backing off; not for a smaller wobble', async () => {
+		const scheduler = new Scheduler({limitFor: () => ({perWindow: 8, windowMs: 10_000, concurrency: 8})});
+		const send = async (budget: string, times: number) =>
+			Promise.all(Array.from({length: times}, async () => scheduler.submit({budget, priority: 'background', idempotent: true, run: async () => 1})));
+		await send('e1:health', 1);
+		const published = scheduler.snapshot();
+		expect(scheduler.movedSince(published, 1)).toBe(false);
+		// One more of 8 is an eighth: not shown.
+		await send('e1:health', 1);
+		expect(scheduler.movedSince(published, 1)).toBe(false);
+		// A second more makes a quarter.
+		await send('e1:health', 1);
+		expect(scheduler.movedSince(published, 1)).toBe(true);
+		const again = scheduler.snapshot();
+		expect(scheduler.movedSince(again, 1)).toBe(false);
+		// A new budget.
+		await send('e2:health', 1);
+		expect(scheduler.movedSince(again, 1)).toBe(true);
+		const both = scheduler.snapshot();
+		expect(scheduler.movedSince(both, 2)).toBe(false);
+		// A 429 starts a backoff.
+		await scheduler
+			.submit({
+				budget: 'e2:health',
+				priority: 'background',
+				idempotent: false,
+				async run() {
+					throw new ApiError('rate-limited', 'health: HTTP 429', {status: 429, retryAfterMs: 5000});
+				},
+			})
+			.catch(() => undefined);
+		expect(scheduler.movedSince(both, 2)).toBe(true);
+		scheduler.stop();
+	});
+
 	test('a slow request counts from when its answer came, so a window never holds more arrivals than its budget', async () => {
 		let clock = 0;
 		const scheduler = new Scheduler({now: () => clock, limitFor: () => ({perWindow: 2, windowMs: 10_000, concurrency: 5})});

@@ -1,0 +1,60 @@
+import {expect, test} from 'vitest';
+import type {PodRecord} from '../../source/api/graphql-types.js';
+import {asciiGlyphs, unicodeGlyphs} from '../../source/format/glyphs.js';
+import {podColumns, podRows} from '../../source/rows/pod-rows.js';
+import {contentWidths} from '../../source/rows/row.js';
+import type {PodState} from '../../source/store/types.js';
+
+/** A small deterministic random source, so a failure can be run again. */
+function random(seed: number) {
+	let state = seed;
+	return () => {
+		state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+		return state / 2_147_483_648;
+	};
+}
+
+function randomPod(next: () => number, index: number): PodState {
+	const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
+	const gpuCount = pick([0, 1, 2, 8]);
+	const running = next() < 0.7;
+	const record: PodRecord = {
+		id: `pod-${index}`,
+		name: pick(['trainer', '', 'a\u001B[31mred', '名前', 'x'.repeat(40)]),
+		desiredStatus: pick(['RUNNING', 'EXITED', 'TERMINATED', 'CREATED', undefined]),
+		costPerHr: pick([null, undefined, 0.2, 3.99, 12.5]),
+		gpuCount,
+		machine: pick([null, {gpuDisplayName: 'H100 SXM'}, {gpuDisplayName: 'RTX 4090'}]),
+		runtime: running
+			? {
+					uptimeInSeconds: pick([null, 5, 600, 7200, 400_000]),
+					gpus: Array.from({length: gpuCount}, () => ({id: 'g', gpuUtilPercent: pick([null, 0, 37, 100]), memoryUtilPercent: pick([null, 12.5, 99])})),
+					container: pick([null, {cpuPercent: 3, memoryPercent: 48.2}, {cpuPercent: null, memoryPercent: null}]),
+				}
+			: null,
+	};
+	return {record, utilHistory: Array.from({length: Math.floor(next() * 14)}, () => Math.floor(next() * 100))};
+}
+
+test("each Pods row widens the columns to its cells' lengths as its cells have them, wide and compact, in both glyph sets", () => {
+	const next = random(3);
+	const pods = Array.from({length: 400}, (_, index) => randomPod(next, index));
+	for (const wide of [true, false]) {
+		for (const glyphs of [unicodeGlyphs, asciiGlyphs]) {
+			const columns = wide ? podColumns.wide : podColumns.compact;
+			for (const row of podRows(pods, wide, glyphs)) {
+				const widths = columns.map(() => 0);
+				row.widen!(widths);
+				expect(widths, row.key).toEqual(row.cells.map(cell => cell.length));
+			}
+
+			const rows = podRows(pods, wide, glyphs);
+			expect(contentWidths(columns, rows)).toEqual(
+				contentWidths(
+					columns,
+					rows.map(row => ({key: row.key, cells: row.cells})),
+				),
+			);
+		}
+	}
+});

@@ -1,0 +1,43 @@
+import {expect, test} from 'vitest';
+import type {SortableRow} from '../../source/rows/row.js';
+import {filterAndSort} from '../../source/rows/sort-rows.js';
+
+/** A small deterministic random source, so a failure can be run again. */
+function random(seed: number) {
+	let state = seed;
+	return () => {
+		state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+		return state / 2_147_483_648;
+	};
+}
+
+const row = (key: string, name: string, rank: number | undefined, util: number): SortableRow => ({
+	key,
+	cells: [name],
+	sortValues: [name, rank, util],
+	searchText: `${key} ${name}`,
+});
+
+test("sorted in the last poll's order or from scratch, the order is the same; a changed sort or filter is sorted anew", () => {
+	const next = random(5);
+	const names = ['exp-2', 'exp-10', 'Exp-3', 'trainer', 'box', 'box'];
+	let rows = Array.from({length: 60}, (_, index) =>
+		row(`p${index}`, names[index % names.length]!, index % 4 === 0 ? undefined : index % 3, Math.floor(next() * 100)),
+	);
+	let last: string[] | undefined;
+	for (let poll = 0; poll < 200; poll++) {
+		// Each poll a few rows change rank or utilisation, now and then one goes or comes back; the list comes in any order.
+		rows = rows.map(each => (next() < 0.05 ? row(each.key, String(each.sortValues[0]), Math.floor(next() * 3), Math.floor(next() * 100)) : each));
+		const polled = rows.filter(() => next() > 0.01).sort(() => next() - 0.5);
+		for (const sort of [
+			{column: 1, descending: false},
+			{column: 2, descending: true},
+			{column: 0, descending: false},
+		]) {
+			const fromScratch = filterAndSort(polled, poll % 7 === 0 ? 'exp' : '', sort).map(each => each.key);
+			const withLast = filterAndSort(polled, poll % 7 === 0 ? 'exp' : '', sort, last).map(each => each.key);
+			expect(withLast, `poll ${poll}`).toEqual(fromScratch);
+			last = withLast;
+		}
+	}
+});
