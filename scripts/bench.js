@@ -93,3 +93,9 @@ const demoPast = spawnSync(process.execPath, [`${here}bench/demo-past.js`], {std
 if (demoPast.status !== 0) {
 	console.log("the demo's past benchmark failed");
 }
+
+console.log('');
+const history = spawnSync(process.execPath, [`${here}bench/history.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
+if (history.status !== 0) {
+	console.log('history benchmark failed');
+}

@@ -16,6 +16,8 @@ export const emptyBucket = (): Bucket => ({count: 0, state: undefined, lastAt: N
 /**
 Folds a summary into a bucket: a raw sample is a summary of one (min = mean = max = last). Values
 that are null (not known then) count for nothing; the newest sample's state and last values win.
+Written as plain loops over arrays of one shape: maintenance folds every raw sample of a minute
+(10,000 pods: about 100,000 a minute) through it.
 */
 export function addToBucket(
 	bucket: Bucket,
@@ -30,30 +32,31 @@ export function addToBucket(
 	},
 ): void {
 	const length = Math.max(summary.min.length, summary.last.length);
+	const {min, max, sum, counted} = bucket;
+	while (min.length < length) {
+		min.push(null);
+		max.push(null);
+		sum.push(0);
+		counted.push(0);
+	}
+
 	for (let index = 0; index < length; index++) {
-		const low = summary.min[index] ?? null;
-		const mean = summary.mean[index] ?? null;
-		const high = summary.max[index] ?? null;
-		if (low !== null) {
-			const current = bucket.min[index] ?? null;
-			bucket.min[index] = current === null ? low : Math.min(current, low);
-		} else if (bucket.min[index] === undefined) {
-			bucket.min[index] = null;
+		const low = summary.min[index];
+		if (low !== undefined && low !== null) {
+			const current = min[index]!;
+			min[index] = current === null || low < current ? low : current;
 		}
 
-		if (high !== null) {
-			const current = bucket.max[index] ?? null;
-			bucket.max[index] = current === null ? high : Math.max(current, high);
-		} else if (bucket.max[index] === undefined) {
-			bucket.max[index] = null;
+		const high = summary.max[index];
+		if (high !== undefined && high !== null) {
+			const current = max[index]!;
+			max[index] = current === null || high > current ? high : current;
 		}
 
-		if (mean === null) {
-			bucket.sum[index] ??= 0;
-			bucket.counted[index] ??= 0;
-		} else {
-			bucket.sum[index] = (bucket.sum[index] ?? 0) + mean * count;
-			bucket.counted[index] = (bucket.counted[index] ?? 0) + count;
+		const mean = summary.mean[index];
+		if (mean !== undefined && mean !== null) {
+			sum[index]! += mean * count;
+			counted[index]! += count;
 		}
 	}
 
@@ -61,11 +64,11 @@ export function addToBucket(
 	if (at >= bucket.lastAt) {
 		bucket.lastAt = at;
 		bucket.state = state;
-		bucket.last.length = 0;
-		bucket.last.push(...summary.last);
-		// A shorter sample (a pod that lost GPUs) leaves no stale positions in `last`.
-		for (let index = summary.last.length; index < length; index++) {
-			bucket.last.push(null);
+		const {last} = bucket;
+		last.length = 0;
+		for (let index = 0; index < length; index++) {
+			// A shorter sample (a pod that lost GPUs) leaves no stale positions in `last`.
+			last.push(summary.last[index] ?? null);
 		}
 	}
 }
@@ -89,6 +92,14 @@ export function bucketSummary(bucket: Bucket): {
 } {
 	const mean = bucketMeans(bucket);
 	const length = Math.max(bucket.min.length, bucket.max.length, mean.length, bucket.last.length);
-	const pad = (values: Array<number | null>) => Array.from({length}, (_, index) => values[index] ?? null);
-	return {min: pad(bucket.min), mean: pad(mean), max: pad(bucket.max), last: pad(bucket.last)};
+	return {min: padded(bucket.min, length), mean: padded(mean, length), max: padded(bucket.max, length), last: padded(bucket.last, length)};
+}
+
+function padded(values: Array<number | null>, length: number): Array<number | null> {
+	const copy = values.slice(0, length);
+	while (copy.length < length) {
+		copy.push(null);
+	}
+
+	return copy;
 }

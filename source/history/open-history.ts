@@ -10,6 +10,7 @@ import {
 	defaultHistoryDirectory,
 	historyFileName,
 	HistoryUnavailableError,
+	isDiskFull,
 	openHistoryForReading,
 	type SqliteDatabase,
 	openHistoryForWriting,
@@ -223,6 +224,11 @@ export function openHistory({
 			retention,
 			now,
 			onError(error) {
+				// A full disk is the recorder's to say (it writes every poll, and says when it resumes): one warning, not two.
+				if (isDiskFull(error)) {
+					return;
+				}
+
 				log(`history upkeep failed (${error instanceof Error ? error.message : String(error)}); tried again shortly`);
 			},
 		});

@@ -9,6 +9,8 @@ import {createBatchWriter} from './write-batch.js';
 export const keyframeMs = 60_000;
 /** A clock that goes back less than this is carried over (each write a millisecond after the last); more, and recording waits for it. */
 const clockSlackMs = 5000;
+/** Events kept for the next write while recording is paused (the newest; how many were let go is written with the resumption). */
+export const maxPendingEvents = 1000;
 
 export type Recorder = {
 	/** Writes what changed since the last write, now or at `at` (the demo's simulated past). */
@@ -34,12 +36,18 @@ type Options = {
 
 const minuteOf = (at: number) => Math.floor(at / keyframeMs);
 
+function copyInto<V>(target: Map<string, V>, source: ReadonlyMap<string, V>): void {
+	for (const [key, value] of source) {
+		target.set(key, value);
+	}
+}
+
 /**
 The one writer of an account's history: it watches the store and, after each burst of changes
 (one poll), writes what changed in one transaction; every thing whole once a minute. It never
 holds the poll up: the store's writers only mark it due.
 */
-export function createRecorder({store, db, file, now = Date.now, onState, retryMs = 30_000, live = true}: Options): Recorder {
+export function createRecorder({store, db, file, now = Date.now, onState, retryMs = 10_000, live = true}: Options): Recorder {
 	const writer = createBatchWriter(db);
 	const series = writer.loadSeries();
 	let written: Written = emptyWritten();
@@ -51,6 +59,9 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 	let extraMeta = new Map<string, string>();
 	let state: RecordingState = {state: 'recording', file};
 	let retryAt = 0;
+	/** Since when recording has been paused, and why (written into the timeline once it resumes). */
+	let pausedSince: {readonly at: number; readonly reason: string} | undefined;
+	let droppedEvents = 0;
 	let due: NodeJS.Immediate | undefined;
 	let heartbeat: NodeJS.Timeout | undefined;
 	let stopped = false;
@@ -62,6 +73,8 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 
 	const pause = (reason: string, at: number) => {
 		retryAt = at + retryMs;
+		// Never before the last write (a clock gone back): the timeline stays in order.
+		pausedSince ??= {at: Math.max(at, lastAt), reason};
 		if (state.state !== 'paused') {
 			setState({state: 'paused', file, reason}, `history paused: ${reason}; polling carries on, recording resumes on its own`);
 		}
@@ -98,9 +111,17 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 		const jobs = changedJobs;
 		const {batch, pending} =
 			lastState === next && !keyframe
-				? {batch: emptyBatch(), pending: emptyWritten()}
-				: collectChanges(lastState, next, jobs, {keyframe, known: thing => series.has(thing), written});
+				? {batch: emptyBatch(), pending: undefined}
+				: collectChanges(lastState, next, jobs, {keyframe, known: thing => series.get(thing), written});
 		batch.events.push(...extraEvents);
+		if (pausedSince) {
+			// The gap, said in the timeline: when it paused and why, and that it resumed (with any events let go meanwhile).
+			batch.events.push(
+				{at: pausedSince.at, type: 'recording.paused', data: {reason: pausedSince.reason}},
+				{type: 'recording.resumed', data: {pausedAt: pausedSince.at, ...(droppedEvents > 0 ? {droppedEvents} : {})}},
+			);
+		}
+
 		for (const [key, value] of extraMeta) {
 			batch.meta.set(key, value);
 		}
@@ -132,18 +153,16 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 		changedJobs = new Set();
 		extraEvents = [];
 		extraMeta = new Map();
+		pausedSince = undefined;
+		droppedEvents = 0;
 		if (keyframe) {
 			lastKeyframeMinute = minuteOf(at);
 		}
 
-		for (const name of ['samples', 'records', 'jobStatus'] as const) {
-			for (const [key, value] of pending[name]) {
-				if (value === '') {
-					written[name].delete(key);
-				} else {
-					written[name].set(key, value);
-				}
-			}
+		if (pending) {
+			copyInto(written.samples, pending.samples);
+			copyInto(written.records, pending.records);
+			copyInto(written.jobStatus, pending.jobStatus);
 		}
 
 		if (state.state === 'paused') {
@@ -187,6 +206,12 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 		flush,
 		record(events, meta) {
 			extraEvents.push(...events);
+			// Paused for long (a full disk), the newest events are kept and the rest counted, not held without end.
+			if (extraEvents.length > maxPendingEvents) {
+				droppedEvents += extraEvents.length - maxPendingEvents;
+				extraEvents = extraEvents.slice(-maxPendingEvents);
+			}
+
 			for (const [key, value] of meta ?? []) {
 				extraMeta.set(key, value);
 			}

@@ -66,7 +66,8 @@ export function createSqliteReader({db, file, retention = defaultRetention, owns
 		thingsOfKind: db.prepare(`SELECT kind, key, name, first_at, deleted_at FROM series WHERE kind = ? ORDER BY name`).raw(),
 		raw: db
 			.prepare(
-				`SELECT json_group_array(json_array(r.at, r.state, json(r.v))) FROM polls p JOIN raw r ON r.at = p.at AND r.sid = ? WHERE p.at BETWEEN ? AND ? ORDER BY p.at`,
+				// CROSS JOIN keeps the instants as the outer loop (a seek per instant); left to choose, SQLite scanned every raw sample of the range (24 h of 10,000 pods: 1.6 s).
+				`SELECT json_group_array(json_array(r.at, r.state, json(r.v))) FROM polls p CROSS JOIN raw r ON r.at = p.at AND r.sid = ? WHERE p.at BETWEEN ? AND ? ORDER BY p.at`,
 			)
 			.raw(),
 		rollup: (tier: 'minute' | 'hour') =>
@@ -75,10 +76,11 @@ export function createSqliteReader({db, file, retention = defaultRetention, owns
 					`SELECT json_group_array(json_array(r.at, r.n, r.state, json(r.vmin), json(r.vmean), json(r.vmax), json(r.vlast))) FROM json_each(?) b JOIN ${tier} r ON r.at = b.value AND r.sid = ? ORDER BY r.at`,
 				)
 				.raw(),
+		// Each of min() and max() alone is one seek; together in one SELECT, SQLite reads the whole table (3 million minute rows: 1 s).
 		oldest: {
-			raw: db.prepare(`SELECT min(at), max(at) FROM polls`).raw(),
-			minute: db.prepare(`SELECT min(at), max(at) FROM minute`).raw(),
-			hour: db.prepare(`SELECT min(at), max(at) FROM hour`).raw(),
+			raw: db.prepare(`SELECT (SELECT min(at) FROM polls), (SELECT max(at) FROM polls)`).raw(),
+			minute: db.prepare(`SELECT (SELECT min(at) FROM minute), (SELECT max(at) FROM minute)`).raw(),
+			hour: db.prepare(`SELECT (SELECT min(at) FROM hour), (SELECT max(at) FROM hour)`).raw(),
 		},
 		events: db.prepare(`SELECT at, type, kind, subject, name, data FROM events WHERE at BETWEEN ? AND ? ORDER BY at DESC, id DESC LIMIT ?`).raw(),
 		counts: db.prepare(`SELECT (SELECT count(*) FROM series), (SELECT count(*) FROM events)`).raw(),

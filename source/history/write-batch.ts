@@ -1,6 +1,10 @@
+import {createBulkInsert} from './bulk-insert.js';
 import type {Batch} from './changes.js';
 import type {SqliteDatabase} from './history-file.js';
 import type {SeriesKind} from './history-types.js';
+
+/** Counts changes to the `series` table (things added, renamed, deleted, back, pruned): a reader keeps the table and reloads it when this moves. */
+export const seriesChangedSql = `INSERT INTO meta (key, value) VALUES ('series_version', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`;
 
 /** A series' row: its id, and what the file says of it now. */
 export type SeriesEntry = {readonly id: number; name: string; deleted: boolean};
@@ -16,14 +20,15 @@ export function createBatchWriter(db: SqliteDatabase) {
 		deleted: db.prepare(`UPDATE series SET deleted_at = ? WHERE id IN (SELECT value FROM json_each(?))`),
 		revived: db.prepare(`UPDATE series SET deleted_at = NULL WHERE id IN (SELECT value FROM json_each(?))`),
 		records: db.prepare(`INSERT OR REPLACE INTO records (sid, at, record) SELECT value->>0, ?, value->>1 FROM json_each(?)`),
-		samples: db.prepare(`INSERT OR REPLACE INTO raw (at, sid, state, v) SELECT ?, value->>0, value->>1, value->2 FROM json_each(?)`),
 		poll: db.prepare(`INSERT INTO polls (at, keyframe) VALUES (?, ?) ON CONFLICT (at) DO UPDATE SET keyframe = max(keyframe, excluded.keyframe)`),
 		events: db.prepare(
 			`INSERT INTO events (at, type, kind, subject, name, ref, data) SELECT coalesce(value->>6, ?), value->>0, value->>1, value->>2, value->>3, value->>4, value->5 FROM json_each(?)`,
 		),
 		meta: db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
+		seriesChanged: db.prepare(seriesChangedSql),
 		series: db.prepare(`SELECT id, kind, key, name, deleted_at FROM series`).raw(),
 	};
+	const insertSamples = createBulkInsert(db, 'raw', ['at', 'sid', 'state', 'v']);
 
 	/** Every series of the file, by thing key (`kind\0id`). */
 	const loadSeries = (): Map<string, SeriesEntry> => {
@@ -81,6 +86,11 @@ export function createBatchWriter(db: SqliteDatabase) {
 				statements.revived.run(JSON.stringify(revived));
 			}
 
+			// Only things new, renamed, deleted or back are in `things`: readers that keep the series reload them.
+			if (batch.things.size > 0) {
+				statements.seriesChanged.run();
+			}
+
 			if (batch.deleted.length > 0) {
 				statements.deleted.run(at, JSON.stringify(batch.deleted.map(thing => lookup(thing))));
 			}
@@ -90,10 +100,12 @@ export function createBatchWriter(db: SqliteDatabase) {
 			}
 
 			if (batch.samples.length > 0) {
-				statements.samples.run(
-					at,
-					`[${batch.samples.map(({thing, state, values}) => `[${lookup(thing)},${JSON.stringify(state ?? null)},${values}]`).join(',')}]`,
-				);
+				const values: unknown[] = [];
+				for (const {thing, state, values: text} of batch.samples) {
+					values.push(at, lookup(thing), state ?? null, text);
+				}
+
+				insertSamples(values);
 				statements.poll.run(at, keyframe ? 1 : 0);
 			}
 

@@ -1,0 +1,92 @@
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterEach, describe, expect, test} from 'vitest';
+import type {PodRecord} from '../../source/api/graphql-types.js';
+import {openHistoryForWriting} from '../../source/history/history-file.js';
+import {createRecorder} from '../../source/history/recorder.js';
+import {createSqliteReader} from '../../source/history/sqlite-reader.js';
+import {createPodtopStore} from '../../source/store/create-store.js';
+
+// A minute's start plus 1 s: the first write is the minute's keyframe, the next ones are not.
+const start = Date.parse('2026-11-20T03:00:01Z');
+
+const pod = (fields: {uptime: number; util: number; image?: string; name?: string}): PodRecord => ({
+	id: 'p1',
+	name: fields.name ?? 'trainer',
+	imageName: fields.image ?? 'runpod/pytorch',
+	desiredStatus: 'RUNNING',
+	costPerHr: 2.49,
+	gpuCount: 1,
+	runtime: {uptimeInSeconds: fields.uptime, gpus: [{gpuUtilPercent: fields.util, memoryUtilPercent: 40}], container: {cpuPercent: 10, memoryPercent: 20}},
+});
+
+let cleanups: Array<() => void> = [];
+afterEach(() => {
+	for (const cleanup of cleanups) {
+		cleanup();
+	}
+
+	cleanups = [];
+});
+
+function setup() {
+	const directory = mkdtempSync(join(tmpdir(), 'podtop-changes-'));
+	const file = join(directory, 'history.sqlite');
+	const {store, writes} = createPodtopStore({mode: 'live', apiHost: 'example', keyFingerprint: '••••abcd'});
+	const {db} = openHistoryForWriting(file, start);
+	const recorder = createRecorder({store, db, file, now: () => start, live: false});
+	const reader = createSqliteReader({db, file, ownsDatabase: false});
+	cleanups.push(() => {
+		db.close();
+		rmSync(directory, {recursive: true, force: true});
+	});
+	return {writes, recorder, reader, db};
+}
+
+describe('what a flush writes', () => {
+	test('a pod whose record moved but whose figures did not (its uptime) gets no new sample; a new image is a new record, a new name renames the series', async () => {
+		const {writes, recorder, reader, db} = setup();
+		writes.setPods([pod({uptime: 100, util: 50})], start);
+		recorder.flush(start);
+		// Five polls in the same minute: only the uptime moves, then the use, then the image, then the name.
+		writes.setPods([pod({uptime: 105, util: 50})], start + 5000);
+		recorder.flush(start + 5000);
+		writes.setPods([pod({uptime: 110, util: 50})], start + 10_000);
+		recorder.flush(start + 10_000);
+		writes.setPods([pod({uptime: 115, util: 70})], start + 15_000);
+		recorder.flush(start + 15_000);
+		writes.setPods([pod({uptime: 120, util: 70, image: 'runpod/pytorch:2'})], start + 20_000);
+		recorder.flush(start + 20_000);
+		writes.setPods([pod({uptime: 125, util: 70, image: 'runpod/pytorch:2', name: 'trainer-2'})], start + 25_000);
+		recorder.flush(start + 25_000);
+
+		const [series] = await reader.series({kind: 'pod', keys: ['p1'], from: start, to: start + 60_000});
+		expect(series?.points.map(point => [point.at - start, point.last[5]])).toEqual([
+			[0, 50],
+			[15_000, 70],
+		]);
+		expect(series?.name).toBe('trainer-2');
+		const records = db.prepare(`SELECT at - ?, record ->> 'imageName', record ->> 'name' FROM records ORDER BY at`).raw().all(start);
+		expect(records).toEqual([
+			[0, 'runpod/pytorch', 'trainer'],
+			[20_000, 'runpod/pytorch:2', 'trainer'],
+			[25_000, 'runpod/pytorch:2', 'trainer-2'],
+		]);
+		// The uptime is never part of a record.
+		expect(db.prepare(`SELECT count(*) FROM records WHERE record LIKE '%uptime%'`).raw().get()).toEqual([0]);
+		expect((await reader.stateAt(start + 17_000))?.pods.byId.p1?.record.imageName).toBe('runpod/pytorch');
+		expect((await reader.stateAt(start + 22_000))?.pods.byId.p1?.record.imageName).toBe('runpod/pytorch:2');
+	});
+
+	test('the next minute writes every thing whole again, changed or not', async () => {
+		const {writes, recorder, reader} = setup();
+		writes.setPods([pod({uptime: 100, util: 50})], start);
+		recorder.flush(start);
+		writes.setPods([pod({uptime: 105, util: 50})], start + 60_000);
+		recorder.flush(start + 60_000);
+		recorder.flush(start + 120_000);
+		const [series] = await reader.series({kind: 'pod', keys: ['p1'], from: start, to: start + 180_000});
+		expect(series?.points.map(point => point.at - start)).toEqual([0, 60_000, 120_000]);
+	});
+});
