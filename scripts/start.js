@@ -22,10 +22,7 @@ function newest(paths) {
 			continue;
 		}
 
-		latest = Math.max(
-			latest,
-			stats.isDirectory() ? newest(readdirSync(entry).map(name => path.join(entry, name))) : stats.mtimeMs,
-		);
+		latest = Math.max(latest, stats.isDirectory() ? newest(readdirSync(entry).map(name => path.join(entry, name))) : stats.mtimeMs);
 	}
 
 	return latest;

@@ -9,7 +9,8 @@ less any that may be drawn as an emoji (©, ↩, ‼, ▶).
 Each is one UTF-16 unit, one grapheme, and one column for every copy of string-width and for
 ansi-tokenize (test/bundle/text-paths.test.ts checks every one).
 */
-export const narrowText = /^[[\u0020-\u007E\u00A0-\u00AC\u00AE-\u00FF\u2010-\u2027\u2030-\u205E\u2190-\u21FF\u2200-\u22FF\u23CE\u2400-\u243F\u2500-\u25FF]--\p{Extended_Pictographic}]*$/v;
+export const narrowText =
+	/^[[\u0020-\u007E\u00A0-\u00AC\u00AE-\u00FF\u2010-\u2027\u2030-\u205E\u2190-\u21FF\u2200-\u22FF\u23CE\u2400-\u243F\u2500-\u25FF]--\p{Extended_Pictographic}]*$/v;
 
 /**
 string-width with a fast path for narrow text: its width is its length, with no grapheme
