@@ -107,7 +107,12 @@ an alert rule fires (the oldest, and how many more).
 export function Header({width, freshnessBound, readOnly}: Props) {
 	const {colors, glyphs, engine} = useServices();
 	const status = engine?.history.status ?? noEngineYet;
-	const recording = recordingText(useSyncExternalStore(status.subscribe, status.getState), glyphs);
+	// The words, not the state, are what the header compares: a redraw only when they change.
+	const recordingWords = useSyncExternalStore(status.subscribe, () => {
+		const {text, bad} = recordingText(status.getState(), glyphs);
+		return `${bad ? '!' : ' '}${text}`;
+	});
+	const recording = {text: recordingWords.slice(1), bad: recordingWords.startsWith('!')};
 	const {mode, apiHost, keyFingerprint, via} = usePodtop(
 		useShallow(state => ({mode: state.mode, apiHost: state.apiHost, keyFingerprint: state.keyFingerprint, via: state.via})),
 	);

@@ -1,10 +1,11 @@
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {createStore} from 'zustand';
 import type {GpuTypeRecord, PodRecord} from '../../source/api/graphql-types.js';
 import type {Engine} from '../../source/engine/create-engine.js';
 import {openHistoryForWriting} from '../../source/history/history-file.js';
-import type {HistoryReader} from '../../source/history/history-types.js';
+import type {HistoryReader, RecordingState} from '../../source/history/history-types.js';
 import {createMaintenance} from '../../source/history/maintenance.js';
 import type {History} from '../../source/history/open-history.js';
 import {createRecorder} from '../../source/history/recorder.js';
@@ -101,7 +102,11 @@ export async function recordHistory(script: Script, {minutes = 60, everyMs = 10_
 
 	await createMaintenance({db, now: () => end}).run();
 	const reader = createSqliteReader({db, file, ownsDatabase: false});
-	const history = {reader: () => reader, ready: Promise.resolve(), status: {getState: () => ({state: 'recording', file})}} as unknown as History;
+	const history = {
+		reader: () => reader,
+		ready: Promise.resolve(),
+		status: createStore<RecordingState>()(() => ({state: 'recording', file})),
+	} as unknown as History;
 	const engine = {
 		readOnly: false,
 		history,
