@@ -21,6 +21,8 @@ const fatalKinds = new Set(['auth', 'not-found', 'invalid']);
 /** Failures of the connection end a follow only before the job was ever read, or once they last this long. */
 const transientKinds = new Set(['network', 'timeout']);
 export const followGiveUpMs = 20_000;
+/** How long an ended job's last stream read may take before the follow ends without it. */
+const drainWaitMs = 5000;
 
 /**
 Follows one job through the engine's pollers like `tail -f`: each new stream chunk's text goes to
@@ -38,6 +40,8 @@ export async function followJob(
 	let streamed = false;
 	/** When the current run of connection failures began (a dropped or cut answer mid-follow is survived). */
 	let failingSince: number | undefined;
+	/** When the job was first seen ended (its stream may still be read once more). */
+	let endedAt: number | undefined;
 	const unfollow = engine.follow(endpointId, jobId, chunks => {
 		const text = chunks.map(chunk => chunkText(chunk.output)).join('');
 		if (text) {
@@ -53,7 +57,13 @@ export async function followJob(
 					return false;
 				}
 
-				if (isTerminalStatus(job.status) || signal?.aborted) {
+				// Ended, and its stream read to its end (or that last read failed, or took too long): every chunk is out.
+				if (isTerminalStatus(job.status)) {
+					endedAt ??= Date.now();
+				}
+
+				const drained = !job.follow || job.streamEnded === true || job.lastErrorKind !== undefined || Date.now() - (endedAt ?? Date.now()) >= drainWaitMs;
+				if ((isTerminalStatus(job.status) && drained) || signal?.aborted) {
 					resolve({job, streamed});
 					return true;
 				}

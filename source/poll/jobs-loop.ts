@@ -34,6 +34,8 @@ export function createJobsLoop({
 	readonly listen: (jobKey: string, listener: ChunkListener) => () => void;
 } {
 	const lastPolled = new Map<string, number>();
+	/** Ended followed jobs whose stream has had its one last read (tried once, whatever it answered). */
+	const drained = new Set<string>();
 	const listeners = new Map<string, Set<ChunkListener>>();
 
 	const pollJob = async (job: TrackedJob) => {
@@ -49,7 +51,8 @@ export function createJobsLoop({
 				}
 
 				writes.appendStream(job.key, body.status, body.stream, now());
-				if (!isTerminalStatus(body.status)) {
+				// Ended: its /status answer brings the output and times, unless it already has (read once more only to drain the stream).
+				if (!isTerminalStatus(body.status) || isTerminalStatus(job.status)) {
 					return;
 				}
 			}
@@ -69,9 +72,26 @@ export function createJobsLoop({
 				}
 			}
 
+			for (const key of drained) {
+				if (!byKey.has(key)) {
+					drained.delete(key);
+				}
+			}
+
 			const due = [...byKey.values()].filter(job => {
-				if (isTerminalStatus(job.status) || job.via === 'compat') {
+				if (job.via === 'compat') {
 					return false;
+				}
+
+				if (isTerminalStatus(job.status)) {
+					// A followed job seen ended by its /status (a write's re-poll, a fast job) before its
+					// stream was read: its stream is read once more, so its last chunks are not lost.
+					if (!job.follow || job.streamEnded || drained.has(job.key)) {
+						return false;
+					}
+
+					drained.add(job.key);
+					return true;
 				}
 
 				const every = job.follow

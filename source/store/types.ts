@@ -80,6 +80,8 @@ export type TrackedJob = {
 	readonly follow: boolean;
 	/** Stream chunks received so far. */
 	readonly chunkCount: number;
+	/** Its stream was read once it had ended: every chunk it will ever have has arrived. */
+	readonly streamEnded?: boolean;
 	/** Text output so far: the tail of it, 256 KB while followed, 16 KB after. */
 	readonly text: string;
 	readonly metrics?: Record<string, unknown>;

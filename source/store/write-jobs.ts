@@ -130,7 +130,8 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 				// A terminal state comes with its /status answer (output, error, times), never from
 				// the stream alone: a follower must not see FAILED before it can see why.
 				const status = isTerminalStatus(streamStatus) && !isTerminalStatus(job.status) ? job.status : streamStatus;
-				if (chunks.length === 0 && status === job.status) {
+				const streamEnded = job.streamEnded === true || isTerminalStatus(streamStatus);
+				if (chunks.length === 0 && status === job.status && streamEnded === (job.streamEnded === true)) {
 					return job;
 				}
 
@@ -139,6 +140,7 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 					...job,
 					status,
 					updatedAt: at,
+					...(streamEnded ? {streamEnded} : {}),
 					chunkCount: job.chunkCount + chunks.length,
 					lastError: undefined,
 					lastErrorKind: undefined,
