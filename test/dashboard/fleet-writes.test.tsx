@@ -72,7 +72,8 @@ test('pods: x stops after y, u resumes (a spot pod asks its bid in a form), Ctrl
 	stdin.write('/ui-spot\r');
 	await frameMatching(lastFrame, /Pods \(1\/.*ui-spot/s);
 	stdin.write('x');
-	await tick();
+	// The question drawn before the answer: a y typed before it would go to the pane.
+	await frameMatching(lastFrame, /Stop pod [\w-]+\? .*y\/N/);
 	stdin.write('y');
 	await waitFor(async () => (await statusOf(spot)) === 'EXITED', 15_000);
 	await frameMatching(lastFrame, /ui-spot .*EXITED/);
