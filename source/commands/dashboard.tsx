@@ -119,6 +119,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 			budget: options.budget,
 			endpointFilter: options.endpointFilter,
 			readOnly: options.readOnly,
+			readOnlyReason: options.readOnlyReason,
 			auditPath: options.auditPath,
 			agent: options.agent,
 			alerts: options.alerts ? {rules: options.alerts} : undefined,

@@ -87,6 +87,8 @@ export type EngineOptions = {
 	readonly poll?: readonly PolledData[];
 	/** No write leaves the process: `perform` answers `read-only`. */
 	readonly readOnly?: boolean;
+	/** Why read-only, said in each refusal (a profile marked read-only: how to write). */
+	readonly readOnlyReason?: string;
 	/** Where `perform` appends its audit lines; undefined keeps none. */
 	readonly auditPath?: string;
 	/**
@@ -122,6 +124,7 @@ export async function createEngine({
 	allVisible,
 	poll,
 	readOnly = false,
+	readOnlyReason,
 	auditPath,
 	agent,
 	alerts,
@@ -297,7 +300,12 @@ export async function createEngine({
 		history,
 		simulatedPastMs,
 		perform: async (id, writeTarget, input) =>
-			perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey, account, onWrite: forwarding.wrote}, id, writeTarget, input),
+			perform(
+				{api, writes, pollers, mode: target.mode, readOnly, readOnlyReason, auditPath, apiKey, account, onWrite: forwarding.wrote},
+				id,
+				writeTarget,
+				input,
+			),
 		async close() {
 			closing ??= (async () => {
 				await forwarding.stop();
