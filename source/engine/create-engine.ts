@@ -36,6 +36,8 @@ follow jobs, refresh, and `perform` writes. Nothing else writes the store but it
 export type Engine = {
 	readonly mode: 'demo' | 'live';
 	readonly readOnly: boolean;
+	/** Why read-only when a profile made it so, and how to write. */
+	readonly readOnlyReason: string | undefined;
 	readonly store: PodtopStore;
 	/** Live: where an agent for this account listens, and the proof of the account (a hash, never the key). */
 	readonly agentLink: AgentLink | undefined;
@@ -257,6 +259,7 @@ export async function createEngine({
 	return {
 		mode: target.mode,
 		readOnly,
+		readOnlyReason,
 		store,
 		agentLink: link,
 		rateLimitedRecently: () => scheduler.rateLimitedRecently(),

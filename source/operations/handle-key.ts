@@ -15,7 +15,8 @@ function say(context: OperationContext, text: string, tone: 'info' | 'bad' = 'ba
 /** Runs an operation now, or asks first when it writes. Never throws: a failure is said in the footer. */
 export function invoke(context: OperationContext, operation: Operation, args: readonly string[] = []): void {
 	if (operation.danger !== 'read' && readOnlyOf(context)) {
-		say(context, `read-only mode: ${operation.title} is off`);
+		const why = context.engine?.readOnlyReason;
+		say(context, `read-only mode${why ? ` (${why})` : ''}: ${operation.title} is off`);
 		return;
 	}
 
