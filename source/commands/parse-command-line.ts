@@ -152,14 +152,14 @@ export function joinFlagValues(argv: readonly string[], flags: AnyFlags, command
 meow, refusing unknown flags and value flags without a value with a sentence and exit 2. `--help`
 anywhere before `--` prints the help and exits 0 (meow shows it only when it is the one word, so
 `podtop pod stop abc --help` stopped the pod). The defaults of the UI flags come from podtop's
-config file when it sets them.
+config file when it sets them (not for `doctor`, which must run to say what is wrong with it).
 */
 export function parseCommandLine<Flags extends AnyFlags>(
 	help: string,
 	argv: readonly string[],
 	flags: Flags,
 	command: string,
-	env: NodeJS.ProcessEnv = process.env,
+	{env = process.env, configDefaults = true}: {readonly env?: NodeJS.ProcessEnv; readonly configDefaults?: boolean} = {},
 ): Result<Flags> {
 	const end = argv.indexOf('--');
 	if ((end === -1 ? argv : argv.slice(0, end)).includes('--help')) {
@@ -169,5 +169,5 @@ export function parseCommandLine<Flags extends AnyFlags>(
 	const joined = joinFlagValues(argv, flags, command);
 	checkFlags(joined, flags, command);
 	// Defaults from ~/.config/podtop/config.toml (and the profile's section); the command line wins.
-	return meow(help, {importMeta: import.meta, argv: joined, flags: withConfigDefaults(flags, joined, env), allowUnknownFlags: false});
+	return meow(help, {importMeta: import.meta, argv: joined, flags: configDefaults ? withConfigDefaults(flags, joined, env) : flags, allowUnknownFlags: false});
 }

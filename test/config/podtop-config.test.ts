@@ -82,7 +82,7 @@ describe('~/.config/podtop/config.toml', () => {
 });
 
 describe('the file under the flags', () => {
-	const parse = (argv: string[], env: NodeJS.ProcessEnv) => parseCommandLine('help', argv, commandFlags[''], 'podtop', env).flags;
+	const parse = (argv: string[], env: NodeJS.ProcessEnv) => parseCommandLine('help', argv, commandFlags[''], 'podtop', {env}).flags;
 
 	test("the file's defaults and the profile's section become the flags' defaults", () => {
 		const env = configHome(good);
@@ -102,13 +102,13 @@ describe('the file under the flags', () => {
 	test('commands without --profile do not read the file', () => {
 		const env = configHome('this is not TOML');
 		expect(() => parse([], env)).toThrow(/does not parse at line 1/);
-		expect(parseCommandLine('help', ['--port', '1'], commandFlags.sim, 'podtop sim', env).flags.port).toBe(1);
+		expect(parseCommandLine('help', ['--port', '1'], commandFlags.sim, 'podtop sim', {env}).flags.port).toBe(1);
 	});
 
 	test('a read-only profile opens read-only, naming the profile and --write; --write lifts it; --read-only always holds', () => {
 		const env = configHome(good);
 		const connection = (argv: string[], extra: NodeJS.ProcessEnv = {}) =>
-			readConnectionFlags(parseCommandLine('help', argv, commandFlags.cancel, 'podtop cancel', env).flags, {...env, ...extra});
+			readConnectionFlags(parseCommandLine('help', argv, commandFlags.cancel, 'podtop cancel', {env}).flags, {...env, ...extra});
 		expect(connection(['--profile', 'prod'])).toMatchObject({
 			readOnly: true,
 			readOnlyReason: 'profile "prod" is read-only; add --write to write',

@@ -74,4 +74,26 @@ describe('a profile marked read-only in ~/.config/podtop/config.toml, over real 
 		);
 		expect(await requests('cancel')).toBe(cancels);
 	});
+
+	test('doctor still runs with a file that cannot be used, and says what is wrong with it (exit 1, not 2)', async () => {
+		const broken = mkdtempSync(path.join(tmpdir(), 'podtop-xdg-'));
+		mkdirSync(path.join(broken, 'podtop'));
+		const file = path.join(broken, 'podtop', 'config.toml');
+		writeFileSync(file, 'colour = false\n');
+		const doctor = async () => {
+			const result = await runCli(['doctor', '--json', ...urls()], env({XDG_CONFIG_HOME: broken}), 30_000);
+			const {checks} = JSON.parse(result.stdout) as {checks: Array<{id: string; status: string; found: string}>};
+			return {code: result.code, check: checks.find(check => check.id === 'podtop-config')};
+		};
+
+		let {code, check} = await doctor();
+		expect(code).toBe(1);
+		expect(check).toMatchObject({
+			status: 'fail',
+			found: `${file}: unknown key "colour"; the keys are bell, ascii, color, budget, agent, profile (see the readme's Profiles)`,
+		});
+		writeFileSync(file, '[profile.prod]\nread-only = true\ncolor = "red"\n');
+		({check} = await doctor());
+		expect(check).toMatchObject({status: 'ok'});
+	}, 60_000);
 });
