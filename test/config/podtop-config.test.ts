@@ -1,4 +1,4 @@
-import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {describe, expect, test} from 'vitest';
@@ -55,6 +55,13 @@ describe('~/.config/podtop/config.toml', () => {
 		expect(sessionProfile(config, undefined)).toBeUndefined();
 		expect(sessionProfile(parsePodtopConfig('[profile.default]\nread-only = true\n', file), undefined)).toBe('default');
 		expect(parsePodtopConfig('', file)).toEqual({defaults: {}, profiles: {}});
+	});
+
+	test("the readme's example is a good file", () => {
+		const readme = readFileSync(new URL('../../readme.md', import.meta.url), 'utf8');
+		const example = /### Profiles[\s\S]*?```toml\n([\s\S]*?)```/.exec(readme)?.[1];
+		expect(example).toBeDefined();
+		expect(sessionSettings(parsePodtopConfig(example!, file), 'prod')).toEqual({bell: false, budget: 0.05, readOnly: true, band: 'red'});
 	});
 
 	test('bad TOML says the file, the line and the column', () => {
