@@ -1,7 +1,9 @@
 import {defaultAuditPath} from '../engine/audit-log.js';
 import type {TargetOptions} from '../engine/resolve-target.js';
+import {sessionProfile, sessionSettings, type PodtopConfig} from '../config/podtop-config.js';
 import {UsageError} from '../lib/usage-error.js';
 import type {BudgetSettings} from '../poll/budget-limits.js';
+import {readPodtopConfig} from './config-defaults.js';
 import type {CompletableFlags} from './value-kind.js';
 
 /** Flags every command that talks to the service shares (meow flag definitions). */
@@ -13,6 +15,7 @@ export const connectionFlags = {
 	endpoints: {type: 'string', complete: 'endpoints'},
 	budget: {type: 'number', default: 0.1},
 	readOnly: {type: 'boolean', default: false},
+	write: {type: 'boolean', default: false},
 	auditLog: {type: 'string', complete: 'file'},
 	// Only to refuse it with a sentence (the key would show in ps): completion never offers it.
 	apiKey: {type: 'string', hidden: true},
@@ -37,10 +40,12 @@ export const connectionHelp = `
 	  --endpoints       Watch only these endpoint ids, comma-separated (default: all)
 	  --budget          Share of each published rate limit podtop may use  [default: 0.1]
 	  --read-only       Never send a write (also PODTOP_READ_ONLY=1); write verbs exit 6
+	  --write           Send writes for a profile marked read-only in ~/.config/podtop/config.toml
 	  --audit-log       Where each write is recorded  [default: $XDG_STATE_HOME/podtop/audit.jsonl]
 	  --no-agent        Poll on your own even when \`podtop agent\` serves this account on this host
 
-	The API key comes from RUNPOD_API_KEY or ~/.runpod/config.toml, never from a flag.`;
+	The API key comes from RUNPOD_API_KEY or ~/.runpod/config.toml, never from a flag. Defaults for
+	these flags, and per-profile settings, come from ~/.config/podtop/config.toml (flags win).`;
 
 type Flags = {
 	demo: boolean;
@@ -50,6 +55,7 @@ type Flags = {
 	endpoints?: string;
 	budget: number;
 	readOnly: boolean;
+	write?: boolean;
 	auditLog?: string;
 	apiKey?: string;
 	agent: boolean;
@@ -60,6 +66,12 @@ export type Connection = {
 	readonly endpointFilter: string[] | undefined;
 	readonly budget: Partial<BudgetSettings>;
 	readonly readOnly: boolean;
+	/** Why read-only when a profile made it so, and how to write (the refusals say it). */
+	readonly readOnlyReason?: string;
+	/** The profile in use (named, or `default` when the config file has a section for it), for the header. */
+	readonly profile?: string;
+	/** The profile's band colour in the header (never the only sign: the name is written too). */
+	readonly band?: string;
 	readonly auditPath: string;
 	/** Attach to an agent on this host when one serves the account (the dashboard, watch, snapshot). */
 	readonly agent: boolean;
@@ -67,7 +79,11 @@ export type Connection = {
 
 const truthy = (value: string | undefined) => value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 
-export function readConnectionFlags(flags: Flags, env: NodeJS.ProcessEnv = process.env): Connection {
+/**
+The connection a command's flags ask for. A profile marked `read-only = true` in podtop's config
+file opens read-only unless `--write` is given; `--read-only` and PODTOP_READ_ONLY always hold.
+*/
+export function readConnectionFlags(flags: Flags, env: NodeJS.ProcessEnv = process.env, config: PodtopConfig = readPodtopConfig(env)): Connection {
 	if (flags.apiKey !== undefined) {
 		throw new UsageError('podtop never takes the API key on the command line (it would show in ps): set RUNPOD_API_KEY or ~/.runpod/config.toml');
 	}
@@ -76,6 +92,14 @@ export function readConnectionFlags(flags: Flags, env: NodeJS.ProcessEnv = proce
 		throw new UsageError(`--budget must be a share between 0 and 1, got ${flags.budget}`);
 	}
 
+	const forced = flags.readOnly || truthy(env.PODTOP_READ_ONLY);
+	if (flags.write && forced) {
+		throw new UsageError(`--write and ${flags.readOnly ? '--read-only' : 'PODTOP_READ_ONLY'} say opposite things: give one`);
+	}
+
+	const profile = sessionProfile(config, flags.profile);
+	const settings = sessionSettings(config, profile);
+	const byProfile = settings.readOnly === true && !flags.write;
 	const endpointFilter = flags.endpoints
 		?.split(',')
 		.map(id => id.trim())
@@ -84,7 +108,10 @@ export function readConnectionFlags(flags: Flags, env: NodeJS.ProcessEnv = proce
 		target: {demo: flags.demo, apiUrl: flags.apiUrl, graphqlUrl: flags.graphqlUrl, profile: flags.profile},
 		endpointFilter: endpointFilter?.length ? endpointFilter : undefined,
 		budget: {share: flags.budget},
-		readOnly: flags.readOnly || truthy(env.PODTOP_READ_ONLY),
+		readOnly: forced || byProfile,
+		readOnlyReason: !forced && byProfile ? `profile "${profile}" is read-only; add --write to write` : undefined,
+		profile,
+		band: settings.band,
 		auditPath: flags.auditLog ?? defaultAuditPath(env),
 		agent: flags.agent,
 	};

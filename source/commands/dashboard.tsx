@@ -43,10 +43,11 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	}
 
 	const target = resolveTarget(options.target);
+	const profile = options.profile === undefined ? undefined : {name: options.profile, color: options.band};
 	const state =
 		target.mode === 'live'
-			? createPodtopStore({mode: 'live', apiHost: new URL(target.apiUrl).host, keyFingerprint: keyFingerprint(target.apiKey)})
-			: createPodtopStore({mode: 'demo', apiHost: 'starting the simulator…', keyFingerprint: '••••'});
+			? createPodtopStore({mode: 'live', apiHost: new URL(target.apiUrl).host, keyFingerprint: keyFingerprint(target.apiKey), profile})
+			: createPodtopStore({mode: 'demo', apiHost: 'starting the simulator…', keyFingerprint: '••••', profile});
 	const glyphs = options.ascii || !localeIsUtf8() ? asciiGlyphs : unicodeGlyphs;
 	const colors = !options.color || process.env.NO_COLOR ? colorless : colorful;
 	const views: View[] = options.initialJob ? [{type: 'list'}, {type: 'job', ...options.initialJob}] : [{type: 'list'}];
@@ -119,6 +120,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 			budget: options.budget,
 			endpointFilter: options.endpointFilter,
 			readOnly: options.readOnly,
+			readOnlyReason: options.readOnlyReason,
 			auditPath: options.auditPath,
 			agent: options.agent,
 			alerts: options.alerts ? {rules: options.alerts} : undefined,

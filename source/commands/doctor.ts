@@ -3,6 +3,7 @@ import path from 'node:path';
 import {accountProof, agentSocketCandidates} from '../api/agent-protocol.js';
 import {redact} from '../api/redact.js';
 import {defaultConfigPath} from '../config/api-key.js';
+import {parsePodtopConfig, PodtopConfigError} from '../config/podtop-config.js';
 import {agentCheck} from '../doctor/agent-check.js';
 import {anyFailed, checkResult, type CheckResult} from '../doctor/check.js';
 import {doctorText} from '../doctor/doctor-text.js';
@@ -51,6 +52,20 @@ ${historyHelp}
 const podtopConfigPath = (env: NodeJS.ProcessEnv) =>
 	path.join(env.XDG_CONFIG_HOME?.startsWith('/') ? env.XDG_CONFIG_HOME : path.join(homedir(), '.config'), 'podtop', 'config.toml');
 
+/** What is wrong with podtop's config file beyond its TOML (an unknown key, a value of the wrong kind), if anything. */
+function podtopConfigProblem(text: string): string | undefined {
+	try {
+		parsePodtopConfig(text, podtopConfigPath(process.env));
+		return undefined;
+	} catch (error) {
+		if (error instanceof PodtopConfigError) {
+			return error.message;
+		}
+
+		throw error;
+	}
+}
+
 /** The account's history as podtop would read it, without recording or polling anything. */
 async function historyOf(target: Target, history: ReturnType<typeof readHistoryFlags>, agent: boolean): Promise<CheckResult> {
 	if (target.mode === 'demo') {
@@ -68,7 +83,8 @@ async function historyOf(target: Target, history: ReturnType<typeof readHistoryF
 }
 
 export async function runDoctor(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(doctorHelp, argv, commandFlags.doctor, 'podtop doctor');
+	// Not the config file's defaults: a file that cannot be used is one of the things doctor says.
+	const cli = parseCommandLine(doctorHelp, argv, commandFlags.doctor, 'podtop doctor', {configDefaults: false});
 	const {env} = process;
 	const targetOptions = readReaderTarget(cli.flags);
 	const history = readHistoryFlags(cli.flags);
@@ -82,7 +98,7 @@ export async function runDoctor(argv: readonly string[]): Promise<void> {
 			colorDepth: process.stdout.isTTY ? process.stdout.getColorDepth() : undefined,
 		}),
 		configFileCheck({id: 'runpod-config', title: 'runpod config', path: configPath, holdsKey: true}),
-		configFileCheck({id: 'podtop-config', title: 'podtop config', path: podtopConfigPath(env), holdsKey: false}),
+		configFileCheck({id: 'podtop-config', title: 'podtop config', path: podtopConfigPath(env), holdsKey: false, validate: podtopConfigProblem}),
 		keyCheck(env, configPath, targetOptions.profile),
 	];
 

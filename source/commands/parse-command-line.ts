@@ -1,5 +1,6 @@
 import meow, {type AnyFlags, type Result} from 'meow';
 import {UsageError} from '../lib/usage-error.js';
+import {withConfigDefaults} from './config-defaults.js';
 
 const kebab = (name: string) => name.replaceAll(/[A-Z]/g, letter => `-${letter.toLowerCase()}`);
 
@@ -150,9 +151,16 @@ export function joinFlagValues(argv: readonly string[], flags: AnyFlags, command
 /**
 meow, refusing unknown flags and value flags without a value with a sentence and exit 2. `--help`
 anywhere before `--` prints the help and exits 0 (meow shows it only when it is the one word, so
-`podtop pod stop abc --help` stopped the pod).
+`podtop pod stop abc --help` stopped the pod). The defaults of the UI flags come from podtop's
+config file when it sets them (not for `doctor`, which must run to say what is wrong with it).
 */
-export function parseCommandLine<Flags extends AnyFlags>(help: string, argv: readonly string[], flags: Flags, command: string): Result<Flags> {
+export function parseCommandLine<Flags extends AnyFlags>(
+	help: string,
+	argv: readonly string[],
+	flags: Flags,
+	command: string,
+	{env = process.env, configDefaults = true}: {readonly env?: NodeJS.ProcessEnv; readonly configDefaults?: boolean} = {},
+): Result<Flags> {
 	const end = argv.indexOf('--');
 	if ((end === -1 ? argv : argv.slice(0, end)).includes('--help')) {
 		return meow(help, {importMeta: import.meta, argv: ['--help'], flags});
@@ -160,5 +168,6 @@ export function parseCommandLine<Flags extends AnyFlags>(help: string, argv: rea
 
 	const joined = joinFlagValues(argv, flags, command);
 	checkFlags(joined, flags, command);
-	return meow(help, {importMeta: import.meta, argv: joined, flags, allowUnknownFlags: false});
+	// Defaults from ~/.config/podtop/config.toml (and the profile's section); the command line wins.
+	return meow(help, {importMeta: import.meta, argv: joined, flags: configDefaults ? withConfigDefaults(flags, joined, env) : flags, allowUnknownFlags: false});
 }

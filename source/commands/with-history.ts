@@ -1,3 +1,4 @@
+import {emptyConfig} from '../config/podtop-config.js';
 import type {Engine} from '../engine/create-engine.js';
 import type {TargetOptions} from '../engine/resolve-target.js';
 import {formatRange} from '../format/moment-text.js';
@@ -22,9 +23,9 @@ export const readerConnectionHelp = `
 
 type ReaderFlags = {readonly demo: boolean; readonly apiUrl?: string; readonly graphqlUrl?: string; readonly profile?: string; readonly apiKey?: string};
 
-/** Which account's history to read, from the reader's connection flags. */
+/** Which account's history to read, from the reader's connection flags (podtop's config file has nothing to say to it, and `doctor` must run when that file is broken). */
 export function readReaderTarget(flags: ReaderFlags): TargetOptions {
-	return readConnectionFlags({...flags, budget: 0.1, readOnly: false, agent: true}).target;
+	return readConnectionFlags({...flags, budget: 0.1, readOnly: false, agent: true}, process.env, emptyConfig).target;
 }
 
 type Options = {

@@ -12,7 +12,7 @@ import type {RecordingState} from '../history/history-types.js';
 import type {PodtopState} from '../store/state.js';
 import type {BudgetState} from '../store/types.js';
 import {isWide} from '../view-state/layout.js';
-import {usePodtop, useServices, useView} from './services.js';
+import {colorless, usePodtop, useServices, useView} from './services.js';
 import {useNow} from './use-now.js';
 
 type Props = {readonly width: number; readonly freshnessBound: string; readonly readOnly: boolean};
@@ -100,7 +100,7 @@ export function recordingText(recording: RecordingState, glyphs: Glyphs): {reado
 }
 
 /**
-Top line: DEMO or LIVE (in DEMO, that its past hours are simulated), the API host, the key as a fingerprint, the hottest rate budgets (red when
+Top line: DEMO or LIVE (in DEMO, that its past hours are simulated), the profile (its name, on its colour), the API host, the key as a fingerprint, the hottest rate budgets (red when
 backing off) and how fresh the data is. A banner under it when a source is failing, and one when
 an alert rule fires (the oldest, and how many more).
 */
@@ -113,8 +113,8 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 		return `${bad ? '!' : ' '}${text}`;
 	});
 	const recording = {text: recordingWords.slice(1), bad: recordingWords.startsWith('!')};
-	const {mode, apiHost, keyFingerprint, via} = usePodtop(
-		useShallow(state => ({mode: state.mode, apiHost: state.apiHost, keyFingerprint: state.keyFingerprint, via: state.via})),
+	const {mode, apiHost, keyFingerprint, via, profile} = usePodtop(
+		useShallow(state => ({mode: state.mode, apiHost: state.apiHost, keyFingerprint: state.keyFingerprint, via: state.via, profile: state.profile})),
 	);
 	// The failing sources only: each successful poll writes a new connection state, which must not redraw the header.
 	const connection = usePodtop(
@@ -136,17 +136,21 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 	const stalest = Math.min(...failing.map(source => connection[source]!.staleSince!));
 	const right = failing.length > 0 ? `stalest ${formatAge(stalest, now)}` : `data ${freshnessBound}`;
 	const badge = `${mode === 'demo' ? ' DEMO ' : ' LIVE '}${readOnly ? ' READ-ONLY ' : ''}`;
+	// The profile's name always, on its colour as a band when there are colours (none under NO_COLOR or --no-color).
+	const profileWord = profile ? ` ${sanitizeLine(profile.name)} ` : '';
+	const band = colors === colorless ? undefined : profile?.color;
 	const past = useSimulatedPast(glyphs.ellipsis);
 	const identity = ` ${apiHost} ${glyphs.separator}${via === 'agent' ? ` via agent ${glyphs.separator}` : ''} key ${keyFingerprint.replace('••••', glyphs.key)} ${glyphs.separator} `;
 	const recordingWord = recording.text ? `${recording.text} ${glyphs.separator} ` : '';
 	// Everything on one line, cut to fit: a line that wraps would push the frame past the screen.
-	const room = width - 'podtop '.length - badge.length - past.length - identity.length - recordingWord.length - right.length - 1;
+	const room = width - 'podtop '.length - badge.length - profileWord.length - past.length - identity.length - recordingWord.length - right.length - 1;
 	const shown = gauges.filter((_, index) => gauges.slice(0, index + 1).reduce((sum, gauge) => sum + gauge.text.length + 1, 0) <= room);
 	const fill = Math.max(
 		1,
 		width -
 			'podtop '.length -
 			badge.length -
+			profileWord.length -
 			past.length -
 			identity.length -
 			recordingWord.length -
@@ -162,6 +166,11 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 				<Text bold inverse color={mode === 'demo' ? colors.warn : colors.good}>
 					{badge}
 				</Text>
+				{profileWord ? (
+					<Text bold inverse color={band}>
+						{profileWord}
+					</Text>
+				) : null}
 				{past ? <Text color={colors.warn}>{past}</Text> : null}
 				<Text>{identity}</Text>
 				{recordingWord ? <Text color={recording.bad ? colors.bad : colors.muted}>{recordingWord}</Text> : null}

@@ -77,11 +77,14 @@ export function configFileCheck({
 	title,
 	path,
 	holdsKey,
+	validate,
 }: {
 	readonly id: string;
 	readonly title: string;
 	readonly path: string;
 	readonly holdsKey: boolean;
+	/** What is wrong with a file that parses (an unknown key, a value of the wrong kind), if anything. */
+	readonly validate?: (text: string) => string | undefined;
 }): CheckResult {
 	let text: string;
 	let mode: number;
@@ -105,6 +108,11 @@ export function configFileCheck({
 			found: `${path} does not parse at line ${line}, column ${column}: ${reason}`,
 			fix: `fix line ${line} of ${path}`,
 		});
+	}
+
+	const problem = validate?.(text);
+	if (problem) {
+		return checkResult({id, title, status: 'fail', found: problem, fix: `fix it in ${path} (see the readme's Profiles)`});
 	}
 
 	if (holdsKey && readableByOthers(mode)) {

@@ -36,6 +36,8 @@ follow jobs, refresh, and `perform` writes. Nothing else writes the store but it
 export type Engine = {
 	readonly mode: 'demo' | 'live';
 	readonly readOnly: boolean;
+	/** Why read-only when a profile made it so, and how to write. */
+	readonly readOnlyReason: string | undefined;
 	readonly store: PodtopStore;
 	/** Live: where an agent for this account listens, and the proof of the account (a hash, never the key). */
 	readonly agentLink: AgentLink | undefined;
@@ -87,6 +89,8 @@ export type EngineOptions = {
 	readonly poll?: readonly PolledData[];
 	/** No write leaves the process: `perform` answers `read-only`. */
 	readonly readOnly?: boolean;
+	/** Why read-only, said in each refusal (a profile marked read-only: how to write). */
+	readonly readOnlyReason?: string;
 	/** Where `perform` appends its audit lines; undefined keeps none. */
 	readonly auditPath?: string;
 	/**
@@ -122,6 +126,7 @@ export async function createEngine({
 	allVisible,
 	poll,
 	readOnly = false,
+	readOnlyReason,
 	auditPath,
 	agent,
 	alerts,
@@ -254,6 +259,7 @@ export async function createEngine({
 	return {
 		mode: target.mode,
 		readOnly,
+		readOnlyReason,
 		store,
 		agentLink: link,
 		rateLimitedRecently: () => scheduler.rateLimitedRecently(),
@@ -297,7 +303,12 @@ export async function createEngine({
 		history,
 		simulatedPastMs,
 		perform: async (id, writeTarget, input) =>
-			perform({api, writes, pollers, mode: target.mode, readOnly, auditPath, apiKey, account, onWrite: forwarding.wrote}, id, writeTarget, input),
+			perform(
+				{api, writes, pollers, mode: target.mode, readOnly, readOnlyReason, auditPath, apiKey, account, onWrite: forwarding.wrote},
+				id,
+				writeTarget,
+				input,
+			),
 		async close() {
 			closing ??= (async () => {
 				await forwarding.stop();

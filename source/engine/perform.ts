@@ -28,6 +28,8 @@ export type PerformContext = {
 	readonly pollers: Pollers;
 	readonly mode: 'demo' | 'live';
 	readonly readOnly: boolean;
+	/** Why read-only, said in the refusal (a profile marked read-only, and how to write). */
+	readonly readOnlyReason?: string;
 	/** Where the audit log goes; undefined: not kept (tests). */
 	readonly auditPath: string | undefined;
 	readonly apiKey: string;
@@ -61,7 +63,8 @@ export async function perform<Id extends WriteId>(
 	const what = sanitizeLine(spec.describe(target));
 	let result: PerformResult<Id>;
 	if (context.readOnly) {
-		result = {outcome: 'read-only', message: `read-only mode: did not ${what}`, durationMs: 0};
+		const why = context.readOnlyReason ? ` (${context.readOnlyReason})` : '';
+		result = {outcome: 'read-only', message: `read-only mode${why}: did not ${what}`, durationMs: 0};
 	} else {
 		try {
 			const value = await spec.send(context.api, target, input, context.writes);

@@ -33,8 +33,8 @@ recorder of its own over the same file that writes only when flushed, at the mom
 The live recorder starts after it (it reads the series the past created from the file).
 */
 export async function recordPast({fill, store, db, file, now, log, signal}: Options): Promise<void> {
-	const {mode, apiHost, keyFingerprint} = store.getState();
-	const past = createPodtopStore({mode, apiHost, keyFingerprint});
+	const {mode, apiHost, keyFingerprint, profile} = store.getState();
+	const past = createPodtopStore({mode, apiHost, keyFingerprint, profile});
 	const recorder = createRecorder({
 		store: past.store,
 		db,

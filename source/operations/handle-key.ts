@@ -15,7 +15,8 @@ function say(context: OperationContext, text: string, tone: 'info' | 'bad' = 'ba
 /** Runs an operation now, or asks first when it writes. Never throws: a failure is said in the footer. */
 export function invoke(context: OperationContext, operation: Operation, args: readonly string[] = []): void {
 	if (operation.danger !== 'read' && readOnlyOf(context)) {
-		say(context, `read-only mode: ${operation.title} is off`);
+		const why = context.engine?.readOnlyReason;
+		say(context, `read-only mode${why ? ` (${why})` : ''}: ${operation.title} is off`);
 		return;
 	}
 
@@ -82,7 +83,14 @@ function submit(context: OperationContext) {
 
 		case 'palette': {
 			view.dispatch({type: 'close-overlay'});
-			const parsed = parsePalette(overlay.input, currentPlace(view.getState()), readOnlyOf(context));
+			const place = currentPlace(view.getState());
+			let parsed = parsePalette(overlay.input, place, readOnlyOf(context));
+			if ('error' in parsed && readOnlyOf(context)) {
+				// A write typed in read-only mode is refused as one (and says why, and how to write), not as an unknown command.
+				const write = parsePalette(overlay.input, place, false);
+				parsed = 'error' in write ? parsed : write;
+			}
+
 			if ('error' in parsed) {
 				say(context, parsed.error);
 			} else {

@@ -7,7 +7,7 @@ const engineOf = (context: OperationContext) => context.engine ?? unavailable('s
 
 /** Refuses a write in read-only mode before anything else happens. */
 function writable(context: OperationContext): Unavailable | undefined {
-	return context.engine?.readOnly ? unavailable('read-only mode: writes are off (--read-only)') : undefined;
+	return context.engine?.readOnly ? unavailable(`read-only mode: writes are off (${context.engine.readOnlyReason ?? '--read-only'})`) : undefined;
 }
 
 /** A write's target, or why it cannot be sent now (still connecting, read-only, nothing selected). */

@@ -1,5 +1,5 @@
 import {createStore, type StoreApi} from 'zustand/vanilla';
-import type {PodtopState} from './state.js';
+import type {PodtopState, Profile} from './state.js';
 import type {TrackedJob} from './types.js';
 import {endpointWrites, type EndpointWrites} from './write-endpoints.js';
 import {gpuWrites, type GpuWrites} from './write-gpus.js';
@@ -19,15 +19,17 @@ export type StoreOptions = {
 	readonly mode: 'demo' | 'live';
 	readonly apiHost: string;
 	readonly keyFingerprint: string;
+	readonly profile?: Profile;
 };
 
 /** The app's one store, and apart from it, its writers. */
-export function createPodtopStore({mode, apiHost, keyFingerprint}: StoreOptions): {readonly store: PodtopStore; readonly writes: StoreWrites} {
+export function createPodtopStore({mode, apiHost, keyFingerprint, profile}: StoreOptions): {readonly store: PodtopStore; readonly writes: StoreWrites} {
 	const jobs = new Map<string, TrackedJob>();
 	const store = createStore<PodtopState>()(() => ({
 		mode,
 		apiHost,
 		keyFingerprint,
+		profile,
 		via: 'direct',
 		endpoints: {byId: {}, order: []},
 		pods: {byId: {}, order: []},

@@ -21,6 +21,9 @@ export type TrackedJobs = {
 	readonly changed: readonly string[];
 };
 
+/** A profile's name and the colour of its band in the header (never the only sign: the name is written). */
+export type Profile = {readonly name: string; readonly color: string | undefined};
+
 /** What podtop knows of the service. Data only: its writers live beside it (`write-*.ts`). */
 export type PodtopState = {
 	readonly mode: 'demo' | 'live';
@@ -28,6 +31,8 @@ export type PodtopState = {
 	readonly apiHost: string;
 	/** `••••1a2b`: the key is never kept in the store. */
 	readonly keyFingerprint: string;
+	/** The profile in use (`--profile`, or `default` when podtop's config file has a section for it) and its band colour, for the header. */
+	readonly profile?: Profile;
 	/** Where the account's data comes from: this process's own pollers, or an agent on the host (`podtop agent`). */
 	readonly via: 'direct' | 'agent';
 	readonly endpoints: Collection<EndpointState>;

@@ -1,6 +1,8 @@
+import chalk from 'chalk';
 import {describe, expect, test} from 'vitest';
 import {createStore} from 'zustand';
 import {Header, hotBudgets} from '../../source/components/header.js';
+import {colorful} from '../../source/components/services.js';
 import type {Engine} from '../../source/engine/create-engine.js';
 import type {RecordingState} from '../../source/history/history-types.js';
 import {createPodtopStore} from '../../source/store/create-store.js';
@@ -58,6 +60,33 @@ describe('Header', () => {
 		const {lastFrame} = renderWith(testStore(), <Header readOnly width={120} freshnessBound='≤5s' />);
 		await tick();
 		expect(lastFrame()).toMatch(/LIVE {2}READ-ONLY/);
+	});
+
+	test('the profile is always named beside the mode, on its colour as a band; without colours the name alone', async () => {
+		const state = createPodtopStore({mode: 'live', apiHost: 'api.runpod.ai', keyFingerprint: '••••1a2b', profile: {name: 'prod', color: 'red'}});
+		const plain = renderWith(state, <Header readOnly width={120} freshnessBound='≤5s' />);
+		await tick();
+		expect(plain.lastFrame()).toMatch(/^podtop +LIVE {2}READ-ONLY {2}prod +api\.runpod\.ai │ key •{4}1a2b │/m);
+		// No colour at all under NO_COLOR / --no-color: the band is the name in inverse video.
+		expect(plain.lastFrame()).not.toMatch(/\u001B\[3\dm/);
+		plain.unmount();
+		const {level} = chalk;
+		chalk.level = 1;
+		try {
+			const coloured = renderWith(state, <Header width={120} freshnessBound='≤5s' readOnly={false} />, {colors: colorful});
+			await tick();
+			// Red, inverse: a red band with the name on it.
+			expect(coloured.lastFrame()).toMatch(/\u001B\[31m(?:\u001B\[\d+m)* prod /);
+			coloured.unmount();
+		} finally {
+			chalk.level = level;
+		}
+	});
+
+	test('no profile, no band', async () => {
+		const {lastFrame} = renderWith(testStore(), <Header width={120} freshnessBound='≤5s' readOnly={false} />);
+		await tick();
+		expect(lastFrame()).toMatch(/^podtop +LIVE +api\.runpod\.ai │/m);
 	});
 
 	test('budget gauges name the operation and the endpoint by name, cut in the middle', async () => {

@@ -35,6 +35,8 @@ type RenderOptions = {
 	readonly view?: Partial<ViewState>;
 	/** Pictures in the job view (none unless given: an image is its link alone). */
 	readonly pictures?: Pictures;
+	/** The colours (none unless given). */
+	readonly colors?: Services['colors'];
 };
 
 /** Renders a part of the dashboard with its services around it, on a store and a view state built by the test. */
@@ -46,7 +48,7 @@ export function renderWith(state: Pick<TestState, 'store'>, element: ReactElemen
 		rows: createRowSelectors(options.glyphs ?? unicodeGlyphs, {pictures: (options.pictures?.level ?? 0) > 0}),
 		engine: options.engine,
 		glyphs: options.glyphs ?? unicodeGlyphs,
-		colors: colorless,
+		colors: options.colors ?? colorless,
 		pictures: options.pictures,
 	};
 	const rendered = render(<ServicesProvider services={services}>{element}</ServicesProvider>);
