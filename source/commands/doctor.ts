@@ -1,9 +1,7 @@
-import {homedir} from 'node:os';
-import path from 'node:path';
 import {accountProof, agentSocketCandidates} from '../api/agent-protocol.js';
 import {redact} from '../api/redact.js';
 import {defaultConfigPath} from '../config/api-key.js';
-import {parsePodtopConfig, PodtopConfigError} from '../config/podtop-config.js';
+import {defaultPodtopConfigPath, parsePodtopConfig, PodtopConfigError} from '../config/podtop-config.js';
 import {agentCheck} from '../doctor/agent-check.js';
 import {anyFailed, checkResult, type CheckResult} from '../doctor/check.js';
 import {doctorText} from '../doctor/doctor-text.js';
@@ -48,14 +46,10 @@ ${historyHelp}
 	  $ podtop doctor --json | jq '.checks[] | select(.status != "ok")'
 `;
 
-/** `$XDG_CONFIG_HOME/podtop/config.toml`, podtop's own settings. */
-const podtopConfigPath = (env: NodeJS.ProcessEnv) =>
-	path.join(env.XDG_CONFIG_HOME?.startsWith('/') ? env.XDG_CONFIG_HOME : path.join(homedir(), '.config'), 'podtop', 'config.toml');
-
 /** What is wrong with podtop's config file beyond its TOML (an unknown key, a value of the wrong kind), if anything. */
 function podtopConfigProblem(text: string): string | undefined {
 	try {
-		parsePodtopConfig(text, podtopConfigPath(process.env));
+		parsePodtopConfig(text, defaultPodtopConfigPath(process.env));
 		return undefined;
 	} catch (error) {
 		if (error instanceof PodtopConfigError) {
@@ -98,7 +92,7 @@ export async function runDoctor(argv: readonly string[]): Promise<void> {
 			colorDepth: process.stdout.isTTY ? process.stdout.getColorDepth() : undefined,
 		}),
 		configFileCheck({id: 'runpod-config', title: 'runpod config', path: configPath, holdsKey: true}),
-		configFileCheck({id: 'podtop-config', title: 'podtop config', path: podtopConfigPath(env), holdsKey: false, validate: podtopConfigProblem}),
+		configFileCheck({id: 'podtop-config', title: 'podtop config', path: defaultPodtopConfigPath(env), holdsKey: false, validate: podtopConfigProblem}),
 		keyCheck(env, configPath, targetOptions.profile),
 	];
 
