@@ -1,4 +1,4 @@
-import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process';
+import {spawn, spawnSync, type ChildProcessWithoutNullStreams} from 'node:child_process';
 import {chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs';
 import {createConnection, type Socket} from 'node:net';
 import {tmpdir} from 'node:os';
@@ -18,7 +18,13 @@ import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
 
 const key = 'rpa_AGENTHISTORYSECRET0001111222233';
 const nobody = 65_534;
-const canSwitchUser = process.getuid?.() === 0;
+const helperScript = fileURLToPath(new URL('../helpers/history-client.mjs', import.meta.url));
+/**
+Root, and the checkout readable by another user: the member runs this checkout's code as nobody (a
+checkout under a folder only root may enter, as /tmp is here, cannot be: those tests are skipped).
+*/
+const canSwitchUser =
+	process.getuid?.() === 0 && spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(helperScript)})`], {uid: 65_534}).status === 0;
 // The group folder lives under $TMPDIR: a folder everyone may enter (the default /tmp here is root's only).
 const shared = mkdtempSync('/var/tmp/podtop-agent-history-');
 chmodSync(shared, 0o711);
