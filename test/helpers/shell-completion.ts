@@ -4,6 +4,7 @@ import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import {promisify} from 'node:util';
 import {cliEnv, cliPath} from './run-cli.js';
+import {waitForScreen} from './tmux.js';
 
 const run = promisify(execFile);
 
@@ -100,18 +101,7 @@ export class ShellSession {
 	}
 
 	async waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<string> {
-		const deadline = Date.now() + timeoutMs;
-		let screen = '';
-		while (Date.now() < deadline) {
-			screen = this.screen();
-			if (pattern.test(screen)) {
-				return screen;
-			}
-
-			await new Promise(resolve => setTimeout(resolve, 100));
-		}
-
-		throw new Error(`screen never matched ${pattern}:\n${screen}`);
+		return waitForScreen(() => this.screen(), pattern, timeoutMs);
 	}
 
 	close(): void {

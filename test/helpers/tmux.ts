@@ -11,6 +11,22 @@ export const hasTmux = (() => {
 	}
 })();
 
+/** Reads a screen every 100 ms until it matches `pattern`; throws with the last one after `timeoutMs`. */
+export async function waitForScreen(read: () => string, pattern: RegExp, timeoutMs: number): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	let screen = '';
+	while (Date.now() < deadline) {
+		screen = read();
+		if (pattern.test(screen)) {
+			return screen;
+		}
+
+		await new Promise(resolve => setTimeout(resolve, 100));
+	}
+
+	throw new Error(`screen never matched ${pattern}:\n${screen}`);
+}
+
 /** A private tmux server running podtop in a real terminal: send-keys in, capture-pane out. */
 export class TmuxSession {
 	readonly #socket = `podtop-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -78,18 +94,7 @@ export class TmuxSession {
 	}
 
 	async waitFor(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
-		const deadline = Date.now() + timeoutMs;
-		let screen = '';
-		while (Date.now() < deadline) {
-			screen = this.screen();
-			if (pattern.test(screen)) {
-				return screen;
-			}
-
-			await new Promise(resolve => setTimeout(resolve, 100));
-		}
-
-		throw new Error(`screen never matched ${pattern}:\n${screen}`);
+		return waitForScreen(() => this.screen(), pattern, timeoutMs);
 	}
 
 	close(): void {
