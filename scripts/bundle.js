@@ -3,6 +3,7 @@
 // than hundreds of modules (Ink's dependencies alone take ~370 ms to load unbundled), each command
 // loads only its own chunk, and React is built for production.
 import {chmodSync, rmSync, writeFileSync} from 'node:fs';
+import {readFile} from 'node:fs/promises';
 import path from 'node:path';
 import {build} from 'esbuild';
 
@@ -70,6 +71,30 @@ const fastTextPaths = {
 		});
 	},
 };
+/**
+meow carries its dependencies in one file that builds normalize-package-data on import (spdx-correct's
+licence tables: ~50 ms of every start) for a normalised package.json podtop never reads (it reads
+`pkg.version` alone, which is there as written). The bundle leaves the normaliser out; a meow that
+changes that file fails the build here rather than loading it silently.
+*/
+const normaliserLine = /var normalizeExports = requireNormalize\(\);\nconst normalizePackageData = getDefaultExportFromCjs\(normalizeExports\);/;
+const leanMeow = {
+	name: 'lean-meow',
+	setup(build) {
+		build.onLoad({filter: /[\\/]meow[\\/]build[\\/]dependencies\.js$/}, async args => {
+			const text = await readFile(args.path, 'utf8');
+			if (!normaliserLine.test(text)) {
+				return {
+					errors: [
+						{text: 'meow/build/dependencies.js no longer builds normalize-package-data as scripts/bundle.js expects: look again at the lean-meow plugin'},
+					],
+				};
+			}
+
+			return {contents: text.replace(normaliserLine, 'const normalizePackageData = () => {};'), loader: 'js'};
+		});
+	},
+};
 const outdir = new URL('../dist/bundle', import.meta.url).pathname;
 // Chunks are named by hash: a rebuild would leave the last build's beside the new ones.
 rmSync(outdir, {recursive: true, force: true});
@@ -104,7 +129,7 @@ const {metafile} = await build({
 		'react-devtools-core': new URL('stubs/react-devtools-core.js', import.meta.url).pathname,
 		ws: new URL('stubs/ws.js', import.meta.url).pathname,
 	},
-	plugins: [boundedInkCaches, fastTextPaths],
+	plugins: [boundedInkCaches, fastTextPaths, leanMeow],
 	define: {'process.env.NODE_ENV': '"production"'},
 	banner: {
 		js: `#!/usr/bin/env -S node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,

@@ -1,6 +1,5 @@
 import {resolve} from 'node:path';
 import type {HistoryOptions} from '../history/open-history.js';
-import {createPrometheusReader} from '../history/prometheus-reader.js';
 import {parseRetention} from '../history/retention.js';
 import {parseSpan} from '../lib/time-spec.js';
 import {UsageError} from '../lib/usage-error.js';
@@ -61,7 +60,7 @@ export function readHistoryFlags(flags: Flags): HistoryOptions {
 			throw new UsageError(`--history-source takes prometheus=URL (like prometheus=http://127.0.0.1:9090), got "${redactUrl(flags.historySource)}"`);
 		}
 
-		return {disabled: !flags.history, reader: flags.history ? createPrometheusReader({url}) : undefined, retention, demoPastMs};
+		return {disabled: !flags.history, prometheusUrl: flags.history ? url : undefined, retention, demoPastMs};
 	}
 
 	return {disabled: !flags.history, directory: flags.historyDir === undefined ? undefined : resolve(flags.historyDir), retention, demoPastMs};

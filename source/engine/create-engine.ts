@@ -140,7 +140,7 @@ export async function createEngine({
 	// DEMO, recording the whole account: the simulator runs its past hours first, for history to hold them.
 	const recordsAll = record && !endpointFilter?.length;
 	const demoPast = historyOptions.demoPastMs ?? demoPastMs;
-	const simulatedPastMs = target.mode === 'demo' && recordsAll && !historyOptions.disabled && !historyOptions.reader && demoPast > 0 ? demoPast : undefined;
+	const simulatedPastMs = target.mode === 'demo' && recordsAll && !historyOptions.disabled && historyOptions.prometheusUrl === undefined && demoPast > 0 ? demoPast : undefined;
 	if (target.mode === 'live') {
 		service = target;
 	} else {
@@ -191,7 +191,7 @@ export async function createEngine({
 	});
 	// --no-history, or another source (Prometheus): nothing of the agent's history either.
 	const history: AgentAwareHistory =
-		historyOptions.disabled || historyOptions.reader
+		historyOptions.disabled || historyOptions.prometheusUrl !== undefined
 			? {...local, attached() {}}
 			: withAgentHistory(local, {
 					findAgent:

@@ -19,6 +19,7 @@ import {
 } from './history-file.js';
 import type {HistoryReader, RecordingState} from './history-types.js';
 import {createMaintenance, type Maintenance} from './maintenance.js';
+import {createPrometheusReader} from './prometheus-reader.js';
 import {createRecorder, type Recorder} from './recorder.js';
 import {defaultRetention, type Retention} from './retention.js';
 import {createSqliteReader} from './sqlite-reader.js';
@@ -30,8 +31,8 @@ export type HistoryOptions = {
 	readonly disabled?: boolean;
 	readonly directory?: string;
 	readonly retention?: Retention;
-	/** Read history from elsewhere instead (Prometheus): nothing is recorded here. */
-	readonly reader?: HistoryReader;
+	/** Read history from a Prometheus at this URL instead (`--history-source`): nothing is recorded here. */
+	readonly prometheusUrl?: string;
 	/** DEMO: how much of its past the built-in simulator runs for history to hold (`--demo-past`; 2 h when absent, 0 for none). */
 	readonly demoPastMs?: number;
 };
@@ -118,17 +119,18 @@ export function openHistory({
 		}
 	};
 
-	if (options.reader) {
-		setStatus({state: 'remote', source: options.reader.kind});
+	if (options.prometheusUrl !== undefined) {
+		const remote = createPrometheusReader({url: options.prometheusUrl});
+		setStatus({state: 'remote', source: remote.kind});
 		return {
-			reader: () => options.reader,
+			reader: () => remote,
 			status,
 			flush() {},
 			maintain: async () => undefined,
 			ready: Promise.resolve(),
 			standBy() {},
 			record() {},
-			close: async () => options.reader?.close(),
+			close: async () => remote.close(),
 		};
 	}
 

@@ -3,10 +3,9 @@ import type {PodtopState} from '../store/state.js';
 import {collectChanges, emptyBatch, emptyWritten, type EventRow, isEmptyBatch, type Written} from './changes.js';
 import {isCorruption, isDiskFull, type SqliteDatabase} from './history-file.js';
 import type {RecordingState} from './history-types.js';
+import {keyframeMs} from './keyframe.js';
 import {createBatchWriter} from './write-batch.js';
 
-/** Every live thing is written whole at least once a minute: any moment's state is then a short scan from the last keyframe. */
-export const keyframeMs = 60_000;
 /** A clock that goes back less than this is carried over (each write a millisecond after the last); more, and recording waits for it. */
 const clockSlackMs = 5000;
 /** Events kept for the next write while recording is paused (the newest; how many were let go is written with the resumption). */

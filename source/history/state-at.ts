@@ -6,7 +6,7 @@ import {endpointAt, gpuAt, healthOf, podAt} from './fields.js';
 import type {SqliteDatabase} from './history-file.js';
 import type {PastAccount, Tier} from './history-types.js';
 import {flatList, type KnownSeriesRow, recordsAt, seriesById} from './read-cache.js';
-import {keyframeMs} from './recorder.js';
+import {keyframeMs} from './keyframe.js';
 import {tierStepMs} from './retention.js';
 
 type Values = Array<number | null>;

@@ -1,6 +1,6 @@
 import {chartGrid, type ChartGrid, pointStep} from '../../format/chart-grid.js';
 import type {HistoryReader, Series, SeriesKind} from '../../history/history-types.js';
-import {keyframeMs} from '../../history/recorder.js';
+import {keyframeMs} from '../../history/keyframe.js';
 
 /** What a chart (or a column of rows) wants of history: some things of one kind, over a window, in so many columns. */
 export type SeriesRequest = {
