@@ -44,8 +44,9 @@ export const connectionHelp = `
 	  --audit-log       Where each write is recorded  [default: $XDG_STATE_HOME/podtop/audit.jsonl]
 	  --no-agent        Poll on your own even when \`podtop agent\` serves this account on this host
 
-	The API key comes from RUNPOD_API_KEY or ~/.runpod/config.toml, never from a flag. Defaults for
-	these flags, and per-profile settings, come from ~/.config/podtop/config.toml (flags win).`;
+	The API key comes from RUNPOD_API_KEY or ~/.runpod/config.toml (a --profile named always from
+	its own section), never from a flag. Defaults for these flags, and per-profile settings, come
+	from ~/.config/podtop/config.toml (flags win).`;
 
 type Flags = {
 	demo: boolean;

@@ -17,18 +17,22 @@ export function defaultConfigPath(home = homedir()): string {
 }
 
 /**
-Finds the API key: `RUNPOD_API_KEY`, else `~/.runpod/config.toml` (runpod-python's
-`[<profile>] api_key`, then runpodctl's top-level `apikey`). Never from a command-line flag.
+Finds the API key. A profile named (`--profile`, `:profile`) is that section of
+`~/.runpod/config.toml` and nothing else: `RUNPOD_API_KEY` must not turn `--profile prod` into
+another account. With none named: `RUNPOD_API_KEY`, else the file's `[default] api_key`
+(runpod-python), then its top-level `apikey` (runpodctl). Never from a command-line flag.
 */
 export function findApiKey({
 	env = process.env,
 	configPath = defaultConfigPath(),
-	profile = 'default',
+	profile: named,
 }: {env?: NodeJS.ProcessEnv; configPath?: string; profile?: string} = {}): KeySource {
 	const fromEnv = env.RUNPOD_API_KEY?.trim();
-	if (fromEnv) {
+	if (fromEnv && named === undefined) {
 		return {apiKey: fromEnv, origin: 'RUNPOD_API_KEY', warnings: []};
 	}
+
+	const profile = named ?? 'default';
 
 	let text: string;
 	const warnings: string[] = [];
@@ -49,7 +53,9 @@ export function findApiKey({
 			apiKey: undefined,
 			origin: 'none',
 			warnings,
-			configError: `${configPath} does not parse at line ${line}, column ${column}: ${reason}. Fix it, or set RUNPOD_API_KEY (it overrides the file).`,
+			configError: `${configPath} does not parse at line ${line}, column ${column}: ${reason}. ${
+				named === undefined ? 'Fix it, or set RUNPOD_API_KEY (it overrides the file).' : `Fix it: profile "${named}" is read from it.`
+			}`,
 		};
 	}
 
