@@ -46,6 +46,11 @@ export function closestFlag(name: string, known: readonly string[]): string | un
 	return bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined;
 }
 
+/** Flags other commands take that mean nothing to this one, refused with why rather than as a typo. */
+const meaningless: Readonly<Record<string, string>> = {
+	write: 'never writes, so --write means nothing to it (it lifts a read-only profile for the dashboard and the write verbs); drop it',
+};
+
 /** Refuses any flag the command does not know (a typo like --read-onyl must never be ignored). */
 export function checkFlags(argv: readonly string[], flags: AnyFlags, command: string): void {
 	const known = new Set(['help', 'version']);
@@ -73,6 +78,11 @@ export function checkFlags(argv: readonly string[], flags: AnyFlags, command: st
 		if (argument.startsWith('--')) {
 			const name = argument.slice(2).split('=')[0]!;
 			if (!known.has(name)) {
+				const why = meaningless[name.replace(/^no-/, '')];
+				if (why) {
+					throw new UsageError(`\`${command}\` ${why}`);
+				}
+
 				const guess = closestFlag(name, [...known]);
 				throw new UsageError(`unknown flag --${name} for \`${command}\`${guess ? ` (did you mean --${guess}?)` : ''}; see ${command} --help`);
 			}
