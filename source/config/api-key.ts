@@ -10,6 +10,8 @@ export type KeySource = {
 	readonly warnings: readonly string[];
 	/** The config file exists but does not parse: where, and how to get past it. */
 	readonly configError?: string;
+	/** The section's own `api_url` and `graphql_url` (an account elsewhere, say a `podtop sim`), when the key is from a section that has them. */
+	readonly urls?: {readonly apiUrl?: string; readonly graphqlUrl?: string};
 };
 
 export function defaultConfigPath(home = homedir()): string {
@@ -60,9 +62,11 @@ export function findApiKey({
 	}
 
 	const config = parsed.sections;
-	const fromProfile = config[profile]?.api_key ?? config[profile]?.apikey;
+	const section = config[profile];
+	const fromProfile = section?.api_key ?? section?.apikey;
 	if (fromProfile) {
-		return {apiKey: fromProfile, origin: `${configPath} [${profile}]`, warnings};
+		const urls = section?.api_url || section?.graphql_url ? {urls: {apiUrl: section.api_url, graphqlUrl: section.graphql_url}} : {};
+		return {apiKey: fromProfile, origin: `${configPath} [${profile}]`, warnings, ...urls};
 	}
 
 	if (profile !== 'default') {
@@ -72,4 +76,17 @@ export function findApiKey({
 
 	const topLevel = config['']?.apikey ?? config['']?.api_key;
 	return topLevel ? {apiKey: topLevel, origin: configPath, warnings} : {apiKey: undefined, origin: 'none', warnings};
+}
+
+/** The profiles of `~/.runpod/config.toml`: its sections' names (never a value); none when it is absent or does not parse. */
+export function profileNames(configPath = defaultConfigPath()): string[] {
+	let text: string;
+	try {
+		text = readFileSync(configPath, 'utf8');
+	} catch {
+		return [];
+	}
+
+	const parsed = parseConfigToml(text);
+	return 'sections' in parsed ? Object.keys(parsed.sections).filter(name => name !== '') : [];
 }

@@ -2,10 +2,11 @@ import {chmodSync, mkdtempSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {describe, expect, test} from 'vitest';
-import {findApiKey} from '../../source/config/api-key.js';
+import {findApiKey, profileNames} from '../../source/config/api-key.js';
 import {parseConfigToml} from '../../source/config/toml.js';
 import {keyCheck} from '../../source/doctor/local-checks.js';
 import {resolveTarget} from '../../source/engine/resolve-target.js';
+import {UsageError} from '../../source/lib/usage-error.js';
 
 function configFile(text: string, mode = 0o600): string {
 	const file = path.join(mkdtempSync(path.join(tmpdir(), 'podtop-config-')), 'config.toml');
@@ -79,6 +80,24 @@ describe('resolveTarget', () => {
 			apiUrl: 'https://api.runpod.ai/v2',
 			graphqlUrl: 'https://api.runpod.io/graphql',
 		});
+	});
+
+	test("a profile's section may say where its account is (api_url, graphql_url); a flag wins, the environment's key takes none", () => {
+		const file = configFile(
+			'[default]\napi_key = "d"\n[lab]\napi_key = "l"\napi_url = "http://127.0.0.1:9/v2/"\ngraphql_url = "http://127.0.0.1:9/graphql"\n[bad]\napi_key = "b"\napi_url = "ftp://x"\n',
+		);
+		expect(resolveTarget({env: {}, configPath: file, profile: 'lab'})).toMatchObject({
+			apiUrl: 'http://127.0.0.1:9/v2',
+			graphqlUrl: 'http://127.0.0.1:9/graphql',
+		});
+		expect(resolveTarget({env: {}, configPath: file, profile: 'lab', apiUrl: 'https://example.com/v2'})).toMatchObject({
+			apiUrl: 'https://example.com/v2',
+			graphqlUrl: 'http://127.0.0.1:9/graphql',
+		});
+		expect(resolveTarget({env: {}, configPath: file, profile: 'default'})).toMatchObject({apiUrl: 'https://api.runpod.ai/v2'});
+		expect(() => resolveTarget({env: {}, configPath: file, profile: 'bad'})).toThrow(new UsageError(`api_url of ${file} [bad] must be http or https`));
+		expect(profileNames(file)).toEqual(['default', 'lab', 'bad']);
+		expect(profileNames('/nonexistent/config.toml')).toEqual([]);
 	});
 
 	test('URLs are checked and may not carry credentials', () => {
