@@ -181,3 +181,15 @@ export function parseCommandLine<Flags extends AnyFlags>(
 	// Defaults from ~/.config/podtop/config.toml (and the profile's section); the command line wins.
 	return meow(help, {importMeta: import.meta, argv: joined, flags: configDefaults ? withConfigDefaults(flags, joined, env) : flags, allowUnknownFlags: false});
 }
+
+/**
+The command line as if `--profile NAME` had been given instead of any profile it names: every other
+flag as written (for `:profile NAME`, which opens what `podtop --profile NAME …` would).
+*/
+export function withProfile(argv: readonly string[], flags: AnyFlags, command: string, name: string): string[] {
+	const joined = joinFlagValues(argv, flags, command);
+	const end = joined.indexOf('--');
+	const before = end === -1 ? joined : joined.slice(0, end);
+	const after = end === -1 ? [] : joined.slice(end);
+	return [...before.filter(argument => !argument.startsWith('--profile=')), `--profile=${name}`, ...after];
+}
