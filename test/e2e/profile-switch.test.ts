@@ -31,7 +31,7 @@ const pause = async (ms: number) => new Promise(resolve => setTimeout(resolve, m
 
 /** The real program in a real terminal, with two accounts in ~/.runpod/config.toml: two simulators with fleets of their own. */
 describe.runIf(hasTmux)(':profile in a real terminal', () => {
-	test('switches to the other account in the same screen (its header, its endpoints, its read-only rule) and the old one is polled no more', async () => {
+	test('switches to the other account in the same screen (its header, its endpoints, its read-only rule), the old one polled no more and its history lock let go', async () => {
 		const acme = await startTestSim({apiKey: 'rpa_ACMEKEY0000111122223333', endpoints: [{id: 'ep-acme', name: 'acme-echo', workersMin: 0, workersMax: 1}]});
 		sims.push(acme);
 		const bravo = await startTestSim({
@@ -46,7 +46,8 @@ describe.runIf(hasTmux)(':profile in a real terminal', () => {
 		mkdirSync(path.join(home, '.runpod'));
 		const keys = path.join(home, '.runpod', 'config.toml');
 		const section = (name: string, sim: TestSim) => `[${name}]\napi_key = "${sim.apiKey}"\napi_url = "${sim.url}/v2"\ngraphql_url = "${sim.url}/graphql"\n`;
-		writeFileSync(keys, `${section('acme', acme)}\n${section('bravo', bravo)}`);
+		// Two profiles of one account (bravo-too is bravo again): they share its history file, and its lock.
+		writeFileSync(keys, `${section('acme', acme)}\n${section('bravo', bravo)}\n${section('bravo-too', bravo)}`);
 		chmodSync(keys, 0o600);
 		mkdirSync(path.join(home, '.config', 'podtop'), {recursive: true});
 		writeFileSync(path.join(home, '.config', 'podtop', 'config.toml'), '[profile.bravo]\nread-only = true\ncolor = "green"\n');
@@ -65,6 +66,7 @@ describe.runIf(hasTmux)(':profile in a real terminal', () => {
 		let screen = await session.waitFor(/Endpoints \(1\)[\s\S]*acme-echo/, 60_000);
 		const acmeHost = new URL(acme.url).host;
 		expect(screen).toMatch(new RegExp(String.raw`^podtop +LIVE {2}acme +${acmeHost.replaceAll('.', String.raw`\.`)} `, 'm'));
+		screen = await session.waitFor(/● rec/);
 		const polled = await requests(acme);
 		await waitFor(async () => (await requests(acme)) > polled, 20_000, 200);
 
@@ -83,7 +85,7 @@ describe.runIf(hasTmux)(':profile in a real terminal', () => {
 		// A name the file lacks is said; the account stays.
 		session.type(':profile nope');
 		session.send('Enter');
-		screen = await session.waitFor(/no profile "nope" in ~\/\.runpod\/config\.toml; the profiles are acme, bravo/);
+		screen = await session.waitFor(/no profile "nope" in ~\/\.runpod\/config\.toml; the profiles are acme, bravo, bravo-too/);
 		expect(screen).toMatch(/^podtop +LIVE {2}acme /m);
 
 		// Tab completes the name from the file's sections.
@@ -110,8 +112,16 @@ describe.runIf(hasTmux)(':profile in a real terminal', () => {
 		expect(screen).toMatch(/:profile <profile>/);
 		expect(screen).not.toMatch(/\(write\)|\(destructive\)/);
 		session.send('q');
+		await session.waitFor(/Endpoints \(2\)/);
+
+		// The same account under another name, straight from it: it records, so the old engine let go of the history file's lock first.
+		session.type(':profile bravo-too');
+		session.send('Enter');
+		screen = await session.waitFor(/^podtop +LIVE {2}bravo-too [\s\S]*Endpoints \(2\)[\s\S]*bravo-echo/m, 30_000);
+		screen = await session.waitFor(/● rec|history: read-only/);
+		expect(screen).toMatch(/● rec/);
 		session.send('q');
-		// Everything of both accounts closed: the process ends on its own (no timer or socket left holding it).
+		// Everything of every account closed: the process ends on its own (no timer or socket left holding it).
 		await session.waitFor(/PODTOP-EXIT 0/, 15_000);
 	}, 150_000);
 });
