@@ -149,7 +149,13 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	const exit = instance.waitUntilExit().finally(() => {
 		exited = true;
 	});
-	const starting = current.start(show(current));
+	const first = current;
+	// A failed start of the first account ends the dashboard, unless another was chosen meanwhile.
+	const starting = first.start(show(first)).catch(async (error: unknown) => {
+		if (current === first) {
+			throw error;
+		}
+	});
 	try {
 		await Promise.race([exit, starting.then(async () => exit)]);
 	} finally {
