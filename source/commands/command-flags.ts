@@ -4,7 +4,7 @@ import {scalerTypes} from '../requests/endpoint-request.js';
 import {imageFormats} from '../requests/image-request.js';
 import {alertFlags} from './alert-flags.js';
 import {shells, type CommandPath} from './command-list.js';
-import {connectionFlags, readerConnectionFlags} from './connection-flags.js';
+import {connectionFlags, readerConnectionFlags, readingConnectionFlags} from './connection-flags.js';
 import {displayFlags} from './dashboard-flags.js';
 import {historyFlags} from './history-flags.js';
 import {imageFlags} from './image-flags.js';
@@ -92,7 +92,7 @@ export const commandFlags = {
 	'endpoint update': endpointFields,
 	'endpoint create': endpointFields,
 	'endpoint delete': {...connectionFlags, ...json, ...yes},
-	snapshot: {...connectionFlags, ...historyFlags, ...json, at: {type: 'string'}},
+	snapshot: {...readingConnectionFlags, ...historyFlags, ...json, at: {type: 'string'}},
 	history: {
 		...readerConnectionFlags,
 		...historyFlags,
@@ -110,9 +110,9 @@ export const commandFlags = {
 		type: {type: 'string', complete: 'event-types'},
 		jsonl: {type: 'boolean', default: false},
 	},
-	watch: {...connectionFlags, ...historyFlags, alerts: alertFlags.alerts, jsonl: {type: 'boolean', default: true, writtenOn: true}},
+	watch: {...readingConnectionFlags, ...historyFlags, alerts: alertFlags.alerts, jsonl: {type: 'boolean', default: true, writtenOn: true}},
 	agent: {...connectionFlags, ...historyFlags, group: {type: 'string', complete: 'group'}, export: {type: 'string'}, alerts: alertFlags.alerts},
-	export: {...connectionFlags, listen: {type: 'string', default: defaultListen}},
+	export: {...readingConnectionFlags, listen: {type: 'string', default: defaultListen}},
 	sim: {
 		host: {type: 'string', default: '127.0.0.1'},
 		port: {type: 'number', default: 8787},

@@ -1,6 +1,4 @@
-import {readFileSync} from 'node:fs';
-import {defaultConfigPath} from '../config/api-key.js';
-import {parseConfigToml} from '../config/toml.js';
+import {profileNames} from '../config/api-key.js';
 import {resolveTarget} from '../engine/resolve-target.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {accountNames, type NamedThing} from '../headless/account-names.js';
@@ -23,19 +21,6 @@ export function flagValue(words: readonly string[], flag: string): string | unde
 	}
 
 	return value;
-}
-
-/** The sections of `~/.runpod/config.toml` (their names only: never a value). */
-function profiles(): Candidate[] {
-	let text: string;
-	try {
-		text = readFileSync(defaultConfigPath(), 'utf8');
-	} catch {
-		return [];
-	}
-
-	const parsed = parseConfigToml(text);
-	return 'sections' in parsed ? Object.keys(parsed.sections).flatMap(name => (name === '' ? [] : [{value: name}])) : [];
 }
 
 /** The account's things on this host (the agent, else the recorded history), for the line's account: its profile, URLs, --demo. */
@@ -65,7 +50,7 @@ const listed = (current: string, values: readonly Candidate[]) => {
 async function candidates(kind: LookupKind, current: string, words: readonly string[]): Promise<readonly Candidate[]> {
 	switch (kind) {
 		case 'profile': {
-			return profiles();
+			return profileNames().map(value => ({value}));
 		}
 
 		case 'event-types': {

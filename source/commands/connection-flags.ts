@@ -31,7 +31,13 @@ export const readerConnectionFlags = {
 	apiKey: connectionFlags.apiKey,
 } as const;
 
-export const connectionHelp = `
+/** The connection flags of a command that reads the account and never writes (`snapshot`, `watch`, `export`): no `--write`. */
+export const readingConnectionFlags = (({write: _write, ...reading}) => reading)(connectionFlags);
+
+const writeHelp = `
+	  --write           Send writes for a profile marked read-only in ~/.config/podtop/config.toml`;
+
+const connectionHelpWith = (write: string) => `
 	Connection
 	  --demo            Run on the built-in simulator (also when no API key is configured)
 	  --api-url         Job API base URL                 [default: https://api.runpod.ai/v2]
@@ -39,13 +45,18 @@ export const connectionHelp = `
 	  --profile         Profile in ~/.runpod/config.toml [default: default]
 	  --endpoints       Watch only these endpoint ids, comma-separated (default: all)
 	  --budget          Share of each published rate limit podtop may use  [default: 0.1]
-	  --read-only       Never send a write (also PODTOP_READ_ONLY=1); write verbs exit 6
-	  --write           Send writes for a profile marked read-only in ~/.config/podtop/config.toml
+	  --read-only       Never send a write (also PODTOP_READ_ONLY=1); write verbs exit 6${write}
 	  --audit-log       Where each write is recorded  [default: $XDG_STATE_HOME/podtop/audit.jsonl]
 	  --no-agent        Poll on your own even when \`podtop agent\` serves this account on this host
 
-	The API key comes from RUNPOD_API_KEY or ~/.runpod/config.toml, never from a flag. Defaults for
-	these flags, and per-profile settings, come from ~/.config/podtop/config.toml (flags win).`;
+	The API key comes from RUNPOD_API_KEY or ~/.runpod/config.toml (a --profile named always from
+	its own section), never from a flag. Defaults for these flags, and per-profile settings, come
+	from ~/.config/podtop/config.toml (flags win).`;
+
+export const connectionHelp = connectionHelpWith(writeHelp);
+
+/** The help of `readingConnectionFlags`. */
+export const readingConnectionHelp = connectionHelpWith('');
 
 type Flags = {
 	demo: boolean;

@@ -1,41 +1,39 @@
 import {supportsColor} from 'chalk';
 import {render} from 'ink';
-import type {AlertRules} from '../config/alert-rules.js';
-import {keyFingerprint} from '../api/redact.js';
 import {colorful, colorless, ServicesProvider, type Pictures, type Services} from '../components/services.js';
 import {App} from '../dashboard/app.js';
-import {createDisplayStore} from '../dashboard/display-store.js';
 import {createFrameWriter} from '../dashboard/frame-writer.js';
 import {takeOverTerminal} from '../dashboard/terminal.js';
-import {driveTimeCursor} from '../dashboard/time-cursor.js';
 import type {Engine} from '../engine/create-engine.js';
-import type {HistoryOptions} from '../history/open-history.js';
 import {resolveTarget} from '../engine/resolve-target.js';
 import {asciiGlyphs, localeIsUtf8, unicodeGlyphs} from '../format/glyphs.js';
 import {createImageLoader} from '../images/image-loader.js';
+import {profileNames} from '../config/api-key.js';
 import {UsageError} from '../lib/usage-error.js';
+import type {Accounts} from '../operations/operation.js';
 import {defaultCadence} from '../poll/cadence.js';
 import {createRowSelectors} from '../rows/visible-rows.js';
-import {createPodtopStore} from '../store/create-store.js';
 import {createViewStore} from '../view-state/view-store.js';
 import {initialViewState, type View} from '../view-state/view-state.js';
 import {onCrash} from './crash.js';
-import type {Connection} from './connection-flags.js';
+import {openAccount, type AccountOptions, type AccountSession} from './dashboard-account.js';
 
-export type DashboardOptions = Connection & {
+export type DashboardOptions = AccountOptions & {
 	readonly color: boolean;
 	readonly ascii: boolean;
 	readonly initialJob?: {readonly endpointId: string; readonly jobId: string};
-	readonly alerts?: AlertRules;
-	/** Ring the terminal bell when an alert fires. */
-	readonly bell?: boolean;
-	readonly history?: HistoryOptions;
+	/**
+	The options podtop would have been started with given `--profile NAME` too (its command line read
+	again, so every other flag still holds): what `:profile NAME` opens. Absent, it cannot switch.
+	*/
+	readonly forProfile?: (name: string) => DashboardOptions;
 };
 
 /**
 The full-screen dashboard: the first frame is drawn from the store alone, then the engine (HTTP
 clients, scheduler, pollers, and in DEMO the simulator) loads outside React and fills it in.
-Everything is closed on the way out.
+`:profile NAME` closes the account's engine and opens another's in the same frame. Everything is
+closed on the way out.
 */
 export async function runDashboard(options: DashboardOptions): Promise<void> {
 	if (!process.stdout.isTTY || !process.stdin.isTTY) {
@@ -43,32 +41,46 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	}
 
 	const target = resolveTarget(options.target);
-	const profile = options.profile === undefined ? undefined : {name: options.profile, color: options.band};
-	const state =
-		target.mode === 'live'
-			? createPodtopStore({mode: 'live', apiHost: new URL(target.apiUrl).host, keyFingerprint: keyFingerprint(target.apiKey), profile})
-			: createPodtopStore({mode: 'demo', apiHost: 'starting the simulator…', keyFingerprint: '••••', profile});
-	const glyphs = options.ascii || !localeIsUtf8() ? asciiGlyphs : unicodeGlyphs;
-	const colors = !options.color || process.env.NO_COLOR ? colorless : colorful;
 	const views: View[] = options.initialJob ? [{type: 'list'}, {type: 'job', ...options.initialJob}] : [{type: 'list'}];
 	const view = createViewStore(
 		initialViewState({columns: process.stdout.columns || 80, rows: process.stdout.rows || 24, views, message: target.warnings.join(' · ') || undefined}),
 	);
-	// Pictures at chalk's colour depth for this terminal (COLORTERM, TERM), as Ink's own colours; none under --ascii or no colour.
-	const pictures: Pictures = {loader: createImageLoader(), level: glyphs === asciiGlyphs || colors === colorless ? 0 : (supportsColor || {level: 0}).level};
-	const rows = createRowSelectors(glyphs, {pictures: pictures.level > 0});
-	// The panes read the live account, or the account as it was while the time cursor is in the past.
-	const display = createDisplayStore(state.store);
-	let stopCursor: (() => void) | undefined;
+	const loader = createImageLoader();
 	// While every poll succeeds, the freshest data is at most one health interval old and the stalest
 	// one slowest interval; shown as that bound, it never needs redrawing (a ticking age would).
 	const slowest = Math.max(defaultCadence.endpointsMs, defaultCadence.gpusHiddenMs, defaultCadence.podsHiddenMs, defaultCadence.healthHiddenMs);
 	const freshnessBound = `≤${defaultCadence.healthMs / 1000}s…${slowest / 1000}s`;
-	const app = (engine: Engine | undefined) => {
-		const services: Services = {store: display, view, rows, engine, glyphs, colors, pictures};
+	let exited = false;
+	const visible = () => !exited;
+	let current: AccountSession<DashboardOptions> = openAccount({options, target, view, visible});
+	let switching: Promise<void> | undefined;
+
+	const accounts: Accounts = {
+		names: () => profileNames(),
+		async switchTo(name) {
+			if (switching) {
+				throw new UsageError('another switch is under way: wait for it');
+			}
+
+			switching = switchAccount(name).finally(() => {
+				switching = undefined;
+			});
+			return switching;
+		},
+	};
+
+	// The display of one account: its glyphs and colours (a profile may set ascii), its rows, its engine once started.
+	const app = (account: AccountSession<DashboardOptions>, engine: Engine | undefined) => {
+		const {ascii, color, readOnly} = account.options;
+		const glyphs = ascii || !localeIsUtf8() ? asciiGlyphs : unicodeGlyphs;
+		const colors = !color || process.env.NO_COLOR ? colorless : colorful;
+		// Pictures at chalk's colour depth for this terminal (COLORTERM, TERM), as Ink's own colours; none under --ascii or no colour.
+		const pictures: Pictures = {loader, level: glyphs === asciiGlyphs || colors === colorless ? 0 : (supportsColor || {level: 0}).level};
+		const rows = createRowSelectors(glyphs, {pictures: pictures.level > 0});
+		const services: Services = {store: account.display, view, rows, engine, glyphs, colors, pictures, accounts: options.forProfile ? accounts : undefined};
 		return (
 			<ServicesProvider services={services}>
-				<App freshnessBound={freshnessBound} readOnly={options.readOnly} />
+				<App freshnessBound={freshnessBound} readOnly={readOnly} />
 			</ServicesProvider>
 		);
 	};
@@ -81,10 +93,49 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	};
 
 	const instance = render(
-		app(undefined),
+		app(current, undefined),
 		// Whole frames from Ink, differences only to the terminal: see frame-writer.ts for why not incrementalRendering.
 		{stdout: writer.stdout, exitOnCtrlC: false, patchConsole: false, incrementalRendering: false, maxFps: 30},
 	);
+	const show = (account: AccountSession<DashboardOptions>) => (engine: Engine) => {
+		instance.rerender(app(account, engine));
+	};
+
+	/**
+	The dashboard on another profile, as if podtop had been started with `--profile NAME`: what cannot
+	be opened (no key for it, a config file that does not parse) throws before anything changes; then
+	the new account is drawn, the old one closed (its pollers, history lock and connections), and only
+	then the new engine started (two profiles of one account share a history file and its lock).
+	*/
+	async function switchAccount(name: string): Promise<void> {
+		if (options.target.demo) {
+			throw new UsageError('--demo stays on the built-in simulator; start podtop without --demo to switch accounts');
+		}
+
+		const next = options.forProfile?.(name);
+		if (!next) {
+			throw new UsageError('this dashboard cannot switch accounts');
+		}
+
+		const nextTarget = resolveTarget(next.target);
+		const old = current;
+		const account = openAccount({options: next, target: nextTarget, view, visible});
+		current = account;
+		const where = nextTarget.mode === 'live' ? ` (${new URL(nextTarget.apiUrl).host})` : '';
+		view.dispatch({type: 'switch-account', message: [`profile "${name}"${where}`, ...nextTarget.warnings].join(' · ')});
+		instance.rerender(app(account, undefined));
+		await old.close();
+		if (current !== account || exited) {
+			return;
+		}
+
+		try {
+			await account.start(show(account));
+		} catch (error) {
+			view.dispatch({type: 'message', text: `profile "${name}" did not start: ${error instanceof Error ? error.message : String(error)}`, tone: 'bad'});
+		}
+	}
+
 	const stopOnSignal = () => {
 		instance.unmount();
 	};
@@ -95,68 +146,33 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		process.on(signal, stopOnSignal);
 	}
 
-	// A new firing rings the bell (BEL moves no cursor: the frame stays whole).
-	let firing = new Set<string>();
-	const unsubscribeBell = state.store.subscribe(({alerts}, previous) => {
-		if (alerts === previous.alerts) {
-			return;
-		}
-
-		const fresh = alerts.some(alert => !firing.has(alert.id));
-		firing = new Set(alerts.map(alert => alert.id));
-		if (fresh && options.bell !== false) {
-			process.stdout.write('\u0007');
-		}
-	});
-	let exited = false;
 	const exit = instance.waitUntilExit().finally(() => {
 		exited = true;
 	});
-	const starting: Promise<Engine> = (async () => {
-		const {createEngine} = await import('../engine/create-engine.js');
-		const engine = await createEngine({
-			target,
-			state,
-			budget: options.budget,
-			endpointFilter: options.endpointFilter,
-			readOnly: options.readOnly,
-			readOnlyReason: options.readOnlyReason,
-			auditPath: options.auditPath,
-			agent: options.agent,
-			alerts: options.alerts ? {rules: options.alerts} : undefined,
-			history: options.history,
-			record: true,
-			notice(line) {
-				view.dispatch({type: 'message', text: line, tone: 'info'});
-			},
-		});
-		// Quit while it was starting: nothing to show it on.
-		if (!exited) {
-			stopCursor = driveTimeCursor({live: state.store, display, view, reader: engine.history.reader});
-			instance.rerender(app(engine));
-			engine.start();
+	const first = current;
+	// A failed start of the first account ends the dashboard, unless another was chosen meanwhile.
+	const starting = first.start(show(first)).catch(async (error: unknown) => {
+		if (current === first) {
+			throw error;
 		}
-
-		return engine;
-	})();
+	});
 	try {
 		await Promise.race([exit, starting.then(async () => exit)]);
 	} finally {
+		exited = true;
 		for (const signal of signals) {
 			process.off(signal, stopOnSignal);
 		}
 
-		unsubscribeBell();
-		stopCursor?.();
-		display.stop();
-		pictures.loader.close();
+		loader.close();
 		process.stdout.off('resize', onResize);
 		instance.unmount();
 		instance.cleanup();
 		restore();
 		undoCrashRestore();
-		const engine = await starting.catch(() => undefined);
-		await engine?.close();
+		// A switch under way stops short of starting its engine (exited); then whichever account is on screen is closed.
+		await switching?.catch(() => undefined);
+		await current.close();
 	}
 
 	// A failed start (say, the simulator could not listen) is reported once the screen is back.

@@ -1,7 +1,7 @@
 import {UsageError} from '../lib/usage-error.js';
 import {createMetrics} from '../serve/metrics.js';
 import {serveMetrics} from '../serve/metrics-server.js';
-import {connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {readConnectionFlags, readingConnectionHelp} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {defaultListen, listenAddress} from './listen-address.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -21,7 +21,7 @@ export const exportHelp = `
 
 	Options
 	  --listen          Where to serve /metrics  [default: ${defaultListen}]
-${connectionHelp}
+${readingConnectionHelp}
 
 	Examples
 	  $ RUNPOD_API_KEY=... podtop export --listen 127.0.0.1:9469

@@ -6,7 +6,7 @@ import {displayHelp} from './dashboard-flags.js';
 import {checkSavePath, finishImage, imageHelp} from './finish-image.js';
 import {finishJob} from './finish-job.js';
 import {withHeadlessEngine} from './headless-engine.js';
-import {parseCommandLine} from './parse-command-line.js';
+import {parseCommandLine, withProfile} from './parse-command-line.js';
 import {commandFlags} from './command-flags.js';
 
 export const jobHelp = `
@@ -45,7 +45,13 @@ export async function runJob(argv: readonly string[]): Promise<void> {
 	const connection = readConnectionFlags(cli.flags);
 	if (process.stdout.isTTY && process.stdin.isTTY && !cli.flags.json && cli.flags.save === undefined) {
 		const {runDashboard} = await import('./dashboard.js');
-		await runDashboard({...connection, color: cli.flags.color, ascii: cli.flags.ascii, initialJob: {endpointId, jobId}});
+		const options = (flags: typeof cli.flags) => ({...readConnectionFlags(flags), color: flags.color, ascii: flags.ascii});
+		await runDashboard({
+			...options(cli.flags),
+			initialJob: {endpointId, jobId},
+			// `:profile NAME`: this command line read again with `--profile NAME` (the list of that account opens).
+			forProfile: name => options(parseCommandLine(jobHelp, withProfile(argv, commandFlags.job, 'podtop job', name), commandFlags.job, 'podtop job').flags),
+		});
 		return;
 	}
 

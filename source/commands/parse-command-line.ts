@@ -46,6 +46,11 @@ export function closestFlag(name: string, known: readonly string[]): string | un
 	return bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined;
 }
 
+/** Flags other commands take that mean nothing to this one, refused with why rather than as a typo. */
+const meaningless: Readonly<Record<string, string>> = {
+	write: 'never writes, so --write means nothing to it (it lifts a read-only profile for the dashboard and the write verbs); drop it',
+};
+
 /** Refuses any flag the command does not know (a typo like --read-onyl must never be ignored). */
 export function checkFlags(argv: readonly string[], flags: AnyFlags, command: string): void {
 	const known = new Set(['help', 'version']);
@@ -73,6 +78,11 @@ export function checkFlags(argv: readonly string[], flags: AnyFlags, command: st
 		if (argument.startsWith('--')) {
 			const name = argument.slice(2).split('=')[0]!;
 			if (!known.has(name)) {
+				const why = meaningless[name.replace(/^no-/, '')];
+				if (why) {
+					throw new UsageError(`\`${command}\` ${why}`);
+				}
+
 				const guess = closestFlag(name, [...known]);
 				throw new UsageError(`unknown flag --${name} for \`${command}\`${guess ? ` (did you mean --${guess}?)` : ''}; see ${command} --help`);
 			}
@@ -170,4 +180,16 @@ export function parseCommandLine<Flags extends AnyFlags>(
 	checkFlags(joined, flags, command);
 	// Defaults from ~/.config/podtop/config.toml (and the profile's section); the command line wins.
 	return meow(help, {importMeta: import.meta, argv: joined, flags: configDefaults ? withConfigDefaults(flags, joined, env) : flags, allowUnknownFlags: false});
+}
+
+/**
+The command line as if `--profile NAME` had been given instead of any profile it names: every other
+flag as written (for `:profile NAME`, which opens what `podtop --profile NAME …` would).
+*/
+export function withProfile(argv: readonly string[], flags: AnyFlags, command: string, name: string): string[] {
+	const joined = joinFlagValues(argv, flags, command);
+	const end = joined.indexOf('--');
+	const before = end === -1 ? joined : joined.slice(0, end);
+	const after = end === -1 ? [] : joined.slice(end);
+	return [...before.filter(argument => !argument.startsWith('--profile=')), `--profile=${name}`, ...after];
 }

@@ -5,7 +5,7 @@ import {pastSnapshotText} from '../headless/past-snapshot-text.js';
 import {snapshotText} from '../headless/snapshot-text.js';
 import {NotFoundError} from '../lib/not-found-error.js';
 import {momentHelp} from '../lib/time-spec.js';
-import {connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {readConnectionFlags, readingConnectionHelp} from './connection-flags.js';
 import {historyHelp, readHistoryFlags} from './history-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -24,7 +24,7 @@ export const snapshotHelp = `
 	  --json            Print JSON instead of tables
 	  --at TIME         The account as it was then, from the recorded history (nothing is polled):
 	                    ${momentHelp}
-${connectionHelp}
+${readingConnectionHelp}
 ${historyHelp}
 
 	With --at, the header (and in JSON \`at\`, \`tier\`, \`alerts\`) says the moment shown and where the

@@ -5,7 +5,8 @@ import {commandList, commandsHelp} from './command-list.js';
 import {connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {displayHelp} from './dashboard-flags.js';
 import {historyHelp, readHistoryFlags} from './history-flags.js';
-import {parseCommandLine} from './parse-command-line.js';
+import type {DashboardOptions} from './dashboard.js';
+import {parseCommandLine, withProfile} from './parse-command-line.js';
 
 export const topLevelHelp = `
 	Usage
@@ -41,7 +42,17 @@ export async function runTopLevel(argv: readonly string[]): Promise<void> {
 	}
 
 	const {runDashboard} = await import('./dashboard.js');
-	const alerts = loadAlertRules(cli.flags.alerts);
-	const history = readHistoryFlags(cli.flags);
-	await runDashboard({...readConnectionFlags(cli.flags), color: cli.flags.color, ascii: cli.flags.ascii, alerts, bell: cli.flags.bell, history});
+	const options = (flags: typeof cli.flags): DashboardOptions => ({
+		...readConnectionFlags(flags),
+		color: flags.color,
+		ascii: flags.ascii,
+		alerts: loadAlertRules(flags.alerts),
+		bell: flags.bell,
+		history: readHistoryFlags(flags),
+	});
+	await runDashboard({
+		...options(cli.flags),
+		// `:profile NAME`: this command line read again with `--profile NAME`, as if podtop had been started so.
+		forProfile: name => options(parseCommandLine(topLevelHelp, withProfile(argv, commandFlags[''], 'podtop', name), commandFlags[''], 'podtop').flags),
+	});
 }

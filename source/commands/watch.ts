@@ -3,7 +3,7 @@ import type {WebhookReport} from '../poll/alert-notifier.js';
 import {changeEvents} from '../store/change-events.js';
 import {UsageError} from '../lib/usage-error.js';
 import {alertHelp, loadAlertRules} from './alert-flags.js';
-import {connectionHelp, readConnectionFlags} from './connection-flags.js';
+import {readConnectionFlags, readingConnectionHelp} from './connection-flags.js';
 import {historyHelp, readHistoryFlags} from './history-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -19,7 +19,7 @@ export const watchHelp = `
 
 	Options
 	  --jsonl           One JSON object per line (the only format, and the default)
-${connectionHelp}
+${readingConnectionHelp}
 ${historyHelp}
 ${alertHelp}
 

@@ -3,6 +3,7 @@ import {useStore} from 'zustand';
 import type {Engine} from '../engine/create-engine.js';
 import type {Glyphs} from '../format/glyphs.js';
 import type {ImageLoader} from '../images/image-loader.js';
+import type {Accounts} from '../operations/operation.js';
 import type {Tone} from '../rows/row.js';
 import type {RowSelectors} from '../rows/visible-rows.js';
 import type {PodtopStore} from '../store/create-store.js';
@@ -30,6 +31,8 @@ export type Services = {
 	readonly colors: Readonly<Record<Tone, string | undefined>>;
 	/** Absent: an image is its link alone (nothing fetched). */
 	readonly pictures?: Pictures;
+	/** The accounts `:profile` switches between; absent, it cannot. */
+	readonly accounts?: Accounts;
 };
 
 const ServicesContext = createContext<Services | undefined>(undefined);

@@ -10,6 +10,8 @@ export type KeySource = {
 	readonly warnings: readonly string[];
 	/** The config file exists but does not parse: where, and how to get past it. */
 	readonly configError?: string;
+	/** The section's own `api_url` and `graphql_url` (an account elsewhere, say a `podtop sim`), when the key is from a section that has them. */
+	readonly urls?: {readonly apiUrl?: string; readonly graphqlUrl?: string};
 };
 
 export function defaultConfigPath(home = homedir()): string {
@@ -17,18 +19,22 @@ export function defaultConfigPath(home = homedir()): string {
 }
 
 /**
-Finds the API key: `RUNPOD_API_KEY`, else `~/.runpod/config.toml` (runpod-python's
-`[<profile>] api_key`, then runpodctl's top-level `apikey`). Never from a command-line flag.
+Finds the API key. A profile named (`--profile`, `:profile`) is that section of
+`~/.runpod/config.toml` and nothing else: `RUNPOD_API_KEY` must not turn `--profile prod` into
+another account. With none named: `RUNPOD_API_KEY`, else the file's `[default] api_key`
+(runpod-python), then its top-level `apikey` (runpodctl). Never from a command-line flag.
 */
 export function findApiKey({
 	env = process.env,
 	configPath = defaultConfigPath(),
-	profile = 'default',
+	profile: named,
 }: {env?: NodeJS.ProcessEnv; configPath?: string; profile?: string} = {}): KeySource {
 	const fromEnv = env.RUNPOD_API_KEY?.trim();
-	if (fromEnv) {
+	if (fromEnv && named === undefined) {
 		return {apiKey: fromEnv, origin: 'RUNPOD_API_KEY', warnings: []};
 	}
+
+	const profile = named ?? 'default';
 
 	let text: string;
 	const warnings: string[] = [];
@@ -49,14 +55,18 @@ export function findApiKey({
 			apiKey: undefined,
 			origin: 'none',
 			warnings,
-			configError: `${configPath} does not parse at line ${line}, column ${column}: ${reason}. Fix it, or set RUNPOD_API_KEY (it overrides the file).`,
+			configError: `${configPath} does not parse at line ${line}, column ${column}: ${reason}. ${
+				named === undefined ? 'Fix it, or set RUNPOD_API_KEY (it overrides the file).' : `Fix it: profile "${named}" is read from it.`
+			}`,
 		};
 	}
 
 	const config = parsed.sections;
-	const fromProfile = config[profile]?.api_key ?? config[profile]?.apikey;
+	const section = config[profile];
+	const fromProfile = section?.api_key ?? section?.apikey;
 	if (fromProfile) {
-		return {apiKey: fromProfile, origin: `${configPath} [${profile}]`, warnings};
+		const urls = section?.api_url || section?.graphql_url ? {urls: {apiUrl: section.api_url, graphqlUrl: section.graphql_url}} : {};
+		return {apiKey: fromProfile, origin: `${configPath} [${profile}]`, warnings, ...urls};
 	}
 
 	if (profile !== 'default') {
@@ -66,4 +76,17 @@ export function findApiKey({
 
 	const topLevel = config['']?.apikey ?? config['']?.api_key;
 	return topLevel ? {apiKey: topLevel, origin: configPath, warnings} : {apiKey: undefined, origin: 'none', warnings};
+}
+
+/** The profiles of `~/.runpod/config.toml`: its sections' names (never a value); none when it is absent or does not parse. */
+export function profileNames(configPath = defaultConfigPath()): string[] {
+	let text: string;
+	try {
+		text = readFileSync(configPath, 'utf8');
+	} catch {
+		return [];
+	}
+
+	const parsed = parseConfigToml(text);
+	return 'sections' in parsed ? Object.keys(parsed.sections).filter(name => name !== '') : [];
 }

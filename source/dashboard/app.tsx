@@ -65,10 +65,10 @@ The dashboard. It owns no state of its own: the data store and the view store ho
 every key goes to the operations registry. The frame is at most rows − 1 lines high.
 */
 export function App({freshnessBound, readOnly}: Props) {
-	const {store, view, rows, engine} = useServices();
+	const {store, view, rows, engine, accounts} = useServices();
 	const {exit} = useApp();
 	const {stdout} = useStdout();
-	const context: OperationContext = useMemo(() => ({engine, store, view, rows, exit}), [engine, store, view, rows, exit]);
+	const context: OperationContext = useMemo(() => ({engine, store, view, rows, exit, accounts}), [engine, store, view, rows, exit, accounts]);
 	useInput((input, key) => {
 		if (isText(input, key)) {
 			// A paste, or keys typed faster than one read: each character in turn.

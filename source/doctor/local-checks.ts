@@ -124,7 +124,7 @@ export function configFileCheck({
 
 /** Where the key was found (never the key); no key is the demo, which is fine. */
 export function keyCheck(env: NodeJS.ProcessEnv, configPath: string, profile: string | undefined): CheckResult {
-	const key = findApiKey({env, configPath, profile: profile ?? 'default'});
+	const key = findApiKey({env, configPath, profile});
 	if (key.configError) {
 		return checkResult({id: 'key', title: 'API key', status: 'fail', found: 'not read: the config file does not parse', fix: key.configError});
 	}
@@ -147,7 +147,15 @@ export function keyCheck(env: NodeJS.ProcessEnv, configPath: string, profile: st
 				});
 	}
 
-	return checkResult({id: 'key', title: 'API key', status: 'ok', found: `from ${key.origin} (${key.apiKey.length} characters)`, figures: {origin: key.origin}});
+	// A named profile uses its own key: say so when the environment's is set too, so nobody wonders which applies.
+	const unused = profile !== undefined && env.RUNPOD_API_KEY?.trim() ? '; RUNPOD_API_KEY is set but not used: --profile names its own key' : '';
+	return checkResult({
+		id: 'key',
+		title: 'API key',
+		status: 'ok',
+		found: `from ${key.origin} (${key.apiKey.length} characters${unused})`,
+		figures: {origin: key.origin},
+	});
 }
 
 /** The alert rules: absent is fine, present must parse. */

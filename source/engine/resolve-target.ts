@@ -17,20 +17,21 @@ export type Target =
 	| {readonly mode: 'demo'; readonly warnings: readonly string[]}
 	| {readonly mode: 'live'; readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string; readonly warnings: readonly string[]};
 
+/** `name` says where the URL was given: `--api-url`, or a config file's section and key. */
 function checkUrl(name: string, value: string): string {
 	let url: URL;
 	try {
 		url = new URL(value);
 	} catch {
-		throw new UsageError(`--${name} is not a URL: ${value}`);
+		throw new UsageError(`${name} is not a URL: ${value}`);
 	}
 
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		throw new UsageError(`--${name} must be http or https`);
+		throw new UsageError(`${name} must be http or https`);
 	}
 
 	if (url.username || url.password || url.searchParams.has('api_key')) {
-		throw new UsageError(`--${name} must not carry credentials; set RUNPOD_API_KEY instead`);
+		throw new UsageError(`${name} must not carry credentials; set RUNPOD_API_KEY instead`);
 	}
 
 	return value.replace(/\/+$/, '');
@@ -38,8 +39,8 @@ function checkUrl(name: string, value: string): string {
 
 /** Live against the real service (or `--api-url`), or DEMO on the built-in simulator when there is no key. */
 export function resolveTarget(options: TargetOptions): Target {
-	const apiUrl = options.apiUrl === undefined ? undefined : checkUrl('api-url', options.apiUrl);
-	const graphqlUrl = options.graphqlUrl === undefined ? undefined : checkUrl('graphql-url', options.graphqlUrl);
+	const apiUrl = options.apiUrl === undefined ? undefined : checkUrl('--api-url', options.apiUrl);
+	const graphqlUrl = options.graphqlUrl === undefined ? undefined : checkUrl('--graphql-url', options.graphqlUrl);
 	if (options.demo) {
 		return {mode: 'demo', warnings: []};
 	}
@@ -62,5 +63,13 @@ export function resolveTarget(options: TargetOptions): Target {
 		return {mode: 'demo', warnings: [...key.warnings, 'No API key configured: running on the built-in simulator (DEMO).']};
 	}
 
-	return {mode: 'live', apiUrl: apiUrl ?? defaultApiUrl, graphqlUrl: graphqlUrl ?? defaultGraphqlUrl, apiKey: key.apiKey, warnings: key.warnings};
+	// The key's section may say where its account is (`api_url`, `graphql_url`); a flag still wins.
+	const fromFile = (name: 'api_url' | 'graphql_url', value: string | undefined) => (value ? checkUrl(`${name} of ${key.origin}`, value) : undefined);
+	return {
+		mode: 'live',
+		apiUrl: apiUrl ?? fromFile('api_url', key.urls?.apiUrl) ?? defaultApiUrl,
+		graphqlUrl: graphqlUrl ?? fromFile('graphql_url', key.urls?.graphqlUrl) ?? defaultGraphqlUrl,
+		apiKey: key.apiKey,
+		warnings: key.warnings,
+	};
 }

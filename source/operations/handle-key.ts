@@ -224,7 +224,8 @@ export function handleKey(context: OperationContext, key: string): void {
 
 		default: {
 			if (key === 'tab' && overlay.type === 'palette') {
-				view.dispatch({type: 'input', input: completePalette(overlay.input, currentPlace(state), readOnlyOf(context), context.store.getState())});
+				const profiles = () => context.accounts?.names() ?? [];
+				view.dispatch({type: 'input', input: completePalette(overlay.input, currentPlace(state), readOnlyOf(context), context.store.getState(), profiles)});
 			} else if ([...key].length === 1) {
 				// Text refused by Enter is replaced by what is typed next (the name, typed again).
 				const kept = overlay.type === 'confirm' && overlay.rejected ? '' : overlay.input;

@@ -10,7 +10,19 @@ import type {ViewStore} from '../view-state/view-store.js';
 export type Scope = 'global' | 'lists' | Place;
 
 /** What a palette argument names, for Tab completion. */
-export type ArgumentKind = 'endpoint' | 'job';
+export type ArgumentKind = 'endpoint' | 'job' | 'profile';
+
+/** The accounts the dashboard can switch between: the sections of `~/.runpod/config.toml`. */
+export type Accounts = {
+	/** Their names, read from the file when asked (never a value). */
+	readonly names: () => readonly string[];
+	/**
+	Shows the dashboard on that profile's account, as if podtop had been started with `--profile NAME`
+	(the old account's engine closed first). Rejects with a sentence when it cannot (no key for it),
+	the current account kept.
+	*/
+	readonly switchTo: (name: string) => Promise<void>;
+};
 
 /** Everything an operation may use: the engine (undefined while it starts), the stores, the rows on screen. */
 export type OperationContext = {
@@ -19,6 +31,8 @@ export type OperationContext = {
 	readonly view: ViewStore;
 	readonly rows: RowSelectors;
 	readonly exit: () => void;
+	/** Absent where the dashboard cannot switch accounts (tests that render the app alone). */
+	readonly accounts?: Accounts;
 };
 
 /** Why an operation cannot act now, said in the footer. */

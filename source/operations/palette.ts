@@ -1,6 +1,6 @@
 import type {PodtopState} from '../store/state.js';
 import type {Place} from '../view-state/view-state.js';
-import type {Operation} from './operation.js';
+import type {ArgumentKind, Operation} from './operation.js';
 import {operationsIn} from './registry.js';
 
 /** The palette's commands in a place, by name and alias. */
@@ -35,8 +35,34 @@ function commonPrefix(candidates: readonly string[]): string {
 	});
 }
 
-/** Tab completion: the command name first, then its arguments (endpoint ids, then tracked job ids). */
-export function completePalette(input: string, place: Place, readOnly: boolean, state: PodtopState): string {
+/** What an argument of a kind may be: endpoint ids, the tracked job ids of the endpoint before it, or profile names. */
+function argumentCandidates(
+	kind: ArgumentKind | undefined,
+	previous: string | undefined,
+	state: PodtopState,
+	profiles: () => readonly string[],
+): readonly string[] {
+	switch (kind) {
+		case 'endpoint': {
+			return state.endpoints.order;
+		}
+
+		case 'job': {
+			return [...state.jobs.byKey.values()].filter(job => job.endpointId === previous).map(job => job.id);
+		}
+
+		case 'profile': {
+			return profiles();
+		}
+
+		case undefined: {
+			return [];
+		}
+	}
+}
+
+/** Tab completion: the command name first, then its arguments (endpoint ids, then tracked job ids; profile names, read when asked). */
+export function completePalette(input: string, place: Place, readOnly: boolean, state: PodtopState, profiles: () => readonly string[] = () => []): string {
 	const parts = input.split(/\s+/);
 	const index = parts.length - 1;
 	const partial = parts[index] ?? '';
@@ -47,14 +73,7 @@ export function completePalette(input: string, place: Place, readOnly: boolean, 
 			.map(command => command.name);
 	} else {
 		const operation = commands(place, readOnly).find(command => command.name === parts[0])?.operation;
-		const kind = operation?.palette?.args?.[index - 1];
-		if (kind === 'endpoint') {
-			candidates = state.endpoints.order;
-		} else if (kind === 'job') {
-			candidates = [...state.jobs.byKey.values()].filter(job => job.endpointId === parts[index - 1]).map(job => job.id);
-		} else {
-			candidates = [];
-		}
+		candidates = argumentCandidates(operation?.palette?.args?.[index - 1], parts[index - 1], state, profiles);
 	}
 
 	const matches = candidates.filter(candidate => candidate.startsWith(partial));

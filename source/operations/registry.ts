@@ -6,6 +6,7 @@ import {jobOperations} from './jobs.js';
 import {navigationOperations} from './navigation.js';
 import {podWriteOperations} from './pod-writes.js';
 import type {Operation} from './operation.js';
+import {profileOperations} from './profile.js';
 import {timeTravelOperations} from './time-travel.js';
 
 /** Every operation of the dashboard. */
@@ -17,6 +18,7 @@ export const operations: readonly Operation[] = [
 	...jobWriteOperations,
 	...podWriteOperations,
 	...endpointWriteOperations,
+	...profileOperations,
 ];
 
 export const places: readonly Place[] = [...listPanes, 'endpoint', 'gpu', 'pod', 'job'];

@@ -47,8 +47,12 @@ export type ViewAction =
 	| {readonly type: 'window'; readonly step: 1 | -1}
 	/** The dashboard shows the account at this moment; undefined goes back to live. */
 	| {readonly type: 'cursor'; readonly at: number | undefined}
+	/** The dashboard now shows another account: back to the list, live, nothing selected or open; the pane, sorts, filters and windows stay. */
+	| {readonly type: 'switch-account'; readonly message?: string}
 	/** `max`: the most lines there are to scroll back (the job's lines less a screenful). */
 	| {readonly type: 'scroll-job'; readonly by?: number; readonly to?: 'top' | 'tail'; readonly max: number};
+
+const unselected: Selection = {key: undefined, index: 0};
 
 const clamp = (value: number, count: number) => Math.max(0, Math.min(count - 1, value));
 
@@ -227,6 +231,20 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 
 		case 'cursor': {
 			return action.at === state.cursor ? state : {...state, cursor: action.at};
+		}
+
+		case 'switch-account': {
+			return {
+				...state,
+				views: [{type: 'list'}],
+				selected: {endpoints: unselected, pods: unselected, gpus: unselected, endpoint: unselected},
+				overlay: {type: 'none'},
+				jobScroll: 0,
+				jobStatusFilter: 'all',
+				message: action.message === undefined ? undefined : {text: action.message, tone: 'info'},
+				pending: undefined,
+				cursor: undefined,
+			};
 		}
 
 		case 'scroll-job': {

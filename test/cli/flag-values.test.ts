@@ -1,4 +1,5 @@
 import {describe, expect, test} from 'vitest';
+import {commandFlags} from '../../source/commands/command-flags.js';
 import {parseCommandLine} from '../../source/commands/parse-command-line.js';
 import {UsageError} from '../../source/lib/usage-error.js';
 
@@ -68,5 +69,30 @@ describe('a flag that takes a value takes the next word', () => {
 	test('unknown flags are still refused, values that look like flags are not', () => {
 		expect(refusal('--inptu', '-')).toMatch(/^unknown flag --inptu for `podtop test` \(did you mean --input\?\)/);
 		expect(parse('--input=--json').flags).toMatchObject({input: '--json', json: false});
+	});
+});
+
+describe('--write', () => {
+	const parseFor = (command: keyof typeof commandFlags, ...argv: string[]) =>
+		parseCommandLine('', argv, commandFlags[command], `podtop ${command}`.trim(), {configDefaults: false});
+
+	test('the dashboard and the write verbs take it', () => {
+		for (const command of ['', 'job', 'run', 'cancel', 'retry', 'purge', 'pod stop', 'endpoint scale', 'agent'] as const) {
+			expect(parseFor(command, '--write').flags, command).toMatchObject({write: true});
+		}
+	});
+
+	test('a verb that never writes refuses it with why (exit 2), --no-write too; --read-only stays harmless there', () => {
+		for (const command of ['snapshot', 'watch', 'export', 'history', 'events', 'doctor'] as const) {
+			for (const flag of ['--write', '--no-write']) {
+				expect(() => parseFor(command, flag), `${command} ${flag}`).toThrow(
+					new UsageError(
+						`\`podtop ${command}\` never writes, so --write means nothing to it (it lifts a read-only profile for the dashboard and the write verbs); drop it`,
+					),
+				);
+			}
+		}
+
+		expect(parseFor('snapshot', '--read-only').flags).toMatchObject({readOnly: true});
 	});
 });

@@ -2,9 +2,11 @@ import {chmodSync, mkdtempSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {describe, expect, test} from 'vitest';
-import {findApiKey} from '../../source/config/api-key.js';
+import {findApiKey, profileNames} from '../../source/config/api-key.js';
 import {parseConfigToml} from '../../source/config/toml.js';
+import {keyCheck} from '../../source/doctor/local-checks.js';
 import {resolveTarget} from '../../source/engine/resolve-target.js';
+import {UsageError} from '../../source/lib/usage-error.js';
 
 function configFile(text: string, mode = 0o600): string {
 	const file = path.join(mkdtempSync(path.join(tmpdir(), 'podtop-config-')), 'config.toml');
@@ -31,6 +33,23 @@ describe('~/.runpod/config.toml', () => {
 		expect(findApiKey({env: {}, configPath: both, profile: 'work'}).apiKey).toBe('py-work');
 		expect(findApiKey({env: {}, configPath: configFile('apikey = "ctl-key"\n')}).apiKey).toBe('ctl-key');
 		expect(findApiKey({env: {}, configPath: '/nonexistent/config.toml'}).apiKey).toBeUndefined();
+	});
+
+	test('a profile named uses its own key: RUNPOD_API_KEY applies only when none is named', () => {
+		const file = configFile('apikey = "ctl-key"\n[default]\napi_key = "py-default"\n[work]\napi_key = "py-work"\n');
+		const env = {RUNPOD_API_KEY: 'env-key'};
+		expect(findApiKey({env, configPath: file, profile: 'work'})).toMatchObject({apiKey: 'py-work', origin: `${file} [work]`});
+		expect(findApiKey({env, configPath: file, profile: 'default'})).toMatchObject({apiKey: 'py-default', origin: `${file} [default]`});
+		expect(findApiKey({env, configPath: file})).toMatchObject({apiKey: 'env-key', origin: 'RUNPOD_API_KEY'});
+		// A profile the file lacks is no key, never the environment's.
+		expect(findApiKey({env, configPath: file, profile: 'missing'}).apiKey).toBeUndefined();
+		expect(() => resolveTarget({env, configPath: file, profile: 'missing'})).toThrow(/no API key for profile "missing"/);
+		expect(resolveTarget({env, configPath: file, profile: 'work'})).toMatchObject({mode: 'live', apiKey: 'py-work'});
+		// Doctor's "where the key was found" says the same, and that the environment's key is not the one used.
+		expect(keyCheck(env, file, 'work').found).toBe(`from ${file} [work] (7 characters; RUNPOD_API_KEY is set but not used: --profile names its own key)`);
+		expect(keyCheck(env, file, undefined).found).toBe('from RUNPOD_API_KEY (7 characters)');
+		const broken = configFile('[work]\napi_key = "unterminated\n');
+		expect(findApiKey({env, configPath: broken, profile: 'work'}).configError).toMatch(/does not parse at line 2.*profile "work" is read from it/);
 	});
 
 	test('a file that does not parse says where and that RUNPOD_API_KEY overrides it, never quoting the file', () => {
@@ -61,6 +80,24 @@ describe('resolveTarget', () => {
 			apiUrl: 'https://api.runpod.ai/v2',
 			graphqlUrl: 'https://api.runpod.io/graphql',
 		});
+	});
+
+	test("a profile's section may say where its account is (api_url, graphql_url); a flag wins, the environment's key takes none", () => {
+		const file = configFile(
+			'[default]\napi_key = "d"\n[lab]\napi_key = "l"\napi_url = "http://127.0.0.1:9/v2/"\ngraphql_url = "http://127.0.0.1:9/graphql"\n[bad]\napi_key = "b"\napi_url = "ftp://x"\n',
+		);
+		expect(resolveTarget({env: {}, configPath: file, profile: 'lab'})).toMatchObject({
+			apiUrl: 'http://127.0.0.1:9/v2',
+			graphqlUrl: 'http://127.0.0.1:9/graphql',
+		});
+		expect(resolveTarget({env: {}, configPath: file, profile: 'lab', apiUrl: 'https://example.com/v2'})).toMatchObject({
+			apiUrl: 'https://example.com/v2',
+			graphqlUrl: 'http://127.0.0.1:9/graphql',
+		});
+		expect(resolveTarget({env: {}, configPath: file, profile: 'default'})).toMatchObject({apiUrl: 'https://api.runpod.ai/v2'});
+		expect(() => resolveTarget({env: {}, configPath: file, profile: 'bad'})).toThrow(new UsageError(`api_url of ${file} [bad] must be http or https`));
+		expect(profileNames(file)).toEqual(['default', 'lab', 'bad']);
+		expect(profileNames('/nonexistent/config.toml')).toEqual([]);
 	});
 
 	test('URLs are checked and may not carry credentials', () => {

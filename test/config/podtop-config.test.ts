@@ -5,7 +5,7 @@ import {describe, expect, test} from 'vitest';
 import {readPodtopConfig} from '../../source/commands/config-defaults.js';
 import {commandFlags} from '../../source/commands/command-flags.js';
 import {readConnectionFlags} from '../../source/commands/connection-flags.js';
-import {parseCommandLine} from '../../source/commands/parse-command-line.js';
+import {parseCommandLine, withProfile} from '../../source/commands/parse-command-line.js';
 import {defaultPodtopConfigPath, parsePodtopConfig, sessionProfile, sessionSettings} from '../../source/config/podtop-config.js';
 import {UsageError} from '../../source/lib/usage-error.js';
 
@@ -128,5 +128,32 @@ describe('the file under the flags', () => {
 		expect(connection(['--read-only'])).toMatchObject({readOnly: true, readOnlyReason: undefined, profile: undefined});
 		expect(() => connection(['--profile', 'prod', '--write', '--read-only'])).toThrow(/--write and --read-only say opposite things/);
 		expect(() => connection(['--write'], {PODTOP_READ_ONLY: '1'})).toThrow(/--write and PODTOP_READ_ONLY say opposite things/);
+	});
+
+	test(":profile NAME opens what the command line with --profile NAME would: that profile's rule, band and budget, every other flag as given", () => {
+		const env = configHome(good);
+		const flags = commandFlags[''];
+		const switched = (argv: string[], name: string) => {
+			const changed = withProfile(argv, flags, 'podtop', name);
+			return {argv: changed, connection: readConnectionFlags(parseCommandLine('help', changed, flags, 'podtop', {env}).flags, env)};
+		};
+
+		expect(switched(['--profile', 'lab', '--endpoints', 'a,b', '--', 'x'], 'prod').argv).toEqual(['--endpoints=a,b', '--profile=prod', '--', 'x']);
+		expect(switched(['--profile=lab'], 'prod').connection).toMatchObject({
+			readOnly: true,
+			readOnlyReason: 'profile "prod" is read-only; add --write to write',
+			profile: 'prod',
+			band: 'red',
+			budget: {share: 0.05},
+			target: {profile: 'prod'},
+		});
+		// --write and --budget given at start keep applying; the endpoints too.
+		expect(switched(['--write', '--budget', '0.3', '--endpoints', 'a'], 'prod').connection).toMatchObject({
+			readOnly: false,
+			profile: 'prod',
+			budget: {share: 0.3},
+			endpointFilter: ['a'],
+		});
+		expect(switched(['--profile', 'prod'], 'lab').connection).toMatchObject({readOnly: false, profile: 'lab', band: '#33aa77', budget: {share: 0.2}});
 	});
 });

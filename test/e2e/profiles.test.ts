@@ -24,6 +24,10 @@ describe.runIf(hasTmux)('a profile in the dashboard', () => {
 		screen = await session.waitFor(/Keys: Endpoints/);
 		expect(screen).not.toMatch(/\(write\)|\(destructive\)/);
 		session.send('q');
+		// No ~/.runpod/config.toml: no account to switch to, and it says what is needed.
+		session.type(':profile lab');
+		session.send('Enter');
+		await session.waitFor(/profiles need ~\/\.runpod\/config\.toml: a \[NAME] section with its api_key for each account/);
 		session.send('q');
 		await session.waitFor(/PODTOP-EXIT 0/);
 		session.close();

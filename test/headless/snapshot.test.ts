@@ -108,6 +108,15 @@ describe('podtop snapshot', () => {
 		const readOnly = await runCli(['watch', '--read-onyl', ...urls()], live());
 		expect(readOnly.code).toBe(2);
 		expect(readOnly.stderr).toMatch(/did you mean --read-only\?/);
+		// --write on a verb that never writes is refused with why, not taken as a typo nor ignored.
+		for (const verb of ['snapshot', 'watch', 'export', 'history', 'events']) {
+			const write = await runCli([verb, '--write', ...urls()], live());
+			expect(write.code, verb).toBe(2);
+			expect(write.stderr, verb).toBe(
+				`podtop: \`podtop ${verb}\` never writes, so --write means nothing to it (it lifts a read-only profile for the dashboard and the write verbs); drop it\n`,
+			);
+		}
+
 		expect((await sim.call('GET', '/__sim/stats')).body.endpoints).toEqual({});
 	});
 
