@@ -48,7 +48,9 @@ export function openAccount<Options extends AccountOptions>({
 	readonly view: ViewStore;
 	readonly visible: () => boolean;
 }): AccountSession<Options> {
-	const profile = options.profile === undefined ? undefined : {name: options.profile, color: options.band};
+	// The header always names the account: the profile given, else where the key came from (`default`, `env`).
+	const profileName = options.profile ?? (target.mode === 'live' ? target.keyLabel : undefined);
+	const profile = profileName === undefined ? undefined : {name: profileName, color: options.band};
 	const state =
 		target.mode === 'live'
 			? createPodtopStore({mode: 'live', apiHost: new URL(target.apiUrl).host, keyFingerprint: keyFingerprint(target.apiKey), profile})

@@ -10,6 +10,8 @@ export type KeySource = {
 	readonly warnings: readonly string[];
 	/** The config file exists but does not parse: where, and how to get past it. */
 	readonly configError?: string;
+	/** What the header calls the account: the section's name, `env` for RUNPOD_API_KEY, `config` for the file's top-level key. */
+	readonly label?: string;
 	/** The section's own `api_url` and `graphql_url` (an account elsewhere, say a `podtop sim`), when the key is from a section that has them. */
 	readonly urls?: {readonly apiUrl?: string; readonly graphqlUrl?: string};
 };
@@ -31,7 +33,7 @@ export function findApiKey({
 }: {env?: NodeJS.ProcessEnv; configPath?: string; profile?: string} = {}): KeySource {
 	const fromEnv = env.RUNPOD_API_KEY?.trim();
 	if (fromEnv && named === undefined) {
-		return {apiKey: fromEnv, origin: 'RUNPOD_API_KEY', warnings: []};
+		return {apiKey: fromEnv, origin: 'RUNPOD_API_KEY', label: 'env', warnings: []};
 	}
 
 	const profile = named ?? 'default';
@@ -66,7 +68,7 @@ export function findApiKey({
 	const fromProfile = section?.api_key ?? section?.apikey;
 	if (fromProfile) {
 		const urls = section?.api_url || section?.graphql_url ? {urls: {apiUrl: section.api_url, graphqlUrl: section.graphql_url}} : {};
-		return {apiKey: fromProfile, origin: `${configPath} [${profile}]`, warnings, ...urls};
+		return {apiKey: fromProfile, origin: `${configPath} [${profile}]`, label: profile, warnings, ...urls};
 	}
 
 	if (profile !== 'default') {
@@ -75,7 +77,7 @@ export function findApiKey({
 	}
 
 	const topLevel = config['']?.apikey ?? config['']?.api_key;
-	return topLevel ? {apiKey: topLevel, origin: configPath, warnings} : {apiKey: undefined, origin: 'none', warnings};
+	return topLevel ? {apiKey: topLevel, origin: configPath, label: 'config', warnings} : {apiKey: undefined, origin: 'none', warnings};
 }
 
 /** The profiles of `~/.runpod/config.toml`: its sections' names (never a value); none when it is absent or does not parse. */

@@ -15,7 +15,15 @@ export type TargetOptions = {
 
 export type Target =
 	| {readonly mode: 'demo'; readonly warnings: readonly string[]}
-	| {readonly mode: 'live'; readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string; readonly warnings: readonly string[]};
+	| {
+			readonly mode: 'live';
+			readonly apiUrl: string;
+			readonly graphqlUrl: string;
+			readonly apiKey: string;
+			/** Where the key came from, as the header names the account: a profile's name, `env` or `config`. */
+			readonly keyLabel?: string;
+			readonly warnings: readonly string[];
+	  };
 
 /** `name` says where the URL was given: `--api-url`, or a config file's section and key. */
 function checkUrl(name: string, value: string): string {
@@ -70,6 +78,7 @@ export function resolveTarget(options: TargetOptions): Target {
 		apiUrl: apiUrl ?? fromFile('api_url', key.urls?.apiUrl) ?? defaultApiUrl,
 		graphqlUrl: graphqlUrl ?? fromFile('graphql_url', key.urls?.graphqlUrl) ?? defaultGraphqlUrl,
 		apiKey: key.apiKey,
+		keyLabel: key.label,
 		warnings: key.warnings,
 	};
 }

@@ -82,6 +82,14 @@ describe('resolveTarget', () => {
 		});
 	});
 
+	test('the header can always name the account: the profile, else env or the file', () => {
+		const file = configFile('apikey = "top"\n[default]\napi_key = "d"\n[lab]\napi_key = "l"\n');
+		expect(resolveTarget({env: {RUNPOD_API_KEY: 'k'}, configPath: file})).toMatchObject({keyLabel: 'env'});
+		expect(resolveTarget({env: {}, configPath: file})).toMatchObject({keyLabel: 'default'});
+		expect(resolveTarget({env: {RUNPOD_API_KEY: 'k'}, configPath: file, profile: 'lab'})).toMatchObject({keyLabel: 'lab', apiKey: 'l'});
+		expect(resolveTarget({env: {}, configPath: configFile('apikey = "top"\n')})).toMatchObject({keyLabel: 'config', apiKey: 'top'});
+	});
+
 	test("a profile's section may say where its account is (api_url, graphql_url); a flag wins, the environment's key takes none", () => {
 		const file = configFile(
 			'[default]\napi_key = "d"\n[lab]\napi_key = "l"\napi_url = "http://127.0.0.1:9/v2/"\ngraphql_url = "http://127.0.0.1:9/graphql"\n[bad]\napi_key = "b"\napi_url = "ftp://x"\n',
