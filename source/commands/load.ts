@@ -144,6 +144,7 @@ export async function runLoad(argv: readonly string[]): Promise<void> {
 		throw new UsageError(`podtop load would send ${intent}: add --yes to send it without a terminal to ask in`);
 	}
 
+	const live = Boolean(process.stdout.isTTY && process.stdin.isTTY) && !flags.json;
 	const {target, budget, readOnly, readOnlyReason, auditPath} = connection;
 	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, poll: [], agent: false, history: {disabled: true}}, async engine => {
 		const run = new LoadRun({endpointId, request, ...shape, sync: flags.sync ? {} : undefined});
@@ -154,6 +155,12 @@ export async function runLoad(argv: readonly string[]): Promise<void> {
 				process.stderr.write('podtop: nothing sent\n');
 				return;
 			}
+		}
+
+		if (live && !engine.readOnly) {
+			const {loadLive} = await import('./load-live.js');
+			finishLoad(await loadLive(engine, run, {color: flags.color, ascii: flags.ascii}), run, false, flags.ascii);
+			return;
 		}
 
 		finishLoad(await loadHeadless(engine, run), run, flags.json, flags.ascii);

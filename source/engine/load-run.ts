@@ -99,6 +99,11 @@ export class LoadRun {
 		return this.#fatal;
 	}
 
+	/** The run's clock (ms, monotonic): what its throughput is counted by. */
+	now(): number {
+		return this.#now();
+	}
+
 	elapsedMs(): number {
 		return this.#started === 0 ? 0 : (this.#endedAt ?? this.#now()) - this.#started;
 	}

@@ -133,6 +133,13 @@ export class LoadTally {
 		return sum / seconds;
 	}
 
+	/** Jobs ended in each of the last `seconds` whole seconds before `now` (ms), oldest first: the throughput's sparkline. */
+	endsPerSecond(now: number, seconds = 30): number[] {
+		const current = Math.floor(now / 1000);
+		this.#advance(current);
+		return Array.from({length: Math.min(59, seconds)}, (_, index) => this.#endsBySecond[(current - Math.min(59, seconds) + index + 60) % 60]!);
+	}
+
 	/** Bars of the total time (or the delay when no job finished with both times). */
 	bars(count: number): HistogramBar[] {
 		return (this.total.count > 0 ? this.total : this.delay).bars(count);
