@@ -35,7 +35,7 @@ export type LoadFigures = {
 	readonly delay: LatencySummary;
 	readonly execution: LatencySummary;
 	readonly total: LatencySummary;
-	/** How long the service took to answer each submit. */
+	/** From each submit's call to its answer: the wait for a budget slot and the round trip. */
 	readonly submit: LatencySummary;
 	readonly coldStarts: {readonly count: number; readonly rule: string; readonly warmMedianMs: number | undefined};
 	readonly errors: ReadonlyArray<{readonly message: string; readonly count: number}>;
