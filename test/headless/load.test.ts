@@ -19,6 +19,7 @@ beforeAll(async () => {
 			{id: 'quiet', workersMin: 1, workersMax: 1, flashBoot: true},
 			{id: 'broken', workersMin: 1, workersMax: 1, flashBoot: true},
 			{id: 'sync', workersMin: 2, workersMax: 2, flashBoot: true},
+			{id: 'faulty', workersMin: 2, workersMax: 2, flashBoot: true},
 			{id: 'black-forest-labs-flux-1-schnell', worker: 'flux-schnell', workersMin: 1, workersMax: 1, flashBoot: true},
 		],
 	});
@@ -134,6 +135,25 @@ describe('podtop load over real HTTP', () => {
 		expect(missing.code).toBe(4);
 		expect(missing.stderr).toContain('not found');
 		expect(missing.stdout).toBe('');
+	});
+
+	test('a failed submit is counted as an error and never sent again: 503s, a reset connection and a 429 cost one request each', async () => {
+		for (const fault of [
+			{kind: 'status', status: 503, operation: 'run', endpoint: 'faulty', count: 2},
+			{kind: 'reset', operation: 'run', endpoint: 'faulty', count: 1},
+			{kind: 'status', status: 429, operation: 'run', endpoint: 'faulty', count: 1},
+		]) {
+			expect((await sim.call('POST', '/__sim/faults', {body: fault})).status).toBe(200);
+		}
+
+		const {code, stdout} = await load(['faulty', '--input', '{"delay_ms": 10}', '--jobs', '10', '--rate', '10/s', '--yes', '--json']);
+		expect(code).toBe(1);
+		const summary = JSON.parse(stdout);
+		expect(summary.jobs).toMatchObject({attempted: 10, sent: 6, submitErrors: 4, completed: 6});
+		expect(await requests('faulty', 'run')).toBe(10);
+		expect(summary.requests.submit).toBe(10);
+		expect(summary.errors.reduce((sum: number, group: {count: number}) => sum + group.count, 0)).toBe(4);
+		expect((await simJobs('faulty')).length).toBe(6);
 	});
 
 	test('--sync: the answers are the results, so no status reads; the text summary has the table, histogram, cold starts and throughput', async () => {
