@@ -99,3 +99,9 @@ const history = spawnSync(process.execPath, [`${here}bench/history.js`], {stdio:
 if (history.status !== 0) {
 	console.log('history benchmark failed');
 }
+
+console.log('');
+const load = spawnSync(process.execPath, [`${here}bench/load.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
+if (load.status !== 0) {
+	console.log('podtop load benchmark failed');
+}

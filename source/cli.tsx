@@ -9,6 +9,7 @@ import {tuneHeap} from './lib/heap-tuning.js';
 const commands: Record<CommandName, (argv: readonly string[]) => Promise<void>> = {
 	job: async argv => (await import('./commands/job.js')).runJob(argv),
 	run: async argv => (await import('./commands/run.js')).runRun(argv),
+	load: async argv => (await import('./commands/load.js')).runLoad(argv),
 	cancel: async argv => (await import('./commands/job-writes.js')).runJobWrite('cancel', argv),
 	retry: async argv => (await import('./commands/job-writes.js')).runJobWrite('retry', argv),
 	purge: async argv => (await import('./commands/job-writes.js')).runPurge(argv),

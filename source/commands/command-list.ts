@@ -15,6 +15,11 @@ export const shells = ['bash', 'zsh', 'fish'] as const;
 const list = [
 	{name: 'job', usage: 'job <endpoint> <id>', summary: "Follow one job's stream (dashboard in a terminal, tail -f in a pipe; --save FILE its image)"},
 	{name: 'run', usage: 'run <endpoint> --input JSON|@file|-', summary: 'Submit a job, follow it to its end (--dry-run sends nothing; --save FILE its image)'},
+	{
+		name: 'load',
+		usage: 'load <endpoint> --input JSON --rate 5/s',
+		summary: 'Send jobs at a rate: delay and execution percentiles, cold starts, errors (live view or --json)',
+	},
 	{name: 'cancel', usage: 'cancel <endpoint> <id>', summary: 'Cancel a queued or running job'},
 	{name: 'retry', usage: 'retry <endpoint> <id>', summary: 'Queue a FAILED or TIMED_OUT job again'},
 	{name: 'purge', usage: 'purge <endpoint> --yes', summary: 'Remove every queued job of an endpoint (running ones stay)'},

@@ -24,7 +24,7 @@ export const eventsHelp = `
 
 	Options
 	  --type TYPES      Only these, comma-separated: alert (alert.firing, alert.resolved), write,
-	                    job, created, deleted, status, recording
+	                    job, created, deleted, status, recording, load (podtop load's runs)
 	  --jsonl           One JSON object per line: at, type, kind, subject, name, data
 ${timeRangeHelp(defaultSince)}
 ${readerConnectionHelp}

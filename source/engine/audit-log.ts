@@ -17,6 +17,10 @@ export type AuditEntry = {
 	readonly outcome: 'ok' | 'refused' | 'failed' | 'may-have-happened' | 'read-only';
 	readonly durationMs: number;
 	readonly error?: string;
+	/** A write that sends many jobs (`endpoint.load`): how many the service accepted. */
+	readonly count?: number;
+	/** A load's figures (counts, percentiles, cold starts), for history's timeline. */
+	readonly summary?: Readonly<Record<string, unknown>>;
 };
 
 /** `$XDG_STATE_HOME/podtop/audit.jsonl`, `~/.local/state/podtop/audit.jsonl` by default. */

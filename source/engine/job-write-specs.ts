@@ -1,8 +1,9 @@
 import {jobKey} from '../store/job-key.js';
 import {sendChat} from './chat.js';
+import {loadRecord} from './load-record.js';
 import type {WriteSpec} from './write-spec.js';
 
-type JobWriteId = 'job.submit' | 'job.cancel' | 'job.retry' | 'endpoint.purge-queue' | 'endpoint.chat';
+type JobWriteId = 'job.submit' | 'job.cancel' | 'job.retry' | 'endpoint.purge-queue' | 'endpoint.chat' | 'endpoint.load';
 
 /** The job API's writes. */
 export const jobWriteSpecs: {readonly [Id in JobWriteId]: WriteSpec<Id>} = {
@@ -52,5 +53,25 @@ export const jobWriteSpecs: {readonly [Id in JobWriteId]: WriteSpec<Id>} = {
 			pollers.repoll({endpointId});
 		},
 		howToCheck: ({endpointId}) => `the request may have run as a job: watch the health counters of ${endpointId}`,
+	},
+	'endpoint.load': {
+		danger: 'write',
+		describe: ({endpointId}) => `send a load of jobs to ${endpointId}`,
+		async send(api, _target, {run}) {
+			const summary = await run.run(api);
+			// Refused before any job was accepted (no key, no endpoint): the write failed, with the service's reason.
+			const {fatal} = run;
+			if (summary.jobs.sent === 0 && fatal) {
+				throw fatal;
+			}
+
+			return summary;
+		},
+		after({pollers}, {endpointId}) {
+			pollers.repoll({endpointId});
+		},
+		howToCheck: ({endpointId}) => `jobs may have been sent: watch the health counters of ${endpointId}`,
+		digestOf: ({run}) => ({request: run.plan.request, rate: run.plan.ratePerSecond, jobs: run.plan.jobs, sync: run.plan.sync ?? false}),
+		auditFields: summary => ({count: summary.jobs.sent, summary: loadRecord(summary)}),
 	},
 };

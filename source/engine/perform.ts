@@ -88,10 +88,11 @@ export async function perform<Id extends WriteId>(
 		...(context.account ? {account: context.account} : {}),
 		operation: id,
 		target: Object.fromEntries(Object.entries(target).map(([name, value]) => [name, sanitizeLine(String(value))])),
-		...inputDigest(input),
+		...inputDigest(spec.digestOf ? spec.digestOf(input) : input),
 		outcome: auditOutcome[result.outcome],
 		durationMs: Math.round(result.durationMs),
 		...(result.outcome === 'ok' ? {} : {error: result.message}),
+		...(result.outcome === 'ok' && spec.auditFields ? spec.auditFields(result.value!) : {}),
 	};
 	if (context.auditPath) {
 		try {

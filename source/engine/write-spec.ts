@@ -5,6 +5,7 @@ import type {Pollers} from '../poll/pollers.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';
 import type {StoreWrites} from '../store/create-store.js';
 import type {ChatInput} from './chat.js';
+import type {LoadRun, LoadSummary} from './load-run.js';
 
 /** How much harm a mistake does: `write` asks y/N, `destructive` asks for the name typed out. */
 export type Danger = 'read' | 'write' | 'destructive';
@@ -20,6 +21,8 @@ export type WriteTypes = {
 	'job.retry': {target: JobTarget; input: undefined; result: JobStatusBody};
 	'endpoint.purge-queue': {target: EndpointTarget; input: undefined; result: {readonly removed: number; readonly status: string}};
 	'endpoint.chat': {target: EndpointTarget; input: ChatInput; result: ChatResult};
+	/** `podtop load`: one write for the whole run, however many jobs it sends (each once). */
+	'endpoint.load': {target: EndpointTarget; input: {readonly run: LoadRun}; result: LoadSummary};
 	'endpoint.scale': {target: EndpointTarget; input: {readonly workersMin: number; readonly workersMax: number}; result: EndpointRecord};
 	'endpoint.delete': {target: EndpointTarget; input: undefined; result: undefined};
 	'endpoint.update': {target: EndpointTarget; input: {readonly changes: Partial<EndpointInput>}; result: EndpointRecord};
@@ -50,4 +53,8 @@ export type WriteSpec<Id extends WriteId> = {
 	readonly after: (context: AfterContext, target: WriteTypes[Id]['target'], result: WriteTypes[Id]['result']) => void;
 	/** After an ambiguous failure: how the user finds out whether it happened. */
 	readonly howToCheck: (target: WriteTypes[Id]['target']) => string;
+	/** What the audit line's digest is of, when not the whole input (a load: its request and plan, not the run). */
+	readonly digestOf?: (input: WriteTypes[Id]['input']) => unknown;
+	/** Fields the audit line adds on success (a load: its count and summary). */
+	readonly auditFields?: (result: WriteTypes[Id]['result']) => Readonly<Record<string, unknown>>;
 };

@@ -7,6 +7,22 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : va
 const millis = (label: string, value: unknown) => (typeof value === 'number' ? ` ${label} ${formatMillis(value)}` : '');
 const error = (value: unknown) => (value === undefined || value === null ? '' : `: ${text(value)}`);
 
+const times = (label: string, value: unknown) => {
+	const {p50, p95, p99} = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+	return typeof p50 === 'number' ? ` ${label} p50 ${formatMillis(p50)} p95 ${formatMillis(p95 as number)} p99 ${formatMillis(p99 as number)}` : '';
+};
+
+/** A load run: its jobs and how they ended, its total time's percentiles, cold starts; or why it did not run. */
+function loadEventSummary(data: Readonly<Record<string, unknown>>): string {
+	const summary = (typeof data.summary === 'object' && data.summary !== null ? data.summary : undefined) as Record<string, unknown> | undefined;
+	if (!summary) {
+		return `load ${text(data.outcome)}${error(data.error)}`;
+	}
+
+	const failed = Number(summary.failed ?? 0) + Number(summary.timedOut ?? 0);
+	return `${text(summary.sent)} jobs at ${text(summary.rate)}/s: ${text(summary.completed)} done, ${failed} failed${times('total', summary.total)}, ${text(summary.coldStarts)} cold starts`;
+}
+
 /** What an event says, in a few words (its type and subject have columns of their own). */
 export function eventSummary({type, data}: HistoryEvent): string {
 	switch (type) {
@@ -24,6 +40,10 @@ export function eventSummary({type, data}: HistoryEvent): string {
 
 		case 'job': {
 			return `${text(data.id)} ${text(data.status)}${millis('delay', data.delayTime)}${millis('execution', data.executionTime)}${error(data.error)}`;
+		}
+
+		case 'load': {
+			return loadEventSummary(data);
 		}
 
 		case 'status': {

@@ -40,7 +40,12 @@ export type WriteFields = {
 	readonly outcome?: unknown;
 	readonly durationMs?: unknown;
 	readonly error?: unknown;
+	readonly count?: unknown;
+	readonly summary?: unknown;
 };
+
+/** The write that is a whole load run (`podtop load`): its audit line becomes a `load` event. */
+export const loadOperation = 'endpoint.load';
 
 /** A write (an audit line's fields) as a timeline event; undefined when it is not one. */
 export function writeEvent(entry: WriteFields): (EventRow & {readonly at: number}) | undefined {
@@ -57,7 +62,7 @@ export function writeEvent(entry: WriteFields): (EventRow & {readonly at: number
 		? undefined
 		: {
 				at,
-				type: 'write',
+				type: entry.operation === loadOperation ? 'load' : 'write',
 				kind,
 				subject,
 				ref: entry.operation,
@@ -67,6 +72,8 @@ export function writeEvent(entry: WriteFields): (EventRow & {readonly at: number
 					outcome: entry.outcome,
 					durationMs: entry.durationMs,
 					...(entry.error === undefined ? {} : {error: entry.error}),
+					...(typeof entry.count === 'number' ? {count: entry.count} : {}),
+					...(typeof entry.summary === 'object' && entry.summary !== null ? {summary: entry.summary} : {}),
 				},
 			};
 }

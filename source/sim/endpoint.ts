@@ -68,6 +68,11 @@ export class Endpoint {
 		return this.#jobs.size;
 	}
 
+	/** Every job it still holds (until expiry), oldest first: `/__sim/jobs` lists their times. */
+	jobs(): IterableIterator<Job> {
+		return this.#jobs.values();
+	}
+
 	get queueLength(): number {
 		return this.#queue.length;
 	}

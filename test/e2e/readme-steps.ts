@@ -151,6 +151,15 @@ export const steps: ReadonlyArray<Step<Fleet>> = [
 		],
 	},
 	{
+		match: /^podtop load <endpoint> --input '{"prompt": "hi"}' --rate 2\/s --jobs 10 --yes --json$/,
+		runs: ok(
+			({stdout}) => {
+				expect(json(stdout)).toMatchObject({route: '/run', planned: 10, jobs: {sent: 10, completed: 10, failed: 0}, total: {count: 10}});
+			},
+			({echo}) => ({'<endpoint>': echo.id}),
+		),
+	},
+	{
 		match: /^podtop cancel <endpoint> <id> \[--json]$/,
 		runs: ok(
 			({stdout}) => {
