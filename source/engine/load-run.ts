@@ -3,7 +3,7 @@ import {isTerminalStatus, type JobRequest, type JobStatusBody} from '../api/job-
 import {sanitizeLine} from '../format/sanitize.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';
 import type {HistogramBar} from '../lib/latency-histogram.js';
-import {TimerHeap} from '../sim/timer-heap.js';
+import {TimerHeap} from '../lib/timer-heap.js';
 import {LoadTally, type LoadFigures} from './load-tally.js';
 
 /** What `podtop load` sends: one request, `jobs` times, `ratePerSecond` apart. */

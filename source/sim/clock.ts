@@ -1,4 +1,4 @@
-import {type HeapEntry, TimerHeap} from './timer-heap.js';
+import {type HeapEntry, TimerHeap} from '../lib/timer-heap.js';
 
 /**
 A simulated clock. Simulated time runs `speed` times faster than real time, so tests can cover
