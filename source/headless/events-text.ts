@@ -26,6 +26,11 @@ export function eventSummary({type, data}: HistoryEvent): string {
 			return `${text(data.id)} ${text(data.status)}${millis('delay', data.delayTime)}${millis('execution', data.executionTime)}${error(data.error)}`;
 		}
 
+		case 'probe': {
+			const cold = data.cold === true ? ' cold' : '';
+			return `${text(data.outcome)}${millis('delay', data.delayMs)}${millis('execution', data.executionMs)}${cold}${error(data.error)}`;
+		}
+
 		case 'status': {
 			return `${text(data.from) || '?'} → ${text(data.to) || '?'}`;
 		}
