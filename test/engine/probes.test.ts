@@ -38,9 +38,9 @@ beforeAll(async () => {
 			{id: 'ep-other', name: 'sdxl', worker: 'echo', workersMin: 2, workersMax: 3, flashBoot: true},
 		],
 	});
-	for (const id of ['ep-fast', 'ep-slow', 'ep-other']) {
-		await waitFor(async () => ((await sim.health(id)) as {workers: {idle: number}}).workers.idle > 0, 30_000, 200);
-	}
+	const started = sim;
+	const warm = async (id: string) => ((await started.health(id)) as {workers: {idle: number}}).workers.idle > 0;
+	await waitFor(async () => (await Promise.all(['ep-fast', 'ep-slow', 'ep-other'].map(warm))).every(Boolean), 30_000, 200);
 }, 60_000);
 
 afterAll(async () => {
