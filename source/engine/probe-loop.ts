@@ -6,11 +6,11 @@ import {probeEvent, probeFromEvent} from '../history/probe-events.js';
 import type {HistoryReader} from '../history/history-types.js';
 import {createColdStartJudge, type ColdStartJudge} from '../lib/cold-start.js';
 import {createLoop, type Loop} from '../poll/loop.js';
-import {matches} from '../store/alert-conditions.js';
 import type {PodtopStore, StoreWrites} from '../store/create-store.js';
 import {jobKey} from '../store/job-key.js';
 import type {ProbeOutcome, ProbeSample} from '../store/types.js';
 import type {PerformResult} from './perform.js';
+import {probeTargets} from './probe-targets.js';
 
 /** How far back the probes recorded before are read at the start (the Endpoints pane's windows, the cold-start rule's warm median). */
 export const probeSeedMs = 7 * 86_400_000;
@@ -144,20 +144,21 @@ export function createProbeLoop({store, writes, rules, send, reader, record, now
 		collect();
 		const state = store.getState();
 		// Fed by an agent: the agent probes (one poller, one prober); its probes reach this store as events.
-		if (state.via === 'agent' || !send) {
+		// Nothing before the account's list came in (an agent may yet be found to feed this process).
+		const listed = state.endpoints.updatedAt !== undefined || state.connection.graphql.lastSuccessAt !== undefined;
+		if (state.via === 'agent' || !send || !listed) {
 			return;
 		}
 
 		const at = now();
+		const endpoints = state.endpoints.order.map(id => ({id, name: state.endpoints.byId[id]?.record.name}));
 		for (const [index, rule] of rules.entries()) {
-			for (const endpointId of state.endpoints.order) {
+			for (const endpointId of probeTargets(rule, endpoints)) {
 				const pair = `${index}\n${endpointId}`;
 				const due = (dueAt.get(pair) ?? Number.NEGATIVE_INFINITY) <= at;
-				if (!due || inFlight.has(pair) || sending.has(pair) || !matches(rule.endpoint, endpointId, state.endpoints.byId[endpointId]?.record.name)) {
-					continue;
+				if (due && !inFlight.has(pair) && !sending.has(pair)) {
+					void sendOne(pair, rule, endpointId, send);
 				}
-
-				void sendOne(pair, rule, endpointId, send);
 			}
 		}
 	};
