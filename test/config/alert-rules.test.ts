@@ -7,6 +7,11 @@ const readmeExample = (() => {
 	return /### Alerts[\s\S]*?```toml\n([\s\S]*?)```/.exec(readme)![1]!;
 })();
 
+const readmeProbes = (() => {
+	const readme = readFileSync(new URL('../../readme.md', import.meta.url), 'utf8');
+	return /#### Probes[\s\S]*?```toml\n([\s\S]*?)```/.exec(readme)![1]!;
+})();
+
 const problem = (text: string) => {
 	try {
 		parseAlertRules(text, 'alerts.toml');
@@ -93,6 +98,14 @@ describe('alert rules (TOML)', () => {
 			{name: 'slow llama', kind: 'latency', endpoint: 'llama-*', percentile: 95, measure: 'total', overMs: 30_000, windowMs: 900_000, forMs: 900_000},
 		]);
 		expect(parseAlertRules('[[rule]]\nkind = "spend"\nover = 1\n', 'alerts.toml').probes).toBeUndefined();
+	});
+
+	test("the readme's probe example reads as one probe and one latency rule", () => {
+		expect(parseAlertRules(readmeProbes, 'alerts.toml')).toEqual({
+			webhook: undefined,
+			probes: [{name: 'probe llama-*', endpoint: 'llama-*', everyMs: 300_000, timeoutMs: 600_000, input: {prompt: 'ping', max_tokens: 1}}],
+			rules: [{name: 'llama slow', kind: 'latency', endpoint: 'llama-*', percentile: 95, measure: 'total', overMs: 30_000, windowMs: 900_000, forMs: 900_000}],
+		});
 	});
 
 	test('a latency rule takes a percentile, a measure and a window', () => {
