@@ -343,6 +343,8 @@ export async function createEngine({
 				notifier?.stop();
 				pollers.stop();
 				scheduler.stop();
+				// A probe being sent has its answer (aborted: may have happened) and its audit line before the rest closes.
+				await probeLoop?.settle();
 				await history.close();
 				await pools.close();
 				await demo?.close();

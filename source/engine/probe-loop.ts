@@ -39,12 +39,15 @@ execution time and whether it met a cold worker: in the store (the Endpoints pan
 rules) and in history (a `probe` event). One probe per rule and endpoint at a time; a dashboard fed
 by an agent sends none (the agent does). A self-scheduling loop: `stop` leaves no timer.
 */
-export function createProbeLoop({store, writes, rules, send, reader, record, now = Date.now}: Options): Loop {
+export function createProbeLoop({store, writes, rules, send, reader, record, now = Date.now}: Options): Loop & {
+	/** Settles once the probes being sent have their answer (and their audit line): closing waits for it. */
+	readonly settle: () => Promise<void>;
+} {
 	/** When each (rule, endpoint) is next due; the first probe goes out at once. */
 	const dueAt = new Map<string, number>();
 	const inFlight = new Map<string, InFlight>();
 	/** Sends under way (perform not yet answered). */
-	const sending = new Set<string>();
+	const sending = new Map<string, Promise<void>>();
 	const judges = new Map<string, ColdStartJudge>();
 	let seeded = false;
 
@@ -87,7 +90,6 @@ export function createProbeLoop({store, writes, rules, send, reader, record, now
 	const sendOne = async (pair: string, rule: ProbeRule, endpointId: string, send: NonNullable<Options['send']>) => {
 		const at = now();
 		dueAt.set(pair, at + rule.everyMs);
-		sending.add(pair);
 		try {
 			const result = await send(endpointId, rule.input);
 			const id = result.value?.id;
@@ -157,12 +159,18 @@ export function createProbeLoop({store, writes, rules, send, reader, record, now
 				const pair = `${index}\n${endpointId}`;
 				const due = (dueAt.get(pair) ?? Number.NEGATIVE_INFINITY) <= at;
 				if (due && !inFlight.has(pair) && !sending.has(pair)) {
-					void sendOne(pair, rule, endpointId, send);
+					sending.set(pair, sendOne(pair, rule, endpointId, send));
 				}
 			}
 		}
 	};
 
 	// Awake at least every second (a probe's end, an endpoint that appeared), sooner when one is due.
-	return createLoop(run, () => Math.max(0, Math.min(tickMs, ...[...dueAt.values()].map(due => due - now()))));
+	const loop = createLoop(run, () => Math.max(0, Math.min(tickMs, ...[...dueAt.values()].map(due => due - now()))));
+	return {
+		...loop,
+		async settle() {
+			await Promise.allSettled(sending.values());
+		},
+	};
 }

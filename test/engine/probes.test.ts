@@ -1,4 +1,5 @@
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {spawn} from 'node:child_process';
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
@@ -6,6 +7,7 @@ import {parseAlertRules} from '../../source/config/alert-rules.js';
 import type {Engine} from '../../source/engine/create-engine.js';
 import type {AlertChange} from '../../source/poll/alert-loop.js';
 import {engineFor} from '../helpers/engine.js';
+import {cliEnv, cliPath} from '../helpers/run-cli.js';
 import {startTestSim, type TestSim, waitFor} from '../helpers/sim-client.js';
 
 const rulesText = [
@@ -30,6 +32,8 @@ const engines: Engine[] = [];
 
 beforeAll(async () => {
 	folder = mkdtempSync(join(tmpdir(), 'podtop-probes-'));
+	// Where `podtop agent` listens, and where an engine of this process looks for it.
+	process.env.XDG_RUNTIME_DIR = join(folder, 'run');
 	sim = await startTestSim({
 		endpoints: [
 			// Warm workers (two always on, flash boot): the probes measure the queue and the run, not a cold start.
@@ -102,7 +106,8 @@ describe('probes against the simulator over real HTTP', () => {
 			.trim()
 			.split('\n')
 			.map(line => JSON.parse(line) as {operation: string; target: {endpointId: string}; outcome: string});
-		expect(audited.every(line => line.operation === 'endpoint.probe' && line.outcome === 'ok')).toBe(true);
+		// (One sent as the engine closed may have had no answer: audited as may-have-happened, never sent again.)
+		expect(audited.every(line => line.operation === 'endpoint.probe' && ['ok', 'may-have-happened'].includes(line.outcome))).toBe(true);
 		const sent = (id: string) => audited.filter(line => line.target.endpointId === id).length;
 		expect(await runRequests()).toEqual({'ep-fast': sent('ep-fast'), 'ep-slow': sent('ep-slow'), 'ep-other': 0});
 		expect(sent('ep-fast')).toBeGreaterThanOrEqual(2);
@@ -157,4 +162,49 @@ describe('probes against the simulator over real HTTP', () => {
 		expect(engine.store.getState().probes.configured).toBe(true);
 		await engine.close();
 	}, 20_000);
+
+	test('a dashboard attached to an agent sends no probe: the agent does, and its probes reach the dashboard', async () => {
+		await sim.call('POST', '/__sim/stats/reset');
+		const rules = join(folder, 'alerts.toml');
+		writeFileSync(rules, rulesText);
+		const state = join(folder, 'agent-state');
+		const agent = spawn(process.execPath, [cliPath, 'agent', '--alerts', rules, '--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {
+			env: cliEnv({RUNPOD_API_KEY: sim.apiKey, XDG_RUNTIME_DIR: join(folder, 'run'), XDG_STATE_HOME: state}),
+		});
+		let log = '';
+		agent.stderr.setEncoding('utf8');
+		agent.stderr.on('data', (text: string) => {
+			log += text;
+		});
+		const clientAudit = join(folder, 'client-audit.jsonl');
+		try {
+			await waitFor(() => log.includes('serving'), 15_000, 50);
+			const client = await engineFor(sim, {
+				agent: true,
+				record: true,
+				auditPath: clientAudit,
+				history: {directory: join(folder, 'client-history')},
+				alerts: {rules: parseAlertRules(rulesText, 'alerts.toml')},
+			});
+			engines.push(client);
+			client.start();
+			await waitFor(() => client.store.getState().via === 'agent', 10_000, 50);
+			// The agent's probes come over the socket as they end.
+			await waitFor(() => (client.store.getState().probes.byEndpoint['ep-fast']?.length ?? 0) >= 2, 20_000, 100);
+			await client.close();
+		} finally {
+			agent.kill('SIGTERM');
+			await new Promise(resolve => agent.once('close', resolve));
+		}
+
+		// Every probe the service saw was the agent's (its audit log); the dashboard sent none.
+		expect(existsSync(clientAudit)).toBe(false);
+		const audited = readFileSync(join(state, 'podtop', 'audit.jsonl'), 'utf8')
+			.trim()
+			.split('\n');
+		const sent = (id: string) => audited.filter(line => line.includes('"endpoint.probe"') && line.includes(`"endpointId":"${id}"`)).length;
+		const requests = await runRequests();
+		expect(requests['ep-fast']).toBeGreaterThanOrEqual(2);
+		expect(requests).toEqual({'ep-fast': sent('ep-fast'), 'ep-slow': sent('ep-slow'), 'ep-other': 0});
+	}, 60_000);
 });
