@@ -135,6 +135,10 @@ export function createProbeLoop({store, writes, rules, send, reader, record, now
 			}
 
 			inFlight.delete(pair);
+			// Recorded (its status changes too, as any tracked job's): a probe every few minutes must not fill the tracked jobs.
+			if (job && !job.follow) {
+				writes.untrackJob(probe.jobKey);
+			}
 		}
 	};
 

@@ -98,6 +98,8 @@ describe('probes against the simulator over real HTTP', () => {
 		// One at a time per endpoint, every 2 s: the fast one was sent more often than the slow one.
 		expect(fast[1]!.at - fast[0]!.at).toBeGreaterThanOrEqual(1900);
 		expect(slow[1]!.at - slow[0]!.at).toBeGreaterThanOrEqual(2900);
+		// A recorded probe's job is let go: at most the one under way per endpoint is tracked.
+		expect(engine.store.getState().jobs.byKey.size).toBeLessThanOrEqual(2);
 		unsubscribe();
 		await engine.close();
 
