@@ -100,6 +100,9 @@ export function createProbeLoop({store, writes, rules, send, reader, record, now
 
 			const outcome: ProbeOutcome = result.outcome === 'ambiguous' ? 'ambiguous' : 'refused';
 			finish(endpointId, rule, {at, outcome, error: sanitizeLine(result.message).slice(0, 300)});
+		} catch (error) {
+			// Perform answers every failure itself; anything else is said in the probe, never thrown at the loop.
+			finish(endpointId, rule, {at, outcome: 'refused', error: sanitizeLine(error instanceof Error ? error.message : String(error)).slice(0, 300)});
 		} finally {
 			sending.delete(pair);
 		}
