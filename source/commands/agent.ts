@@ -43,7 +43,8 @@ ${alertHelp}
 	they hand the agent what only they know (their tracked jobs, and a member's writes).
 
 	With --alerts, the agent evaluates the rules and posts to their webhook: attached clients show
-	their own rules but leave posting to the agent (one poller, one poster).
+	their own rules but leave posting to the agent (one poller, one poster). It sends the file's
+	[[probe]] jobs too (each a billed job: podtop doctor says what they cost a day).
 
 	Examples
 	  $ RUNPOD_API_KEY=... podtop agent &

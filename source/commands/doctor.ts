@@ -12,6 +12,7 @@ import {createEngine} from '../engine/create-engine.js';
 import {defaultHistoryDirectory} from '../history/history-file.js';
 import {resolveTarget, type Target} from '../engine/resolve-target.js';
 import {inertJson} from '../format/sanitize.js';
+import {probeCostCheck} from '../doctor/probe-check.js';
 import {localeIsUtf8} from '../format/glyphs.js';
 import {defaultAlertsPath} from './alert-flags.js';
 import {historyHelp, readHistoryFlags} from './history-flags.js';
@@ -103,10 +104,16 @@ export async function runDoctor(argv: readonly string[]): Promise<void> {
 		// The key check above has said why.
 	}
 
+	/** The account's endpoints as GraphQL listed them (what the probes would match). */
+	let endpoints: ReadonlyArray<{readonly id: string; readonly name?: string}> | undefined;
 	if (target?.mode === 'live') {
 		const service = {apiUrl: target.apiUrl, graphqlUrl: target.graphqlUrl, apiKey: target.apiKey};
 		results.push(
-			...(await serviceChecks(service)),
+			...(await serviceChecks(service, {
+				onEndpoints(list) {
+					endpoints = list;
+				},
+			})),
 			cli.flags.agent
 				? await agentCheck({candidates: agentSocketCandidates(service), proof: accountProof(target.apiKey), version: cli.pkg.version ?? 'unknown'})
 				: checkResult({id: 'agent', title: 'agent', status: 'skip', found: 'not looked for (--no-agent)'}),
@@ -127,6 +134,7 @@ export async function runDoctor(argv: readonly string[]): Promise<void> {
 	results.push(
 		target ? await historyOf(target, history, cli.flags.agent) : checkResult({id: 'history', title: 'history', status: 'skip', found: 'no usable key'}),
 		alertRulesCheck(cli.flags.alerts ?? defaultAlertsPath(env), cli.flags.alerts !== undefined),
+		probeCostCheck(cli.flags.alerts ?? defaultAlertsPath(env), endpoints),
 	);
 
 	// Nothing printed holds the key, whatever a check found.

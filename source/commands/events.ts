@@ -20,11 +20,12 @@ export const eventsHelp = `
 
 	The recorded timeline, oldest first: alerts firing and resolved, writes (from the audit log:
 	operation, target, outcome), tracked jobs' status changes with their delay and execution
-	time, endpoints, pods and GPU types created, deleted or changing status. Nothing is polled.
+	time, endpoints, pods and GPU types created, deleted or changing status, probes ([[probe]] in
+	the alert rules: delay, execution, cold or not). Nothing is polled.
 
 	Options
 	  --type TYPES      Only these, comma-separated: alert (alert.firing, alert.resolved), write,
-	                    job, created, deleted, status, recording, load (podtop load's runs)
+	                    job, created, deleted, status, probe, recording, load (podtop load's runs)
 	  --jsonl           One JSON object per line: at, type, kind, subject, name, data
 ${timeRangeHelp(defaultSince)}
 ${readerConnectionHelp}

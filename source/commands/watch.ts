@@ -25,6 +25,7 @@ ${alertHelp}
 
 	Polling on its own (no agent records the account), watch records the account's history too.
 	A firing or resolved rule is an "alert" event; each webhook post an "alert.webhook" event.
+	Polling on its own, it sends the rules' [[probe]] jobs; each probe that ends is a "probe" event.
 	Attached to \`podtop agent\` (or back on its own), a "source" event says so (via agent or direct).
 
 	Examples

@@ -13,13 +13,44 @@ export type AlertCondition =
 	/** A running pod with GPUs under `underPercent` mean GPU utilisation for `forMs`: paying for nothing. */
 	| {readonly kind: 'idle-pod'; readonly underPercent: number; readonly forMs: number; readonly pod: string}
 	/** The running pods' $/h over `over`. */
-	| {readonly kind: 'spend'; readonly over: number};
+	| {readonly kind: 'spend'; readonly over: number}
+	/**
+	The `percentile` (95) of an endpoint's probe times (`measure`: delay, execution or their total)
+	over the probes of the last `windowMs`, over `overMs` for `forMs`.
+	*/
+	| {
+			readonly kind: 'latency';
+			readonly percentile: number;
+			readonly measure: ProbeMeasure;
+			readonly overMs: number;
+			readonly windowMs: number;
+			readonly forMs: number;
+			readonly endpoint: string;
+	  };
+
+/** What a latency rule measures of a probe: its time in the queue, its run, or both. */
+export type ProbeMeasure = 'delay' | 'execution' | 'total';
+
+/** A `[[probe]]`: one small job to each endpoint matching `endpoint`, every `everyMs`, timed and recorded. */
+export type ProbeRule = {
+	readonly name: string;
+	readonly endpoint: string;
+	readonly everyMs: number;
+	readonly input: Readonly<Record<string, unknown>>;
+	/** How long a probe is followed before it counts as timed out (it is never cancelled, never sent again). */
+	readonly timeoutMs: number;
+};
 
 export type AlertRule = AlertCondition & {readonly name: string};
 
 export type AlertWebhook = {readonly url: string; readonly retries: number};
 
-export type AlertRules = {readonly rules: readonly AlertRule[]; readonly webhook: AlertWebhook | undefined};
+export type AlertRules = {
+	readonly rules: readonly AlertRule[];
+	readonly webhook: AlertWebhook | undefined;
+	/** Probes to send (none unless configured): they cost a job each. */
+	readonly probes?: readonly ProbeRule[];
+};
 
 /** A rules file that cannot be used: where and why, said so a person can fix it. */
 export class AlertRulesError extends Error {}
@@ -31,7 +62,12 @@ const kinds = {
 	'gpu-stock': ['gpu', 'at'],
 	'idle-pod': ['under', 'for', 'pod'],
 	spend: ['over'],
+	latency: ['over', 'for', 'window', 'percentile', 'measure', 'endpoint'],
 } as const;
+
+const probeKeys = ['name', 'endpoint', 'every', 'input', 'timeout'];
+/** Probes more often than this would be load, not a probe. */
+export const minimumProbeEveryMs = 1000;
 
 type Kind = keyof typeof kinds;
 
@@ -55,9 +91,10 @@ export function parseDuration(value: unknown): number | undefined {
 	return total;
 }
 
-/** The line of the n-th `[[rule]]` header, for messages about that rule. */
-function ruleLines(text: string): number[] {
-	return text.split('\n').flatMap((line, index) => (/^\s*\[\[\s*rule\s*]]/.test(line) ? [index + 1] : []));
+/** The line of the n-th `[[rule]]` (or `[[probe]]`) header, for messages about that table. */
+function tableLines(text: string, table: 'rule' | 'probe'): number[] {
+	const header = new RegExp(String.raw`^\s*\[\[\s*${table}\s*]]`);
+	return text.split('\n').flatMap((line, index) => (header.test(line) ? [index + 1] : []));
 }
 
 /**
@@ -75,12 +112,12 @@ export function parseAlertRules(text: string, file: string): AlertRules {
 	const {document} = parsed;
 
 	for (const key of Object.keys(document)) {
-		if (key !== 'rule' && key !== 'webhook') {
-			throw new AlertRulesError(`${file}: unknown table or key "${key}"; the file has [[rule]] tables and an optional [webhook]`);
+		if (key !== 'rule' && key !== 'webhook' && key !== 'probe') {
+			throw new AlertRulesError(`${file}: unknown table or key "${key}"; the file has [[rule]] and [[probe]] tables and an optional [webhook]`);
 		}
 	}
 
-	const lines = ruleLines(text);
+	const lines = tableLines(text, 'rule');
 	const tables = document.rule === undefined ? [] : document.rule;
 	if (!Array.isArray(tables)) {
 		throw new AlertRulesError(`${file}: rules are [[rule]] tables (with two brackets)`);
@@ -90,7 +127,53 @@ export function parseAlertRules(text: string, file: string): AlertRules {
 		const where = `${file} line ${lines[index] ?? '?'} (rule ${index + 1})`;
 		return readRule(table as Record<string, unknown>, where);
 	});
-	return {rules, webhook: readWebhook(document.webhook, file)};
+	const probes = readProbes(document.probe, tableLines(text, 'probe'), file);
+	return {rules, webhook: readWebhook(document.webhook, file), ...(probes.length > 0 ? {probes} : {})};
+}
+
+function readProbes(value: unknown, lines: readonly number[], file: string): ProbeRule[] {
+	if (value === undefined) {
+		return [];
+	}
+
+	if (!Array.isArray(value)) {
+		throw new AlertRulesError(`${file}: probes are [[probe]] tables (with two brackets)`);
+	}
+
+	return value.map((table: Record<string, unknown>, index) => {
+		const where = `${file} line ${lines[index] ?? '?'} (probe ${index + 1})`;
+		for (const key of Object.keys(table)) {
+			if (!probeKeys.includes(key)) {
+				throw new AlertRulesError(`${where}: a probe has no key "${key}"; its keys are ${probeKeys.join(', ')}`);
+			}
+		}
+
+		const {endpoint, input} = table;
+		if (typeof endpoint !== 'string' || endpoint.trim() === '') {
+			throw new AlertRulesError(`${where}: endpoint is required: an id or a name (with * as a wildcard), like endpoint = "llama-*"`);
+		}
+
+		const everyMs = parseDuration(table.every ?? '5m');
+		if (everyMs === undefined || everyMs < minimumProbeEveryMs) {
+			throw new AlertRulesError(`${where}: every must be a duration of 1s or more, like "5m"`);
+		}
+
+		const timeoutMs = parseDuration(table.timeout ?? '10m');
+		if (timeoutMs === undefined || timeoutMs < minimumProbeEveryMs) {
+			throw new AlertRulesError(`${where}: timeout must be a duration of 1s or more, like "10m"`);
+		}
+
+		if (typeof input !== 'object' || input === null || Array.isArray(input) || input instanceof Date) {
+			throw new AlertRulesError(`${where}: input is required: the job's input as a table, like input = {prompt = "ping", max_tokens = 1}`);
+		}
+
+		const name = table.name ?? `probe ${endpoint.trim()}`;
+		if (typeof name !== 'string' || name.trim() === '') {
+			throw new AlertRulesError(`${where}: name must be a non-empty string`);
+		}
+
+		return {name: name.trim(), endpoint: endpoint.trim(), everyMs, input: input as Record<string, unknown>, timeoutMs};
+	});
 }
 
 function readWebhook(value: unknown, file: string): AlertWebhook | undefined {
@@ -199,6 +282,36 @@ function readRule(table: Record<string, unknown>, where: string): AlertRule {
 
 		case 'spend': {
 			return {...base, kind, over: number('over')!};
+		}
+
+		case 'latency': {
+			const overMs = parseDuration(table.over);
+			if (overMs === undefined) {
+				throw new AlertRulesError(
+					`${where}: over must be a duration like "30s" (the time the percentile must pass)${table.over === undefined ? '; it is required for this kind' : ''}`,
+				);
+			}
+
+			const percentile = number('percentile', {fallback: 95})!;
+			if (percentile <= 0 || percentile > 100) {
+				throw new AlertRulesError(`${where}: percentile must be over 0 and at most 100, like 95`);
+			}
+
+			const measure = table.measure ?? 'total';
+			if (measure !== 'delay' && measure !== 'execution' && measure !== 'total') {
+				throw new AlertRulesError(`${where}: measure must be "delay" (in the queue), "execution" (running) or "total" (both)`);
+			}
+
+			return {
+				...base,
+				kind,
+				percentile,
+				measure,
+				overMs,
+				windowMs: duration('window', '15m'),
+				forMs: duration('for', '0s'),
+				endpoint: pattern('endpoint'),
+			};
 		}
 	}
 }

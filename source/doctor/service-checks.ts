@@ -115,7 +115,10 @@ Reads each API for real (GraphQL: the account's id and endpoints; the job API: t
 endpoint's /health), three times each, one after another: reachability, latency, the key, the
 clock. Only reads: nothing is written at the service.
 */
-export async function serviceChecks(service: Service): Promise<CheckResult[]> {
+export async function serviceChecks(
+	service: Service,
+	{onEndpoints}: {readonly onEndpoints?: (endpoints: ReadonlyArray<{readonly id: string; readonly name?: string}>) => void} = {},
+): Promise<CheckResult[]> {
 	const graphqlHost = new URL(service.graphqlUrl).host;
 	const apiHost = new URL(service.apiUrl).host;
 	const graphql = await readTimes(async () =>
@@ -123,13 +126,19 @@ export async function serviceChecks(service: Service): Promise<CheckResult[]> {
 			url: service.graphqlUrl,
 			apiKey: service.apiKey,
 			method: 'POST',
-			body: JSON.stringify({query: 'query Doctor { myself { id endpoints { id } } }'}),
+			body: JSON.stringify({query: 'query Doctor { myself { id endpoints { id name } } }'}),
 			timeoutMs,
 			label: 'GraphQL',
 		}),
 	);
 	const graphqlResult = apiCheck('graphql', 'GraphQL API', graphqlHost, graphql);
-	const endpoints = (graphql.answers.at(-1)?.body as {data?: {myself?: {endpoints?: Array<{id?: unknown}>}}} | undefined)?.data?.myself?.endpoints;
+	const endpoints = (graphql.answers.at(-1)?.body as {data?: {myself?: {endpoints?: Array<{id?: unknown; name?: unknown}>}}} | undefined)?.data?.myself
+		?.endpoints;
+	if (Array.isArray(endpoints)) {
+		// Service text: what is shown of it passes the sanitiser where it is shown.
+		onEndpoints?.(endpoints.flatMap(({id, name}) => (typeof id === 'string' ? [{id, ...(typeof name === 'string' ? {name} : {})}] : [])));
+	}
+
 	const endpointId = endpoints?.find(endpoint => typeof endpoint.id === 'string')?.id as string | undefined;
 	let jobResult: CheckResult;
 	let job: Series = {answers: []};

@@ -24,6 +24,7 @@ import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/cr
 import type {PaneName} from '../store/types.js';
 import {createAgentForwarding} from './agent-forwarding.js';
 import {perform, type PerformResult} from './perform.js';
+import {createProbeLoop} from './probe-loop.js';
 import {demoPastMs, recordSimulatedPast} from './demo-past.js';
 import type {Target} from './resolve-target.js';
 import {snapshotOfAccount, takeSnapshot, type Snapshot} from './take-snapshot.js';
@@ -163,7 +164,12 @@ export async function createEngine({
 	const {store, writes} = state ?? createPodtopStore({mode: target.mode, apiHost: new URL(apiUrl).host, keyFingerprint: keyFingerprint(apiKey)});
 	writes.setService(new URL(apiUrl).host, keyFingerprint(apiKey));
 
-	const pollers = createPollers({store, writes, api, scheduler, cadence, endpointFilter, allVisible, poll});
+	// Probes (off unless configured) go out from the processes that poll the account: the agent, or a dashboard or `watch` alone.
+	const probeRules = record ? (alerts?.rules.probes ?? []) : [];
+	const probing = probeRules.length > 0 && !readOnly;
+	// A probe's job is followed by the jobs loop (status by state, within the budgets), also in the agent, which follows no other.
+	const polled = probing && poll && !poll.includes('jobs') ? [...poll, 'jobs' as const] : poll;
+	const pollers = createPollers({store, writes, api, scheduler, cadence, endpointFilter, allVisible, poll: polled});
 	const account = historyAccountId(service);
 	const link: AgentLink | undefined =
 		target.mode === 'live' ? {socketPath: agentSocketPath(service), candidates: agentSocketCandidates(service), proof: accountProof(apiKey)} : undefined;
@@ -221,10 +227,35 @@ export async function createEngine({
 					},
 				})
 			: undefined;
+	const performWrite: Engine['perform'] = async (id, writeTarget, input) =>
+		perform({api, writes, pollers, mode: target.mode, readOnly, readOnlyReason, auditPath, apiKey, account, onWrite: forwarding.wrote}, id, writeTarget, input);
+	if (probeRules.length > 0) {
+		writes.setProbesConfigured(true);
+		if (readOnly) {
+			notice?.(
+				`read-only: the ${probeRules.length === 1 ? 'probe rule sends' : `${probeRules.length} probe rules send`} nothing${readOnlyReason ? ` (${readOnlyReason})` : ''}`,
+			);
+		}
+	}
+
+	const probeLoop =
+		probeRules.length > 0
+			? createProbeLoop({
+					store,
+					writes,
+					rules: probeRules,
+					send: probing ? async (endpointId, input) => performWrite('endpoint.probe', {endpointId}, {request: {input}}) : undefined,
+					reader: () => history.reader(),
+					record(events) {
+						history.record(events);
+					},
+				})
+			: undefined;
 	let closing: Promise<void> | undefined;
 	let demoPresent = simulatedPastMs === undefined;
 	const startPolling = () => {
 		alertLoop?.start();
+		probeLoop?.start();
 		if (!agentLink || !(poll ?? allPolledData).includes('endpoints')) {
 			pollers.start();
 			return;
@@ -302,21 +333,18 @@ export async function createEngine({
 		},
 		history,
 		simulatedPastMs,
-		perform: async (id, writeTarget, input) =>
-			perform(
-				{api, writes, pollers, mode: target.mode, readOnly, readOnlyReason, auditPath, apiKey, account, onWrite: forwarding.wrote},
-				id,
-				writeTarget,
-				input,
-			),
+		perform: performWrite,
 		async close() {
 			closing ??= (async () => {
 				await forwarding.stop();
 				feed?.stop();
 				alertLoop?.stop();
+				probeLoop?.stop();
 				notifier?.stop();
 				pollers.stop();
 				scheduler.stop();
+				// A probe being sent has its answer (aborted: may have happened) and its audit line before the rest closes.
+				await probeLoop?.settle();
 				await history.close();
 				await pools.close();
 				await demo?.close();

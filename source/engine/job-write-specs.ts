@@ -3,7 +3,7 @@ import {sendChat} from './chat.js';
 import {loadRecord} from './load-record.js';
 import type {WriteSpec} from './write-spec.js';
 
-type JobWriteId = 'job.submit' | 'job.cancel' | 'job.retry' | 'endpoint.purge-queue' | 'endpoint.chat' | 'endpoint.load';
+type JobWriteId = 'job.submit' | 'endpoint.probe' | 'job.cancel' | 'job.retry' | 'endpoint.purge-queue' | 'endpoint.chat' | 'endpoint.load';
 
 /** The job API's writes. */
 export const jobWriteSpecs: {readonly [Id in JobWriteId]: WriteSpec<Id>} = {
@@ -17,6 +17,18 @@ export const jobWriteSpecs: {readonly [Id in JobWriteId]: WriteSpec<Id>} = {
 			pollers.repoll({jobKey: key, endpointId});
 		},
 		howToCheck: ({endpointId}) => `the job may exist: watch the queue of ${endpointId} (its health counters), or the webhook if you set one`,
+	},
+	'endpoint.probe': {
+		danger: 'write',
+		describe: ({endpointId}) => `send a probe job to ${endpointId}`,
+		send: async (api, {endpointId}, {request}) => api.run(endpointId, request),
+		after({writes, pollers}, {endpointId}, result) {
+			// Tracked like any job: the jobs loop follows it by its state, within the budgets.
+			const key = writes.trackJob(endpointId, result.id);
+			writes.updateJob(key, result, Date.now());
+			pollers.repoll({jobKey: key});
+		},
+		howToCheck: ({endpointId}) => `the probe may have run: watch the health counters of ${endpointId}; it is not sent again before its next time`,
 	},
 	'job.cancel': {
 		danger: 'write',

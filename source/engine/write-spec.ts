@@ -17,6 +17,8 @@ export type PodTarget = {readonly podId: string};
 /** What each write takes and gives back. */
 export type WriteTypes = {
 	'job.submit': {target: EndpointTarget; input: {readonly request: JobRequest; readonly sync?: {readonly waitMs?: number}}; result: JobStatusBody};
+	/** A `[[probe]]` rule's one small job: a submit, audited as a probe. */
+	'endpoint.probe': {target: EndpointTarget; input: {readonly request: JobRequest}; result: JobStatusBody};
 	'job.cancel': {target: JobTarget; input: undefined; result: JobStatusBody};
 	'job.retry': {target: JobTarget; input: undefined; result: JobStatusBody};
 	'endpoint.purge-queue': {target: EndpointTarget; input: undefined; result: {readonly removed: number; readonly status: string}};

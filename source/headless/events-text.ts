@@ -46,6 +46,11 @@ export function eventSummary({type, data}: HistoryEvent): string {
 			return loadEventSummary(data);
 		}
 
+		case 'probe': {
+			const cold = data.cold === true ? ' cold' : '';
+			return `${text(data.outcome)}${millis('delay', data.delayMs)}${millis('execution', data.executionMs)}${cold}${error(data.error)}`;
+		}
+
 		case 'status': {
 			return `${text(data.from) || '?'} → ${text(data.to) || '?'}`;
 		}

@@ -70,6 +70,7 @@ export const historyEventTypes = [
 	'recording.paused',
 	'recording.resumed',
 	'load',
+	'probe',
 ] as const;
 
 export type HistoryEventType = (typeof historyEventTypes)[number];

@@ -3,13 +3,30 @@ import {useEffect} from 'react';
 import {DataAge} from '../components/data-age.js';
 import {usePodtop, useServices, useView} from '../components/services.js';
 import {Table} from '../components/table.js';
-import {formatDuration} from '../format/duration.js';
+import {formatDuration, formatMillis} from '../format/duration.js';
 import {formatCount, formatPercent, formatRate} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {EndpointRecord} from '../api/graphql-types.js';
 import {jobColumns} from '../rows/job-rows.js';
 import {EndpointCharts, endpointChartLayout} from '../components/endpoint-charts/index.js';
 import {useRecorded} from '../components/use-series/index.js';
+import {coldStartRuleShort} from '../lib/cold-start.js';
+import {probeFigures} from '../store/probe-figures.js';
+import type {ProbeSample} from '../store/types.js';
+import {windowMs} from '../view-state/view-state.js';
+
+/** The probes over the window, when a probe rule exists: their P95 (total, queue, run), the cold-start share and how many. */
+function probeLine(probes: readonly ProbeSample[] | undefined, from: number, to: number, window: string): string {
+	const total = probeFigures(probes, from, to);
+	if (total.count === 0) {
+		return `probes: none in ${window}`;
+	}
+
+	const delay = probeFigures(probes, from, to, {measure: 'delay'}).p95Ms;
+	const execution = probeFigures(probes, from, to, {measure: 'execution'}).p95Ms;
+	const failed = total.count - total.finished;
+	return `probes P95 ${formatMillis(total.p95Ms)} (delay ${formatMillis(delay)}, execution ${formatMillis(execution)}) · cold ${formatPercent(total.coldShare)} (${coldStartRuleShort}) · ${total.count} in ${window}${failed > 0 ? `, ${failed} not done` : ''}`;
+}
 
 /** The endpoint's workers as pods, counted by desired status: ` · pods 3 RUNNING, 1 EXITED`. */
 function workerPods(pods: EndpointRecord['pods']): string {
@@ -54,6 +71,9 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 	const jobs = usePodtop(state => selectors.endpointJobs(state, endpointId, statusFilter));
 	const selection = useView(state => state.selected.endpoint);
 	const window = useView(state => state.windows.endpoint);
+	const cursor = useView(state => state.cursor);
+	const probing = usePodtop(state => state.probes.configured);
+	const probes = usePodtop(state => state.probes.byEndpoint[endpointId]);
 	const recorded = useRecorded();
 	if (!endpoint) {
 		return <Text color={colors.warn}>{`Endpoint ${endpointId} is not in the list (any more).`}</Text>;
@@ -84,7 +104,11 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 			? ` · discount ×${discount.discountFactor} (${sanitizeLine(discount.type ?? '?')}${discount.expirationDate ? `, until ${sanitizeLine(discount.expirationDate.slice(0, 10))}` : ''})`
 			: ''
 	}`;
-	const chartsHeight = Math.max(0, height - textLines - jobsLines(height, jobs.rows.length));
+	// Live, the window ends at the newest probe; at the time cursor, there.
+	const probesTo = cursor ?? probes?.at(-1)?.at ?? 0;
+	const probeText = probing ? probeLine(probes, probesTo - windowMs[window], probesTo, window) : undefined;
+	const texts = textLines + (probeText === undefined ? 0 : 1);
+	const chartsHeight = Math.max(0, height - texts - jobsLines(height, jobs.rows.length));
 	const found = selection.key === undefined ? -1 : jobs.rows.findIndex(row => row.key === selection.key);
 	const selected = found === -1 ? Math.min(selection.index, Math.max(0, jobs.rows.length - 1)) : found;
 	return (
@@ -103,6 +127,7 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 			<Text wrap='truncate'>{workers}</Text>
 			<Text wrap='truncate'>{jobsLine}</Text>
 			<Text wrap='truncate'>{rates}</Text>
+			{probeText === undefined ? undefined : <Text wrap='truncate'>{probeText}</Text>}
 			<EndpointCharts endpointId={endpointId} width={width} height={chartsHeight} />
 			<Text bold color={colors.accent} wrap='truncate'>
 				{`Tracked jobs (${statusFilter === 'all' ? jobs.tracked : `${jobs.rows.length} of ${jobs.tracked} ${statusFilter}`})  n new job · t test job · f status: ${statusFilter} · ⏎ open`}
@@ -112,7 +137,7 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 				rows={jobs.rows}
 				contentWidths={jobs.widths}
 				selected={selected}
-				height={Math.max(2, height - textLines - endpointChartLayout(width, chartsHeight).lines - 1)}
+				height={Math.max(2, height - texts - endpointChartLayout(width, chartsHeight).lines - 1)}
 				width={width}
 				emptyText={
 					jobs.tracked > 0 ? `no ${statusFilter} jobs: f shows another status` : 'none yet: n sends a job, t a test job, :job <endpoint> <id> adds one'

@@ -23,7 +23,7 @@ type Props = {
 /** A list pane: title line, optional summary line, then the filtered, sorted, virtualised table of the rows every key acts on. */
 export function ListPane({pane, title, source, width, height, hint, above, aboveHeight = 0}: Props) {
 	const {rows: selectors, engine, glyphs} = useServices();
-	const view = useView(useShallow(state => ({columns: state.columns, filter: state.filter, sort: state.sort})));
+	const view = useView(useShallow(state => ({columns: state.columns, filter: state.filter, sort: state.sort, windows: state.windows, cursor: state.cursor})));
 	const selection = useView(state => state.selected[pane]);
 	const window = useView(state => state.windows[pane]);
 	const {columns, all, shown, widths} = usePodtop(state => selectors.pane(state, view, pane));

@@ -17,7 +17,7 @@ type Options = {
 	readonly now?: () => number;
 };
 
-const holdFor = (rule: AlertRule) => (rule.kind === 'queue' || rule.kind === 'idle-pod' ? rule.forMs : 0);
+const holdFor = (rule: AlertRule) => (rule.kind === 'queue' || rule.kind === 'idle-pod' || rule.kind === 'latency' ? rule.forMs : 0);
 
 /**
 The rules' state from one look to the next: `evaluate` says which alerts fire in a state at a time

@@ -2,6 +2,7 @@ import type {EndpointRecord, GpuTypeRecord, PodRecord} from '../api/graphql-type
 import type {Health} from '../api/job-types.js';
 import type {PodtopStore, StoreWrites} from '../store/create-store.js';
 import type {HealthResult} from '../store/write-endpoints.js';
+import {probeOf} from '../store/probe-of.js';
 import type {ConnectionState, SourceName} from '../store/types.js';
 
 type Event = Record<string, unknown> & {readonly type: string};
@@ -45,6 +46,7 @@ export function applyAgentEvents(events: readonly Event[], store: PodtopStore, w
 	const pods = new Map<string, PodRecord>();
 	const podsRemoved = new Set<string>();
 	const gpus = new Map<string, GpuTypeRecord>();
+	const probes: Array<NonNullable<ReturnType<typeof probeOf>>> = [];
 	let at = 0;
 	for (const event of events) {
 		at = Math.max(at, timeOf(event));
@@ -99,6 +101,16 @@ export function applyAgentEvents(events: readonly Event[], store: PodtopStore, w
 				break;
 			}
 
+			case 'probe': {
+				// The agent's probes: checked field by field, as a recorded one is.
+				const probe = isRecord(event.probe) ? probeOf(event.probe.at, event.endpointId, event.probe) : undefined;
+				if (probe) {
+					probes.push(probe);
+				}
+
+				break;
+			}
+
 			case 'discount': {
 				writes.setDiscount(isRecord(event.discount) ? event.discount : undefined);
 				break;
@@ -134,6 +146,8 @@ export function applyAgentEvents(events: readonly Event[], store: PodtopStore, w
 	for (const [when, results] of health) {
 		writes.setHealthResults(results, when);
 	}
+
+	writes.addProbes(probes);
 
 	if (pods.size > 0 || podsRemoved.size > 0) {
 		writes.setPods(

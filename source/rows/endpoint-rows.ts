@@ -1,8 +1,9 @@
-import {formatDuration} from '../format/duration.js';
+import {formatDuration, formatMillis} from '../format/duration.js';
 import {type Glyphs, sparkline} from '../format/glyphs.js';
 import {formatCount, formatPercent, formatRate, formatWorkerRange} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
-import type {EndpointState} from '../store/types.js';
+import {probeFigures, type ProbeFigures} from '../store/probe-figures.js';
+import type {EndpointState, ProbeState} from '../store/types.js';
 import type {Column, SortableRow} from './row.js';
 
 export const endpointColumns = {
@@ -36,11 +37,31 @@ export const endpointColumns = {
 	],
 } as const satisfies Record<string, readonly Column[]>;
 
+/** The probes' columns, shown when some `[[probe]]` rule exists: the P95 of their time (queue and run) and their cold-start share over the view's window. */
+export const probeColumns = [
+	{title: 'P95', width: 6, align: 'right'},
+	{title: 'COLD%', width: 5, align: 'right'},
+] as const satisfies readonly Column[];
+
+/** The Endpoints pane's columns: with the probes' at the end when some probe rule exists. */
+export function endpointColumnsFor(wide: boolean, probing: boolean): readonly Column[] {
+	const base = wide ? endpointColumns.wide : endpointColumns.compact;
+	return probing ? [...base, ...probeColumns] : base;
+}
+
+/** What the probes show: their state and the window (from, to] their figures are over. */
+export type ProbeWindow = {readonly probes: ProbeState; readonly from: number; readonly to: number};
+
+const probeCells = (figures: ProbeFigures | undefined) => [formatMillis(figures?.p95Ms), formatPercent(figures?.coldShare)];
+
 const eta = (seconds: number | undefined) => (seconds === undefined ? '–' : seconds === 0 ? 'empty' : formatDuration(seconds));
 
 /** Rows for the Endpoints pane, wide or compact. An endpoint whose health fails is marked, never shown as zeros. */
-export function endpointRows(endpoints: readonly EndpointState[], wide: boolean, glyphs: Glyphs): SortableRow[] {
+export function endpointRows(endpoints: readonly EndpointState[], wide: boolean, glyphs: Glyphs, probeWindow?: ProbeWindow): SortableRow[] {
+	const probing = probeWindow?.probes.configured === true;
 	return endpoints.map(({record, health, healthError, history, figures}) => {
+		const probed = probing ? probeFigures(probeWindow.probes.byEndpoint[record.id], probeWindow.from, probeWindow.to) : undefined;
+		const probeSort = probing ? [probed?.p95Ms, probed?.coldShare] : [];
 		const name = sanitizeLine(record.name || record.id);
 		const queueTrend = history.map(sample => sample.inQueue);
 		const span = formatWorkerRange(record.workersMin, record.workersMax);
@@ -64,35 +85,38 @@ export function endpointRows(endpoints: readonly EndpointState[], wide: boolean,
 		const trendWidth = wide ? 12 : 8;
 		const trend = stale ? `${glyphs.warning} stale` : sparkline(queueTrend, trendWidth, glyphs);
 		const troubled = workers.unhealthy > 0 || workers.throttled > 0;
-		const cells = wide
-			? [
-					name,
-					String(workers.running),
-					String(workers.idle),
-					String(workers.initializing),
-					String(workers.throttled),
-					String(workers.unhealthy),
-					span,
-					formatCount(jobs.inQueue),
-					formatCount(jobs.inProgress),
-					formatCount(jobs.completed),
-					formatCount(jobs.failed),
-					formatCount(jobs.retried),
-					formatRate(figures.throughputPerMinute),
-					failRate,
-					trend,
-					eta(figures.drainEtaSeconds),
-				]
-			: [
-					name,
-					`${workers.running}/${record.workersMax ?? '?'}${workers.initializing ? ` +${workers.initializing}` : ''}${troubled ? '!' : ''}`,
-					formatCount(jobs.inQueue),
-					formatCount(jobs.inProgress),
-					formatRate(figures.throughputPerMinute),
-					failRate,
-					trend,
-					eta(figures.drainEtaSeconds),
-				];
+		const cells = [
+			...(wide
+				? [
+						name,
+						String(workers.running),
+						String(workers.idle),
+						String(workers.initializing),
+						String(workers.throttled),
+						String(workers.unhealthy),
+						span,
+						formatCount(jobs.inQueue),
+						formatCount(jobs.inProgress),
+						formatCount(jobs.completed),
+						formatCount(jobs.failed),
+						formatCount(jobs.retried),
+						formatRate(figures.throughputPerMinute),
+						failRate,
+						trend,
+						eta(figures.drainEtaSeconds),
+					]
+				: [
+						name,
+						`${workers.running}/${record.workersMax ?? '?'}${workers.initializing ? ` +${workers.initializing}` : ''}${troubled ? '!' : ''}`,
+						formatCount(jobs.inQueue),
+						formatCount(jobs.inProgress),
+						formatRate(figures.throughputPerMinute),
+						failRate,
+						trend,
+						eta(figures.drainEtaSeconds),
+					]),
+			...(probing ? probeCells(probed) : []),
+		];
 		const sortValues = wide
 			? [
 					name,
@@ -113,6 +137,7 @@ export function endpointRows(endpoints: readonly EndpointState[], wide: boolean,
 					figures.drainEtaSeconds,
 				]
 			: [name, workers.running, jobs.inQueue, jobs.inProgress, figures.throughputPerMinute, figures.failureRate, jobs.inQueue, figures.drainEtaSeconds];
+		sortValues.push(...probeSort);
 		return {key: record.id, cells, sortValues, searchText, tone: stale ? 'warn' : (figures.failureRate ?? 0) >= 0.2 ? 'bad' : undefined, dim: stale};
 	});
 }

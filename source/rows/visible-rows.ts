@@ -2,8 +2,8 @@ import type {Glyphs} from '../format/glyphs.js';
 import type {Collection, PodtopState, TrackedJobs} from '../store/state.js';
 import type {TrackedJob} from '../store/types.js';
 import {isWide} from '../view-state/layout.js';
-import type {JobStatusFilter, ListPane, SortState, ViewState} from '../view-state/view-state.js';
-import {endpointColumns, endpointRows} from './endpoint-rows.js';
+import {type JobStatusFilter, type ListPane, type SortState, type ViewState, windowMs} from '../view-state/view-state.js';
+import {endpointColumnsFor, endpointRows, type ProbeWindow} from './endpoint-rows.js';
 import {gpuColumns, gpuRows} from './gpu-rows.js';
 import {jobColumns, jobImage, jobLines, jobRows, matchesStatusFilter, splitJobBody, type JobBody} from './job-rows.js';
 import {podColumns, podRows} from './pod-rows.js';
@@ -52,18 +52,19 @@ function memoize<Inputs extends readonly unknown[], Result>(compute: (...inputs:
 
 type Built = {readonly columns: readonly Column[]; readonly all: readonly SortableRow[]; readonly widths: readonly number[]};
 
-function paneSelector<T>(
-	build: (items: readonly T[], wide: boolean, glyphs: Glyphs) => SortableRow[],
-	columns: {readonly wide: readonly Column[]; readonly compact: readonly Column[]},
+function paneSelector<T, Extra = undefined>(
+	build: (items: readonly T[], wide: boolean, glyphs: Glyphs, extra: Extra) => SortableRow[],
+	columns: {readonly wide: readonly Column[]; readonly compact: readonly Column[]} | ((wide: boolean, extra: Extra) => readonly Column[]),
 	glyphs: Glyphs,
 ) {
-	const built = memoize((collection: Collection<T>, wide: boolean): Built => {
+	const built = memoize((collection: Collection<T>, wide: boolean, extra: Extra): Built => {
 		const all = build(
 			collection.order.flatMap(id => collection.byId[id] ?? []),
 			wide,
 			glyphs,
+			extra,
 		);
-		const shape = wide ? columns.wide : columns.compact;
+		const shape = typeof columns === 'function' ? columns(wide, extra) : wide ? columns.wide : columns.compact;
 		return {columns: shape, all, widths: contentWidths(shape, all)};
 	});
 	/** The keys in the order last shown: a poll's rows are tried in it before they are sorted. */
@@ -74,7 +75,7 @@ function paneSelector<T>(
 		return {...rows, shown: sorted};
 	});
 	return {
-		select: (collection: Collection<T>, wide: boolean, filter: string, sort: SortState) => shown(built(collection, wide), filter, sort),
+		select: (collection: Collection<T>, wide: boolean, filter: string, sort: SortState, extra: Extra) => shown(built(collection, wide, extra), filter, sort),
 		forget() {
 			built.forget();
 			shown.forget();
@@ -83,6 +84,26 @@ function paneSelector<T>(
 	};
 }
 
+/** The probes' window for the Endpoints pane: undefined without probes; the same object while nothing it depends on changed (the rows stay memoized). */
+const probeWindow = (() => {
+	let last: ProbeWindow | undefined;
+	return (state: PodtopState, view: Partial<Pick<ViewState, 'windows' | 'cursor'>>): ProbeWindow | undefined => {
+		const {probes} = state;
+		if (!probes.configured) {
+			return undefined;
+		}
+
+		const span = windowMs[view.windows?.endpoints ?? '1h'];
+		// Live, the window ends at the newest probe (rebuilt when one arrives); at the time cursor, there.
+		const to = view.cursor ?? Math.max(0, ...Object.values(probes.byEndpoint).map(list => list.at(-1)?.at ?? 0));
+		if (last?.probes !== probes || last.to !== to || last.to - last.from !== span) {
+			last = {probes, from: to - span, to};
+		}
+
+		return last;
+	};
+})();
+
 /**
 The rows every part of the dashboard agrees on: the panes draw them, the keys move over them and
 act on them. Each is rebuilt only when its inputs change (a poll, the filter, the sort, a resize).
@@ -90,7 +111,11 @@ act on them. Each is rebuilt only when its inputs change (a poll, the filter, th
 export function createRowSelectors(glyphs: Glyphs, options: {readonly pictures?: boolean} = {}) {
 	const pictures = options.pictures ?? false;
 	const panes = {
-		endpoints: paneSelector(endpointRows, endpointColumns, glyphs),
+		endpoints: paneSelector(
+			endpointRows,
+			(wide: boolean, probes: ProbeWindow | undefined) => endpointColumnsFor(wide, probes?.probes.configured === true),
+			glyphs,
+		),
 		pods: paneSelector(podRows, podColumns, glyphs),
 		gpus: paneSelector(gpuRows, gpuColumns, glyphs),
 	};
@@ -104,7 +129,8 @@ export function createRowSelectors(glyphs: Glyphs, options: {readonly pictures?:
 	const listPanes = Object.keys(panes) as ListPane[];
 	let lastPane: ListPane | undefined;
 	return {
-		pane(state: PodtopState, view: Pick<ViewState, 'columns' | 'filter' | 'sort'>, pane: ListPane): PaneRows {
+		/** `windows` and `cursor` set the span the probes' figures are over (the pane's window, ending at the time cursor or now). */
+		pane(state: PodtopState, view: Pick<ViewState, 'columns' | 'filter' | 'sort'> & Partial<Pick<ViewState, 'windows' | 'cursor'>>, pane: ListPane): PaneRows {
 			const wide = isWide(view.columns);
 			const filter = view.filter[pane];
 			const sort = view.sort[pane];
@@ -120,15 +146,15 @@ export function createRowSelectors(glyphs: Glyphs, options: {readonly pictures?:
 
 			switch (pane) {
 				case 'endpoints': {
-					return panes.endpoints.select(state.endpoints, wide, filter, sort);
+					return panes.endpoints.select(state.endpoints, wide, filter, sort, probeWindow(state, view));
 				}
 
 				case 'pods': {
-					return panes.pods.select(state.pods, wide, filter, sort);
+					return panes.pods.select(state.pods, wide, filter, sort, undefined);
 				}
 
 				case 'gpus': {
-					return panes.gpus.select(state.gpus, wide, filter, sort);
+					return panes.gpus.select(state.gpus, wide, filter, sort, undefined);
 				}
 			}
 		},

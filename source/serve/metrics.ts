@@ -1,4 +1,4 @@
-import {Counter, Gauge, Registry, type LabelValues} from 'prom-client';
+import {Counter, Gauge, Histogram, Registry, type LabelValues} from 'prom-client';
 import {formatPrice} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {stockLevels, stockOf} from '../store/gpu-stock.js';
@@ -299,5 +299,64 @@ export function createMetrics(store: PodtopStore): {readonly registry: Registry;
 		}
 	});
 
-	return {registry, close: unsubscribe};
+	const unsubscribeProbes = probeMetrics(registry, store);
+	return {
+		registry,
+		close() {
+			unsubscribe();
+			unsubscribeProbes();
+		},
+	};
+}
+
+/** Probe times from 100 ms to 10 minutes: a warm echo to a cold start of a large model. */
+const probeBuckets = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600];
+
+/**
+The probes (`[[probe]]` rules) as a histogram of their delay, execution and total time per
+endpoint, and a count by outcome and cold start: each probe observed once, as it reaches the store
+(those sent before the exporter started, read back from history, are not counted again).
+*/
+function probeMetrics(registry: Registry, store: PodtopStore): () => void {
+	const seconds = new Histogram({
+		name: 'podtop_probe_seconds',
+		help: 'Probe jobs that completed: time in the queue (delay), running (execution) and both (total)',
+		labelNames: [...endpointLabels, 'measure'],
+		buckets: probeBuckets,
+		registers: [registry],
+	});
+	const probes = new Counter({
+		name: 'podtop_probes_total',
+		help: 'Probe jobs sent, by how they ended (ok, failed, refused, ambiguous, timeout, lost) and whether they met a cold worker',
+		labelNames: [...endpointLabels, 'outcome', 'cold'],
+		registers: [registry],
+	});
+	const since = Date.now();
+	return store.subscribe((next, previous) => {
+		if (next.probes.byEndpoint === previous.probes.byEndpoint) {
+			return;
+		}
+
+		for (const [id, list] of Object.entries(next.probes.byEndpoint)) {
+			const before = previous.probes.byEndpoint[id];
+			if (list === before) {
+				continue;
+			}
+
+			const known = new Set(before);
+			const labels = {endpoint_id: label(id), endpoint: label(next.endpoints.byId[id]?.record.name ?? id)};
+			for (const probe of list) {
+				if (known.has(probe) || probe.at < since) {
+					continue;
+				}
+
+				probes.inc({...labels, outcome: probe.outcome, cold: probe.cold ? 'true' : 'false'});
+				if (probe.outcome === 'ok' && probe.delayMs !== undefined && probe.executionMs !== undefined) {
+					seconds.observe({...labels, measure: 'delay'}, probe.delayMs / 1000);
+					seconds.observe({...labels, measure: 'execution'}, probe.executionMs / 1000);
+					seconds.observe({...labels, measure: 'total'}, (probe.delayMs + probe.executionMs) / 1000);
+				}
+			}
+		}
+	});
 }

@@ -2,6 +2,7 @@ import type {AlertRule} from '../config/alert-rules.js';
 import {formatDuration} from '../format/duration.js';
 import {stockOf} from './gpu-stock.js';
 import {formatCostNow, meanGpuUtil, podCost, podCostTotals} from './pod-figures.js';
+import {probeFigures} from './probe-figures.js';
 import type {PodtopState} from './state.js';
 import type {HealthSample} from './types.js';
 
@@ -33,6 +34,7 @@ export function failurePercent(history: readonly HealthSample[], windowMs: numbe
 }
 
 const money = (value: number) => `$${value.toFixed(2)}/h`;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Where a rule's condition holds in this state, subject by subject (how long it has held is the caller's business). */
 export function holdingNow(rule: AlertRule, state: PodtopState, now: number): Holding[] {
@@ -92,6 +94,22 @@ export function holdingNow(rule: AlertRule, state: PodtopState, now: number): Ho
 				const util = meanGpuUtil(record);
 				return record.desiredStatus === 'RUNNING' && util !== undefined && util < rule.underPercent && matches(rule.pod, id, record.name)
 					? [{subject: id, subjectName: record.name ?? id, message: `GPU ${util} % (under ${rule.underPercent} %) at ${formatCostNow(podCost(record))}`}]
+					: [];
+			});
+		}
+
+		case 'latency': {
+			return endpoints(rule.endpoint).flatMap(({id, name}) => {
+				const {p95Ms: value, finished} = probeFigures(state.probes.byEndpoint[id], now - rule.windowMs, now, {rank: rule.percentile, measure: rule.measure});
+				const what = rule.measure === 'total' ? 'probe time' : `probe ${rule.measure}`;
+				return value !== undefined && value > rule.overMs
+					? [
+							{
+								subject: id,
+								subjectName: name,
+								message: `P${rule.percentile} ${what} ${seconds(value)} over ${finished} probe${finished === 1 ? '' : 's'} in ${formatDuration(rule.windowMs / 1000)} (over ${seconds(rule.overMs)})`,
+							},
+						]
 					: [];
 			});
 		}

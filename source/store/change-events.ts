@@ -83,6 +83,22 @@ export function changeEvents(previous: PodtopState, next: PodtopState, at: strin
 		}
 	}
 
+	if (previous.probes.byEndpoint !== next.probes.byEndpoint) {
+		for (const [endpointId, probes] of Object.entries(next.probes.byEndpoint)) {
+			const before = previous.probes.byEndpoint[endpointId];
+			if (probes === before) {
+				continue;
+			}
+
+			const known = new Set(before);
+			for (const probe of probes) {
+				if (!known.has(probe)) {
+					events.push({type: 'probe', at, endpointId, probe: {...probe, sentAt: new Date(probe.at).toISOString()}});
+				}
+			}
+		}
+	}
+
 	if (previous.alerts !== next.alerts) {
 		const before = new Set(previous.alerts.map(alert => alert.id));
 		const after = new Set(next.alerts.map(alert => alert.id));

@@ -7,13 +7,14 @@ import {jobWrites, type JobWrites} from './write-jobs.js';
 import {podWrites, type PodWrites} from './write-pods.js';
 import {replicaWrites, type ReplicaWrites} from './write-replica.js';
 import {alertWrites, type AlertWrites} from './write-alerts.js';
+import {probeWrites, type ProbeWrites} from './write-probes.js';
 import {statusWrites, type StatusWrites} from './write-status.js';
 
 /** The store as readers see it: the dashboard and the headless commands can read and subscribe, never write. */
 export type PodtopStore = Pick<StoreApi<PodtopState>, 'getState' | 'getInitialState' | 'subscribe'>;
 
 /** Every write to the store. Only the pollers and `engine.perform` hold these. */
-export type StoreWrites = EndpointWrites & PodWrites & GpuWrites & JobWrites & StatusWrites & ReplicaWrites & AlertWrites;
+export type StoreWrites = EndpointWrites & PodWrites & GpuWrites & JobWrites & StatusWrites & ReplicaWrites & AlertWrites & ProbeWrites;
 
 export type StoreOptions = {
 	readonly mode: 'demo' | 'live';
@@ -40,6 +41,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint, profile}: Stor
 		connection: {jobApi: {}, graphql: {}},
 		budgets: {},
 		alerts: [],
+		probes: {configured: false, byEndpoint: {}},
 		focus: 'endpoints',
 	}));
 	const {setState: set, getState: get} = store;
@@ -51,6 +53,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint, profile}: Stor
 		...statusWrites(set, get),
 		...replicaWrites(set, get),
 		...alertWrites(set, get),
+		...probeWrites(set, get),
 	};
 	return {store, writes};
 }

@@ -1,5 +1,17 @@
 import type {ServerlessDiscount} from '../api/graphql-types.js';
-import type {BudgetState, ConnectionState, EndpointState, FiringAlert, GpuState, PaneName, PodDetail, PodState, SourceName, TrackedJob} from './types.js';
+import type {
+	BudgetState,
+	ConnectionState,
+	EndpointState,
+	FiringAlert,
+	GpuState,
+	PaneName,
+	PodDetail,
+	PodState,
+	ProbeState,
+	SourceName,
+	TrackedJob,
+} from './types.js';
 
 export type Collection<T> = {
 	readonly byId: Readonly<Record<string, T>>;
@@ -47,6 +59,8 @@ export type PodtopState = {
 	readonly budgets: Readonly<Record<string, BudgetState>>;
 	/** The alert rules firing now (`--alerts`), oldest first. */
 	readonly alerts: readonly FiringAlert[];
+	/** The `[[probe]]` jobs' times per endpoint (sent here, by the agent, or read back from history). */
+	readonly probes: ProbeState;
 	/** Which pane is on screen, so hidden ones poll slower. */
 	readonly focus: PaneName;
 };

@@ -119,3 +119,27 @@ export type FiringAlert = {
 	readonly since: number;
 	readonly firedAt: number;
 };
+
+/** How a probe ended: done, the job failed (or was cancelled or timed out), refused or maybe sent, not done in its time, or lost track of. */
+export type ProbeOutcome = 'ok' | 'failed' | 'refused' | 'ambiguous' | 'timeout' | 'lost';
+
+/** One probe: a small job sent on a `[[probe]]` rule's cadence, and how long it took. */
+export type ProbeSample = {
+	/** When it was sent. */
+	readonly at: number;
+	readonly jobId?: string;
+	/** Time in the queue and running (ms), from the service's `/status`. */
+	readonly delayMs?: number;
+	readonly executionMs?: number;
+	/** It met a cold worker (the shared rule of lib/cold-start.ts). */
+	readonly cold?: boolean;
+	readonly outcome: ProbeOutcome;
+	/** Why it did not end `ok` (sanitised, short). */
+	readonly error?: string;
+};
+
+/** The probes: whether any rule is configured here, and each endpoint's recent ones, oldest first. */
+export type ProbeState = {
+	readonly configured: boolean;
+	readonly byEndpoint: Readonly<Record<string, readonly ProbeSample[]>>;
+};

@@ -127,6 +127,28 @@ describe('podtop doctor against a simulator', () => {
 		writeFileSync(alerts, '[[rule]]\nname = "queue"\nkind = "queue"\nendpoint = "*"\nover = 10\nfor = "1m"\n');
 		({check} = await report(['--alerts', alerts]));
 		expect(check('alerts')).toMatchObject({status: 'ok', found: `${alerts}: 1 rule`});
+		expect(check('probes')).toMatchObject({status: 'skip', found: 'none configured: probes are off ([[probe]] in the alert rules sends them)'});
+	});
+
+	test('probes: what the configured ones cost a day, in jobs per endpoint matched and, for a public image model, in dollars', async () => {
+		const alerts = join(home, 'probes.toml');
+		writeFileSync(
+			alerts,
+			[
+				'[[probe]]\nendpoint = "ech*"\nevery = "5m"\ninput = {delay_ms = 10}',
+				'[[probe]]\nname = "images"\nendpoint = "black-forest-labs-flux-1-schnell"\nevery = "10m"\ninput = {prompt = "a dot", width = 1024, height = 1024}',
+				'[[probe]]\nendpoint = "llama-*"\nevery = "1h"\ninput = {prompt = "ping"}',
+			].join('\n\n'),
+		);
+		const {check} = await report(['--alerts', alerts]);
+		// 288 + 144 + 0 jobs; 144 images of 1024×1024 at $0.0024/MP: 144 × $0.0025165824 = $0.36.
+		expect(check('probes')).toMatchObject({status: 'ok', figures: {rules: 3, jobsPerDay: 432, dollarsPerDay: 0.3624}});
+		expect(check('probes').found).toBe(
+			'432 jobs a day in all ($0.36 of them images); probe ech*: every 5m00s, 288 jobs a day × 1 endpoint (echo); ' +
+				'images: every 10m00s, 144 jobs a day × 1 endpoint (black-forest-labs-flux-1-schnell), $0.36 a day; ' +
+				'probe llama-*: every 1h00m, 24 jobs a day per endpoint, matching none now. ' +
+				'Each probe is a job, billed as one (run by the agent, or a dashboard or watch polling alone)',
+		);
 	});
 
 	test('with an agent serving the account: found, attached, the same version, its 429s and the history it records', async () => {

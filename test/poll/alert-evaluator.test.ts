@@ -97,4 +97,23 @@ describe('alert rules against store states', () => {
 		writes.setPods([pod('busy', 90, 2), pod('idle', 40, 1.5)], 30 * 60_000 + 1);
 		expect(look(30 * 60_000 + 1).some(alert => alert.startsWith('idle@'))).toBe(false);
 	});
+
+	test('latency: the P95 of the probes in the window over the line, held for its time, on the endpoints it names', () => {
+		const {writes, changes, look} = fixture('[[rule]]\nname = "slow"\nkind = "latency"\nendpoint = "llama-*"\nover = "30s"\nwindow = "10m"\nfor = "1m"\n');
+		const probe = (endpointId: string, at: number, delayMs: number, executionMs: number, outcome: 'ok' | 'failed' = 'ok') => ({
+			endpointId,
+			probe: {at, jobId: `j${at}`, delayMs, executionMs, cold: delayMs > 10_000, outcome},
+		});
+		// Nineteen fast probes and one slow: the P95 (nearest rank, the 19th of 20) is still fast.
+		writes.addProbes(Array.from({length: 20}, (_, index) => probe('ep-llama', index * 1000, 1000, index === 19 ? 60_000 : 2000)));
+		writes.addProbes([probe('ep-sdxl', 1000, 90_000, 90_000)]);
+		expect(look(20_000)).toEqual([]);
+		// Two slow ones of 21 (and a failed one, which has no time): the 20th is slow.
+		writes.addProbes([probe('ep-llama', 21_000, 20_000, 25_000), probe('ep-llama', 22_000, 0, 0, 'failed')]);
+		expect(look(22_000)).toEqual([]);
+		expect(look(82_000)).toEqual(['slow@ep-llama: P95 probe time 45.0 s over 21 probes in 10m00s (over 30.0 s)']);
+		// Ten minutes on, the slow ones have left the window.
+		expect(look(22_000 + 600_000)).toEqual([]);
+		expect(changes.map(change => `${change.state} ${change.alert.subject}`)).toEqual(['firing ep-llama', 'resolved ep-llama']);
+	});
 });

@@ -120,6 +120,31 @@ describe('the metrics, from fixed store states', () => {
 	});
 });
 
+describe('the probes as metrics', () => {
+	test('a histogram of delay, execution and total per endpoint, and a count by outcome and cold start; probes from before the exporter are not counted', async () => {
+		const {store, writes} = createPodtopStore({mode: 'live', apiHost: 'x', keyFingerprint: '••••1234'});
+		writes.setEndpoints([{id: 'ep1', name: 'llama'}], 0);
+		writes.addProbes([{endpointId: 'ep1', probe: {at: Date.now() - 3_600_000, jobId: 'old', delayMs: 100, executionMs: 100, cold: false, outcome: 'ok'}}]);
+		const metrics = createMetrics(store);
+		const at = Date.now();
+		writes.addProbes([
+			{endpointId: 'ep1', probe: {at, jobId: 'a', delayMs: 300, executionMs: 1500, cold: false, outcome: 'ok'}},
+			{endpointId: 'ep1', probe: {at: at + 1, jobId: 'b', delayMs: 12_000, executionMs: 1700, cold: true, outcome: 'ok'}},
+			{endpointId: 'ep1', probe: {at: at + 2, jobId: 'c', outcome: 'timeout', error: 'not done in 600 s'}},
+		]);
+		const text = await metrics.registry.metrics();
+		metrics.close();
+		expect(text).toContain('# TYPE podtop_probe_seconds histogram');
+		expect(text).toMatch(/^podtop_probe_seconds_bucket{le="0.5",endpoint_id="ep1",endpoint="llama",measure="delay"} 1$/m);
+		expect(text).toMatch(/^podtop_probe_seconds_bucket{le="20",endpoint_id="ep1",endpoint="llama",measure="delay"} 2$/m);
+		expect(text).toMatch(/^podtop_probe_seconds_sum{endpoint_id="ep1",endpoint="llama",measure="execution"} 3.2$/m);
+		expect(text).toMatch(/^podtop_probe_seconds_count{endpoint_id="ep1",endpoint="llama",measure="total"} 2$/m);
+		expect(text).toMatch(/^podtop_probes_total{endpoint_id="ep1",endpoint="llama",outcome="ok",cold="false"} 1$/m);
+		expect(text).toMatch(/^podtop_probes_total{endpoint_id="ep1",endpoint="llama",outcome="ok",cold="true"} 1$/m);
+		expect(text).toMatch(/^podtop_probes_total{endpoint_id="ep1",endpoint="llama",outcome="timeout",cold="false"} 1$/m);
+	});
+});
+
 describe('podtop export on the simulator', () => {
 	let sim: TestSim;
 	let exporter: ChildProcess;
