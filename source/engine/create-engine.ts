@@ -141,7 +141,8 @@ export async function createEngine({
 	// DEMO, recording the whole account: the simulator runs its past hours first, for history to hold them.
 	const recordsAll = record && !endpointFilter?.length;
 	const demoPast = historyOptions.demoPastMs ?? demoPastMs;
-	const simulatedPastMs = target.mode === 'demo' && recordsAll && !historyOptions.disabled && historyOptions.prometheusUrl === undefined && demoPast > 0 ? demoPast : undefined;
+	const simulatedPastMs =
+		target.mode === 'demo' && recordsAll && !historyOptions.disabled && historyOptions.prometheusUrl === undefined && demoPast > 0 ? demoPast : undefined;
 	if (target.mode === 'live') {
 		service = target;
 	} else {

@@ -66,7 +66,7 @@ export class TimerHeap<T extends HeapEntry> {
 		const entry = items[start]!;
 		let index = start;
 		while (index > 0) {
-			const parent = (index - 1) >> 1;
+			const parent = Math.floor((index - 1) / 2);
 			if (!before(entry, items[parent]!)) {
 				break;
 			}
