@@ -2,14 +2,30 @@ import type {SeriesKind} from './history-types.js';
 import type {SqliteDatabase} from './history-file.js';
 
 /** A series as the reader keeps it. */
-export type KnownSeriesRow = {readonly kind: SeriesKind; readonly key: string; readonly name: string | undefined; readonly deletedAt: number | undefined};
+export type KnownSeriesRow = {
+	readonly id: number;
+	readonly kind: SeriesKind;
+	readonly key: string;
+	readonly name: string | undefined;
+	readonly firstAt: number;
+	readonly deletedAt: number | undefined;
+};
+
+/** The file's series, by id and by what a query may name them with. */
+export type KnownSeries = {
+	readonly byId: ReadonlyMap<number, KnownSeriesRow>;
+	/** By `kind\0key`. */
+	readonly byKey: ReadonlyMap<string, KnownSeriesRow>;
+	/** By `kind\0name`: of things sharing a name, one not deleted first, then the newest. */
+	readonly byName: ReadonlyMap<string, KnownSeriesRow>;
+};
 
 type ParsedRecord = {readonly at: number; readonly record: Readonly<Record<string, unknown>>};
 
 type Cache = {
 	/** `meta.series_version` when the series were read (the writer moves it on any change to them). */
 	version: string | undefined;
-	series: Map<number, KnownSeriesRow> | undefined;
+	series: KnownSeries | undefined;
 	/** Records parsed for the last moment asked, by series: stepping through time parses each record once. */
 	records: Map<number, ParsedRecord>;
 	timer?: NodeJS.Timeout;
@@ -24,9 +40,11 @@ const prepared = new WeakMap<SqliteDatabase, ReturnType<typeof prepare>>();
 function prepare(db: SqliteDatabase) {
 	return {
 		version: db.prepare(`SELECT value FROM meta WHERE key = 'series_version'`).raw(),
+		// A file without the mark (no series changed since it was made): any commit since, by another connection or this one, may have changed them.
+		commits: db.prepare(`SELECT data_version, total_changes() FROM pragma_data_version`).raw(),
 		series: db
 			.prepare(
-				`SELECT group_concat(id || ',' || json_quote(kind) || ',' || json_quote(key) || ',' || json_quote(name) || ',' || coalesce(deleted_at, 'null'), ',') FROM series`,
+				`SELECT group_concat(id || ',' || json_quote(kind) || ',' || json_quote(key) || ',' || json_quote(name) || ',' || first_at || ',' || coalesce(deleted_at, 'null'), ',') FROM series`,
 			)
 			.raw(),
 		// Which record of each thing holds at a moment (its newest then, or its first when none was yet): one pass over the records in key order.
@@ -72,28 +90,59 @@ export const flatList = (row: unknown): unknown[] => {
 	return text ? (JSON.parse(`[${text}]`) as unknown[]) : [];
 };
 
-/** Every series of the file by id, read again only when the writer says they changed (a file without the mark: every time). */
-export function seriesById(db: SqliteDatabase): Map<number, KnownSeriesRow> {
+/** A thing named `name` is a better answer than `than` (of two sharing it): one not deleted, else the newest. */
+function betterNamed(row: KnownSeriesRow, than: KnownSeriesRow | undefined): boolean {
+	if (!than) {
+		return true;
+	}
+
+	const alive = row.deletedAt === undefined;
+	return alive === (than.deletedAt === undefined) ? row.firstAt > than.firstAt : alive;
+}
+
+/** Every series of the file, read again only when the writer says they changed (a file without the mark: after any commit). */
+export function knownSeries(db: SqliteDatabase): KnownSeries {
 	const {cache, statements} = cacheOf(db);
-	const version = (statements.version.get() as [string] | undefined)?.[0];
-	if (cache.series && version !== undefined && version === cache.version) {
+	const version = (statements.version.get() as [string] | undefined)?.[0] ?? `commits ${(statements.commits.get() as [number, number]).join(' ')}`;
+	if (cache.series && version === cache.version) {
 		return cache.series;
 	}
 
 	const flat = flatList(statements.series.get());
-	const series = new Map<number, KnownSeriesRow>();
-	for (let index = 0; index < flat.length; index += 5) {
-		series.set(flat[index] as number, {
+	const byId = new Map<number, KnownSeriesRow>();
+	const byKey = new Map<string, KnownSeriesRow>();
+	const byName = new Map<string, KnownSeriesRow>();
+	for (let index = 0; index < flat.length; index += 6) {
+		const row: KnownSeriesRow = {
+			id: flat[index] as number,
 			kind: flat[index + 1] as SeriesKind,
 			key: flat[index + 2] as string,
 			name: (flat[index + 3] as string | null) ?? undefined,
-			deletedAt: (flat[index + 4] as number | null) ?? undefined,
-		});
+			firstAt: flat[index + 4] as number,
+			deletedAt: (flat[index + 5] as number | null) ?? undefined,
+		};
+		byId.set(row.id, row);
+		byKey.set(`${row.kind}\0${row.key}`, row);
+		if (row.name !== undefined) {
+			const named = `${row.kind}\0${row.name}`;
+			if (betterNamed(row, byName.get(named))) {
+				byName.set(named, row);
+			}
+		}
 	}
 
-	cache.series = series;
+	cache.series = {byId, byKey, byName};
 	cache.version = version;
-	return series;
+	return cache.series;
+}
+
+/** Every series of the file by id. */
+export const seriesById = (db: SqliteDatabase): ReadonlyMap<number, KnownSeriesRow> => knownSeries(db).byId;
+
+/** The thing a query names, by id first, else by name (one not deleted, else the newest). */
+export function resolveThing(db: SqliteDatabase, kind: SeriesKind, key: string): KnownSeriesRow | undefined {
+	const {byKey, byName} = knownSeries(db);
+	return byKey.get(`${kind}\0${key}`) ?? byName.get(`${kind}\0${key}`);
 }
 
 /** The record of each wanted series at the moment, parsed (those parsed for the last moment reused). */
