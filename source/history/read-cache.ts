@@ -28,6 +28,8 @@ type Cache = {
 	series: KnownSeries | undefined;
 	/** Records parsed for the last moment asked, by series: stepping through time parses each record once. */
 	records: Map<number, ParsedRecord>;
+	/** When each series' records were written (oldest first), as of the commit `commits` names. */
+	recordTimes: {readonly commits: string; readonly bySid: Map<number, number[]>} | undefined;
 	timer?: NodeJS.Timeout;
 };
 
@@ -47,12 +49,8 @@ function prepare(db: SqliteDatabase) {
 				`SELECT group_concat(id || ',' || json_quote(kind) || ',' || json_quote(key) || ',' || json_quote(name) || ',' || first_at || ',' || coalesce(deleted_at, 'null'), ',') FROM series`,
 			)
 			.raw(),
-		// Which record of each thing holds at a moment (its newest then, or its first when none was yet): one pass over the records in key order.
-		recordAt: db
-			.prepare(
-				`SELECT group_concat(sid || ',' || at, ',') FROM (SELECT sid, coalesce(max(CASE WHEN at <= ? THEN at END), min(at)) AS at FROM records GROUP BY sid)`,
-			)
-			.raw(),
+		// When each thing's records were written, in key order (by series, oldest first): which holds at a moment is then found without SQL.
+		recordTimes: db.prepare(`SELECT group_concat(sid || ',' || at, ',') FROM records`).raw(),
 		recordTexts: db
 			.prepare(
 				`SELECT json_group_array(json_array(r.sid, r.at, r.record)) FROM json_each(?) j JOIN records r ON r.sid = j.value ->> 0 AND r.at = j.value ->> 1`,
@@ -70,7 +68,7 @@ function cacheOf(db: SqliteDatabase): {cache: Cache; statements: ReturnType<type
 
 	let cache = caches.get(db);
 	if (!cache) {
-		cache = {version: undefined, series: undefined, records: new Map()};
+		cache = {version: undefined, series: undefined, records: new Map(), recordTimes: undefined};
 		caches.set(db, cache);
 	}
 
@@ -79,6 +77,7 @@ function cacheOf(db: SqliteDatabase): {cache: Cache; statements: ReturnType<type
 	cache.timer = setTimeout(() => {
 		held.series = undefined;
 		held.records = new Map();
+		held.recordTimes = undefined;
 	}, keepMs);
 	cache.timer.unref();
 	return {cache, statements};
@@ -100,10 +99,13 @@ function betterNamed(row: KnownSeriesRow, than: KnownSeriesRow | undefined): boo
 	return alive === (than.deletedAt === undefined) ? row.firstAt > than.firstAt : alive;
 }
 
+/** Names the file's last commit, by any connection (the same until something is written). */
+const commitsOf = (statements: ReturnType<typeof prepare>) => `commits ${(statements.commits.get() as [number, number]).join(' ')}`;
+
 /** Every series of the file, read again only when the writer says they changed (a file without the mark: after any commit). */
 export function knownSeries(db: SqliteDatabase): KnownSeries {
 	const {cache, statements} = cacheOf(db);
-	const version = (statements.version.get() as [string] | undefined)?.[0] ?? `commits ${(statements.commits.get() as [number, number]).join(' ')}`;
+	const version = (statements.version.get() as [string] | undefined)?.[0] ?? commitsOf(statements);
 	if (cache.series && version === cache.version) {
 		return cache.series;
 	}
@@ -145,19 +147,57 @@ export function resolveThing(db: SqliteDatabase, kind: SeriesKind, key: string):
 	return byKey.get(`${kind}\0${key}`) ?? byName.get(`${kind}\0${key}`);
 }
 
+/** The last of ascending `times` not after `at`. */
+function newestUpTo(times: readonly number[], at: number): number | undefined {
+	let low = 0;
+	let high = times.length;
+	while (low < high) {
+		const middle = Math.floor((low + high) / 2);
+		if (times[middle]! <= at) {
+			low = middle + 1;
+		} else {
+			high = middle;
+		}
+	}
+
+	return low === 0 ? undefined : times[low - 1];
+}
+
 /** The record of each wanted series at the moment, parsed (those parsed for the last moment reused). */
 export function recordsAt(db: SqliteDatabase, at: number, wanted: ReadonlySet<number>): Map<number, ParsedRecord> {
 	const {cache, statements} = cacheOf(db);
-	const pairs = flatList(statements.recordAt.get(at)) as number[];
+	const commits = commitsOf(statements);
+	if (cache.recordTimes?.commits !== commits) {
+		const pairs = flatList(statements.recordTimes.get()) as number[];
+		const bySid = new Map<number, number[]>();
+		for (let index = 0; index < pairs.length; index += 2) {
+			const times = bySid.get(pairs[index]!);
+			if (times) {
+				times.push(pairs[index + 1]!);
+			} else {
+				bySid.set(pairs[index]!, [pairs[index + 1]!]);
+			}
+		}
+
+		for (const times of bySid.values()) {
+			if (times.length > 1) {
+				times.sort((a, b) => a - b);
+			}
+		}
+
+		cache.recordTimes = {commits, bySid};
+	}
+
 	const records = new Map<number, ParsedRecord>();
 	const missing: Array<[number, number]> = [];
-	for (let index = 0; index < pairs.length; index += 2) {
-		const sid = pairs[index]!;
-		const recordAt = pairs[index + 1]!;
-		if (!wanted.has(sid)) {
+	for (const sid of wanted) {
+		const times = cache.recordTimes.bySid.get(sid);
+		if (!times) {
 			continue;
 		}
 
+		// Its newest record at the moment, or its first when none was written yet.
+		const recordAt = newestUpTo(times, at) ?? times[0]!;
 		const cached = cache.records.get(sid);
 		if (cached?.at === recordAt) {
 			records.set(sid, cached);
