@@ -141,10 +141,10 @@ export function knownSeries(db: SqliteDatabase): KnownSeries {
 /** Every series of the file by id. */
 export const seriesById = (db: SqliteDatabase): ReadonlyMap<number, KnownSeriesRow> => knownSeries(db).byId;
 
-/** The thing a query names, by id first, else by name (one not deleted, else the newest). */
-export function resolveThing(db: SqliteDatabase, kind: SeriesKind, key: string): KnownSeriesRow | undefined {
+/** The things a query names, each by id first, else by name (one not deleted, else the newest); those not found left out. */
+export function resolveThings(db: SqliteDatabase, kind: SeriesKind, keys: readonly string[]): KnownSeriesRow[] {
 	const {byKey, byName} = knownSeries(db);
-	return byKey.get(`${kind}\0${key}`) ?? byName.get(`${kind}\0${key}`);
+	return keys.flatMap(key => byKey.get(`${kind}\0${key}`) ?? byName.get(`${kind}\0${key}`) ?? []);
 }
 
 /** The last of ascending `times` not after `at`. */

@@ -16,7 +16,7 @@ import {mergePoints} from './merge-points.js';
 import {defaultRetention, type Retention, tierStepMs} from './retention.js';
 import {stateAt} from './state-at.js';
 import {fieldNames} from './fields.js';
-import {flatList, resolveThing} from './read-cache.js';
+import {flatList, resolveThings} from './read-cache.js';
 
 type Values = Array<number | null>;
 
@@ -150,7 +150,7 @@ export function createSqliteReader({db, file, retention = defaultRetention, owns
 
 	/** The series of the things named, read together: one statement per tier for all of them. */
 	const readSeries = ({kind, keys, from, to, step}: SeriesQuery): Series[] => {
-		const found = keys.flatMap(key => resolveThing(db, kind, key) ?? []);
+		const found = resolveThings(db, kind, keys);
 		if (found.length === 0) {
 			return [];
 		}
