@@ -60,8 +60,8 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 			hour: db.prepare(`SELECT min(at) FROM hour`).raw(),
 		},
 	};
-	const columns = ['at', 'sid', 'n', 'state', 'vmin', 'vmean', 'vmax', 'vlast'];
-	const inserts = {minute: createBulkInsert(db, 'minute', columns), hour: createBulkInsert(db, 'hour', columns)};
+	const columns = ['sid', 'n', 'state', 'vmin', 'vmean', 'vmax', 'vlast'];
+	const inserts = {minute: createBulkInsert(db, 'minute', columns, ['at']), hour: createBulkInsert(db, 'hour', columns, ['at'])};
 	let running: Promise<void> | undefined;
 	let timer: NodeJS.Timeout | undefined;
 	let stopped = false;
@@ -83,7 +83,7 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 	const writeBuckets = async (tier: 'minute' | 'hour', at: number, buckets: Map<number, Bucket>, mark: string): Promise<void> => {
 		const rows = [...buckets].map(([sid, bucket]) => {
 			const {min, mean, max, last} = bucketSummary(bucket);
-			return [at, sid, bucket.count, bucket.state ?? null, JSON.stringify(min), JSON.stringify(mean), JSON.stringify(max), JSON.stringify(last)];
+			return [sid, bucket.count, bucket.state ?? null, JSON.stringify(min), JSON.stringify(mean), JSON.stringify(max), JSON.stringify(last)];
 		});
 		for (let start = 0; start === 0 || start < rows.length; start += writeSliceRows) {
 			if (start > 0) {
@@ -96,7 +96,7 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 			db.exec('BEGIN IMMEDIATE');
 			try {
 				if (slice.length > 0) {
-					inserts[tier](slice.flat());
+					inserts[tier](slice.flat(), [at]);
 				}
 
 				if (lastSlice) {

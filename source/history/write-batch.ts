@@ -28,7 +28,7 @@ export function createBatchWriter(db: SqliteDatabase) {
 		seriesChanged: db.prepare(seriesChangedSql),
 		series: db.prepare(`SELECT id, kind, key, name, deleted_at FROM series`).raw(),
 	};
-	const insertSamples = createBulkInsert(db, 'raw', ['at', 'sid', 'state', 'v']);
+	const insertSamples = createBulkInsert(db, 'raw', ['sid', 'state', 'v'], ['at']);
 
 	/** Every series of the file, by thing key (`kind\0id`). */
 	const loadSeries = (): Map<string, SeriesEntry> => {
@@ -102,10 +102,10 @@ export function createBatchWriter(db: SqliteDatabase) {
 			if (batch.samples.length > 0) {
 				const values: unknown[] = [];
 				for (const {thing, state, values: text} of batch.samples) {
-					values.push(at, lookup(thing), state ?? null, text);
+					values.push(lookup(thing), state ?? null, text);
 				}
 
-				insertSamples(values);
+				insertSamples(values, [at]);
 				statements.poll.run(at, keyframe ? 1 : 0);
 			}
 
