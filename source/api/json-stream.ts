@@ -11,6 +11,11 @@ const openBrace = 123;
 const closeBrace = 125;
 const openBracket = 91;
 const closeBracket = 93;
+const comma = 44;
+const space = 32;
+const newline = 10;
+const tab = 9;
+const carriageReturn = 13;
 
 /** The scanner's place in the document between calls and chunks: depth, whether in a string, whether the last byte escaped the next. */
 const depthSlot = 0;
@@ -81,15 +86,32 @@ function scan(bytes: Uint8Array, from: number, state: Int32Array, listDepth: num
 	return found;
 }
 
+/** Whether the bytes from `start` to `end` are one comma and whitespace: the gap between two elements of a list that both are objects. */
+function isCommaGap(bytes: Uint8Array, start: number, end: number): boolean {
+	let commas = 0;
+	for (let index = start; index < end; index++) {
+		const byte = bytes[index]!;
+		if (byte === comma) {
+			commas++;
+		} else if (byte !== space && byte !== newline && byte !== tab && byte !== carriageReturn) {
+			return false;
+		}
+	}
+
+	return commas === 1;
+}
+
 /**
-Parses a JSON document as it streams in, never holding it whole: each object of the array at `path`
-(keys from the root, such as `['data', 'myself', 'pods']`) is cut out as it arrives and parsed on
-its own with `JSON.parse`. A list of 10,000 pods is then never one 5 MB string, nor the buffer it
-would be decoded from. Throws a SyntaxError, as `JSON.parse` does, on a malformed or truncated
-document. Keys on the path are matched as written (no escapes).
+Parses a JSON document as it streams in, never holding it whole: the objects of the array at `path`
+(keys from the root, such as `['data', 'myself', 'pods']`) are cut out as they arrive and parsed
+apart from the rest with `JSON.parse`, each run of them that a chunk holds whole in one call (a
+chunk's objects side by side are a list once bracketed: 2,000 pods are some 20 calls, not 2,000). A
+list of 10,000 pods is then never one 5 MB string, nor the buffer it would be decoded from. Throws
+a SyntaxError, as `JSON.parse` does, on a malformed or truncated document. Keys on the path are
+matched as written (no escapes).
 
 JSON's structure is all ASCII and a multi-byte UTF-8 character never holds an ASCII byte, so the
-bytes are scanned as they come and only what is kept is decoded: each element when it closes, the
+bytes are scanned as they come and only what is kept is decoded: each run of elements, the
 strings above the list, the rest of the document.
 */
 export async function parseSplitJson(chunks: AsyncIterable<Uint8Array | string>, path: readonly string[]): Promise<SplitJson> {
@@ -104,6 +126,13 @@ export async function parseSplitJson(chunks: AsyncIterable<Uint8Array | string>,
 	let lastString = '';
 	let inList = false;
 	let inElement = false;
+	/** Where the element open now began in the current chunk. */
+	let elementStart = 0;
+	/** Whether the bytes kept (from `from`) begin with the first element of a run: objects one after another, a comma apart. */
+	let inRun = false;
+	/** The run's elements closed so far, and where the last of them ends in the current chunk. */
+	let runCount = 0;
+	let runEnd = 0;
 	/** The bytes kept from earlier chunks (of an element, a string above the list, or the rest). */
 	const pieces: Uint8Array[] = [];
 	/** Where the bytes being kept begin in the current chunk. */
@@ -113,6 +142,22 @@ export async function parseSplitJson(chunks: AsyncIterable<Uint8Array | string>,
 		const text = decoder.decode(pieces.length === 0 ? part : Buffer.concat([...pieces, part]));
 		pieces.length = 0;
 		return text;
+	};
+
+	/** Parses the run's closed elements in one call; the skeleton holds their indices. The bytes after them stay kept. */
+	const parseRun = (bytes: Uint8Array) => {
+		if (runCount > 0) {
+			const first = elements.length;
+			for (const element of JSON.parse(`[${take(bytes, runEnd)}]`) as unknown[]) {
+				elements.push(element);
+			}
+
+			skeleton.push(Array.from({length: runCount}, (_, index) => first + index).join(','));
+			from = runEnd;
+			runCount = 0;
+		}
+
+		inRun = false;
 	};
 
 	/** The byte at `index` was a quote, bracket or brace that `scan` stopped at; the depth is past it. */
@@ -132,15 +177,23 @@ export async function parseSplitJson(chunks: AsyncIterable<Uint8Array | string>,
 				onPath[depth] = onPath[depth - 1]! && (depth === 1 || lastString === path[depth - 2]);
 				inList = depth === listDepth && onPath[depth] && byte === openBracket;
 			} else if (inList && byte === openBrace) {
-				skeleton.push(take(bytes, index), String(elements.length));
-				from = index;
+				// The next object of the run, or the first of a new one (after something else in the list, or the list's start).
+				if (!(inRun && runCount > 0 && isCommaGap(bytes, runEnd, index))) {
+					parseRun(bytes);
+					skeleton.push(take(bytes, index));
+					from = index;
+					inRun = true;
+				}
+
+				elementStart = index;
 				inElement = true;
 			}
 		} else if (inElement && depth === listDepth) {
-			elements.push(JSON.parse(take(bytes, index + 1)));
-			from = index + 1;
+			runCount++;
+			runEnd = index + 1;
 			inElement = false;
 		} else if (depth === listDepth - 1) {
+			parseRun(bytes);
 			inList = false;
 		}
 	};
@@ -150,6 +203,16 @@ export async function parseSplitJson(chunks: AsyncIterable<Uint8Array | string>,
 		from = 0;
 		for (let index = scan(bytes, 0, state, listDepth); index !== -1; index = scan(bytes, index + 1, state, listDepth)) {
 			handle(bytes, index);
+		}
+
+		// The run's closed elements are parsed with the chunk; an element still open begins the next run.
+		if (runCount > 0) {
+			parseRun(bytes);
+			if (inElement) {
+				skeleton.push(take(bytes, elementStart));
+				from = elementStart;
+				inRun = true;
+			}
 		}
 
 		// What is being kept waits for the next chunk: copied, in case the caller reuses its buffers.

@@ -1,4 +1,4 @@
-import {describe, expect, test} from 'vitest';
+import {describe, expect, test, vi} from 'vitest';
 import {parseSplitJson} from '../../source/api/json-stream.js';
 
 /** A small deterministic random source, so a failure can be run again. */
@@ -78,6 +78,35 @@ describe('parseSplitJson', () => {
 		const split = await parseSplitJson(chunked(text, random(7), 10), ['data', 'myself', 'pods']);
 		expect(split.document).toEqual({other: [{id: 'c'}], data: {myself: {list: [{id: 'd'}], pods: [0, null, 1]}}, errors: [{locations: [{line: 1}]}]});
 		expect(split.elements).toEqual([{id: 'a', gpus: [{u: 1}]}, {id: 'b'}]);
+	});
+
+	test('the objects a chunk holds whole are parsed in one call: 2,000 pods in 64 KB chunks are tens of calls, not thousands', async () => {
+		const pods = Array.from({length: 2000}, (_, index) => ({id: `pod-${index}`, runtime: {gpus: [{gpuUtilPercent: index % 100}]}, name: `n{${index}}`}));
+		const text = JSON.stringify({data: {myself: {pods}}});
+		async function* chunks() {
+			const bytes = new TextEncoder().encode(text);
+			for (let start = 0; start < bytes.length; start += 65_536) {
+				yield bytes.subarray(start, start + 65_536);
+			}
+		}
+
+		const parse = vi.spyOn(JSON, 'parse');
+		try {
+			const split = await parseSplitJson(chunks(), ['data', 'myself', 'pods']);
+			expect(split.elements).toEqual(pods);
+			expect(parse.mock.calls.length).toBeLessThan(Math.ceil(text.length / 65_536) + 2);
+		} finally {
+			parse.mockRestore();
+		}
+	});
+
+	test('a run of objects ends where the list holds something else between them, in one chunk or cut anywhere', async () => {
+		const text = '{"data":{"myself":{"pods":[ {"id":"a"} ,\n {"id":"b"},"s{",{"id":"c"},[{"id":"x"}],{"id":"d"},1,{"id":"e"} ]}}}';
+		for (const most of [text.length, 1, 7]) {
+			const split = await parseSplitJson(chunked(text, random(most), most), ['data', 'myself', 'pods']);
+			expect(split.document, `chunks up to ${most}`).toEqual({data: {myself: {pods: [0, 1, 's{', 2, [{id: 'x'}], 3, 1, 4]}}});
+			expect(split.elements).toEqual(['a', 'b', 'c', 'd', 'e'].map(id => ({id})));
+		}
 	});
 
 	test('a truncated or malformed answer is a SyntaxError, as with JSON.parse', async () => {

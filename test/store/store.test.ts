@@ -65,6 +65,37 @@ describe('store', () => {
 		expect(after.a!.utilHistory).toEqual([20, 80]);
 	});
 
+	test("a changed pod keeps what did not change from the last poll's record, and the same order is the same list", () => {
+		const podtop = store();
+		const poll = (util: number) => [
+			{
+				id: 'a',
+				name: 'train',
+				machine: {gpuDisplayName: 'H100', location: 'EU'},
+				runtime: {
+					gpus: [
+						{id: 'g0', gpuUtilPercent: util},
+						{id: 'g1', gpuUtilPercent: 5},
+					],
+				},
+			},
+			{id: 'b', name: 'stopped'},
+		];
+		podtop.writes.setPods(poll(10), 1);
+		const before = podtop.getState().pods;
+		podtop.writes.setPods(poll(90), 2);
+		const after = podtop.getState().pods;
+		const [a, aBefore] = [after.byId.a!.record, before.byId.a!.record];
+		expect(a).not.toBe(aBefore);
+		expect(a).toEqual(poll(90)[0]);
+		expect(a.machine).toBe(aBefore.machine);
+		expect(a.runtime!.gpus![1]).toBe(aBefore.runtime!.gpus![1]);
+		expect(a.runtime!.gpus![0]).not.toBe(aBefore.runtime!.gpus![0]);
+		expect(after.order).toBe(before.order);
+		podtop.writes.setPods([...poll(90)].reverse(), 3);
+		expect(podtop.getState().pods.order).toEqual(['b', 'a']);
+	});
+
 	test("a pod's list history keeps what its UTIL HISTORY column can draw, the newest last", () => {
 		const podtop = store();
 		for (let poll = 0; poll < listUtilHistoryLimit + 5; poll++) {
