@@ -72,27 +72,41 @@ const fastTextPaths = {
 	},
 };
 /**
-meow carries its dependencies in one file that builds normalize-package-data on import (spdx-correct's
-licence tables: ~50 ms of every start) for a normalised package.json podtop never reads (it reads
-`pkg.version` alone, which is there as written). The bundle leaves the normaliser out; a meow that
-changes that file fails the build here rather than loading it silently.
+Start-up costs of dependencies that podtop does not need, left out of the bundle. Each patch names
+the file, the exact text it replaces and why; a dependency whose file no longer has that text fails
+the build here, rather than the cost coming back silently.
 */
-const normaliserLine = /var normalizeExports = requireNormalize\(\);\nconst normalizePackageData = getDefaultExportFromCjs\(normalizeExports\);/;
-const leanMeow = {
-	name: 'lean-meow',
+const startupPatches = [
+	{
+		// meow carries its dependencies in one file that builds normalize-package-data on import
+		// (spdx-correct's licence tables: ~50 ms of every start) for a normalised package.json podtop
+		// never reads (it reads `pkg.version` alone, which is there as written).
+		file: /[\\/]meow[\\/]build[\\/]dependencies\.js$/,
+		find: 'var normalizeExports = requireNormalize();\nconst normalizePackageData = getDefaultExportFromCjs(normalizeExports);',
+		replace: 'const normalizePackageData = () => {};',
+	},
+	{
+		// Yoga (Ink's layout) loads its WebAssembly from a data: URL through the global fetch when there
+		// is one, which makes Node load its own copy of undici first (~75 ms before the first frame);
+		// without fetch it decodes the same base64 itself.
+		file: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/,
+		find: 'function ya(){return w||"function"!=typeof fetch?',
+		replace: 'function ya(){return!0?',
+	},
+];
+const leanStartup = {
+	name: 'lean-startup',
 	setup(build) {
-		build.onLoad({filter: /[\\/]meow[\\/]build[\\/]dependencies\.js$/}, async args => {
-			const text = await readFile(args.path, 'utf8');
-			if (!normaliserLine.test(text)) {
-				return {
-					errors: [
-						{text: 'meow/build/dependencies.js no longer builds normalize-package-data as scripts/bundle.js expects: look again at the lean-meow plugin'},
-					],
-				};
-			}
+		for (const {file, find, replace} of startupPatches) {
+			build.onLoad({filter: file}, async args => {
+				const text = await readFile(args.path, 'utf8');
+				if (!text.includes(find)) {
+					return {errors: [{text: `${args.path} no longer has the text scripts/bundle.js patches out (${find.slice(0, 60)}…): look again at startupPatches`}]};
+				}
 
-			return {contents: text.replace(normaliserLine, 'const normalizePackageData = () => {};'), loader: 'js'};
-		});
+				return {contents: text.replace(find, replace), loader: 'js'};
+			});
+		}
 	},
 };
 const outdir = new URL('../dist/bundle', import.meta.url).pathname;
@@ -129,7 +143,7 @@ const {metafile} = await build({
 		'react-devtools-core': new URL('stubs/react-devtools-core.js', import.meta.url).pathname,
 		ws: new URL('stubs/ws.js', import.meta.url).pathname,
 	},
-	plugins: [boundedInkCaches, fastTextPaths, leanMeow],
+	plugins: [boundedInkCaches, fastTextPaths, leanStartup],
 	define: {'process.env.NODE_ENV': '"production"'},
 	banner: {
 		js: `#!/usr/bin/env -S node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,
