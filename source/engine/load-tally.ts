@@ -75,7 +75,7 @@ export class LoadTally {
 		const {delayTime, executionTime} = body;
 		if (typeof delayTime === 'number') {
 			this.delay.record(delayTime);
-			if (this.#cold.judge(delayTime)) {
+			if (this.#cold.judge(delayTime, body.workerId)) {
 				this.#coldStarts++;
 			}
 		}

@@ -121,7 +121,7 @@ export function createProbeLoop({store, writes, rules, send, reader, record, now
 					...base,
 					...(delayMs === undefined ? {} : {delayMs}),
 					...(job.executionTime === undefined ? {} : {executionMs: job.executionTime}),
-					...(ok && delayMs !== undefined ? {cold: judgeOf(probe.endpointId).judge(delayMs)} : {}),
+					...(ok && delayMs !== undefined ? {cold: judgeOf(probe.endpointId).judge(delayMs, job.workerId)} : {}),
 					outcome: ok ? 'ok' : 'failed',
 					...(ok ? {} : {error: sanitizeLine(job.error ?? job.status).slice(0, 300)}),
 				});

@@ -1,17 +1,23 @@
 /** The one rule podtop uses to call a job a cold start; every view that counts them says it. */
 export const coldStartRule =
-	'a cold start is a job whose queue delay was over 3× the endpoint’s warm median delay and at least 1 s above it (over 2 s before any warm job was seen)';
+	'a cold start is a job whose queue delay was over 3× the endpoint’s warm median delay and at least 1 s above it (over 2 s before any warm job was seen), on a worker not seen serving an earlier job (a job that waited behind others on a warm worker was queued, not cold)';
 
 /** The same rule in a few words, for a column header or a legend. */
-export const coldStartRuleShort = 'delay > 3× warm median + 1 s';
+export const coldStartRuleShort = 'delay > 3× warm + 1 s, new worker';
+
+/** Workers remembered as warm; beyond this the oldest are forgotten (bounded memory). */
+const workersKept = 1024;
 
 const firstGuessMs = 2000;
 const factor = 3;
 const marginMs = 1000;
 
 export type ColdStartJudge = {
-	/** Whether a job that waited `delayMs` in the queue met a cold worker; a warm one joins the median. */
-	readonly judge: (delayMs: number) => boolean;
+	/**
+	Whether a job that waited `delayMs` in the queue met a cold worker; a warm one joins the median.
+	`workerId` (when the service names it): a worker seen serving an earlier job is warm.
+	*/
+	readonly judge: (delayMs: number, workerId?: string) => boolean;
 	/** The median delay of the recent warm jobs, undefined before any. */
 	readonly warmMedianMs: () => number | undefined;
 };
@@ -29,8 +35,17 @@ export function createColdStartJudge({window = 64, seed = []}: {readonly window?
 	const warm: number[] = [];
 	let next = 0;
 	let median: number | undefined;
-	const judge = (delayMs: number): boolean => {
-		if (delayMs > coldThresholdMs(median)) {
+	const workers = new Set<string>();
+	const judge = (delayMs: number, workerId?: string): boolean => {
+		const seenWorker = workerId !== undefined && workers.has(workerId);
+		if (workerId !== undefined && !seenWorker) {
+			workers.add(workerId);
+			if (workers.size > workersKept) {
+				workers.delete(workers.values().next().value!);
+			}
+		}
+
+		if (!seenWorker && delayMs > coldThresholdMs(median)) {
 			return true;
 		}
 

@@ -44,7 +44,7 @@ describe.runIf(hasTmux)('podtop load in a real terminal', () => {
 		const lines = screen.replace(/\n$/, '').split('\n');
 		expect(lines).toHaveLength(16);
 		expect(lines.slice(0, 15).join('\n')).toMatch(
-			/histogram of the total time\n(?:.+\n)*cold starts \d+ \(delay > 3× warm median \+ 1 s\)\nCtrl-C stop sending/,
+			/histogram of the total time\n(?:.+\n)*cold starts \d+ \(delay > 3× warm \+ 1 s, new worker\)\nCtrl-C stop sending/,
 		);
 		expect(lines[15]).toBe('');
 		screen = await session!.waitFor(/PODTOP-EXIT 0/, 20_000);

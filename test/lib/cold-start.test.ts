@@ -38,3 +38,19 @@ test('the median is of the last warm delays only, and a seed counts as seen befo
 
 	expect(judge.warmMedianMs()).toBe(500);
 });
+
+test('a job that waited behind others on a worker already seen is queued, not cold', () => {
+	const judge = createColdStartJudge();
+	for (const delay of [40, 60, 50]) {
+		expect(judge.judge(delay, 'warm-1')).toBe(false);
+	}
+
+	// A saturated endpoint: the queue grows on the warm worker, and its delays are queueing.
+	expect(judge.judge(12_000, 'warm-1')).toBe(false);
+	// A worker started for the load: its first job waited far past the warm median.
+	expect(judge.judge(15_000, 'new-2')).toBe(true);
+	// Its next jobs are on a warm worker.
+	expect(judge.judge(14_000, 'new-2')).toBe(false);
+	// Without a worker id, the delay alone decides.
+	expect(judge.judge(60_000)).toBe(true);
+});

@@ -1,4 +1,5 @@
 import {describe, expect, test} from 'vitest';
+import {coldStartRuleShort} from '../../source/lib/cold-start.js';
 import {EndpointDetail} from '../../source/panes/endpoint-detail.js';
 import {EndpointsPane} from '../../source/panes/endpoints-pane.js';
 import {health, renderWith, testStore, tick} from '../helpers/ui-fixture.js';
@@ -70,7 +71,7 @@ describe('the probes in the Endpoints pane', () => {
 	test("the endpoint's details say the probes' P95 (total, delay, execution), cold share and count over its window", async () => {
 		const {lastFrame} = renderWith(probedStore(true), <EndpointDetail endpointId='ep1' width={160} height={24} />, {view: {columns: 160, rows: 40}});
 		await tick();
-		expect(lastFrame()).toContain('probes P95 1.4s (delay 200ms, execution 1.2s) · cold 5% (delay > 3× warm median + 1 s) · 20 in 1h');
+		expect(lastFrame()).toContain(`probes P95 1.4s (delay 200ms, execution 1.2s) · cold 5% (${coldStartRuleShort}) · 20 in 1h`);
 		const other = renderWith(probedStore(true), <EndpointDetail endpointId='ep2' width={160} height={24} />, {view: {columns: 160, rows: 40}});
 		await tick();
 		expect(other.lastFrame()).toContain('probes: none in 1h');
