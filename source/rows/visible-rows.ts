@@ -84,8 +84,11 @@ function paneSelector<T, Extra = undefined>(
 	};
 }
 
-/** The probes' window for the Endpoints pane: undefined without probes; the same object while nothing it depends on changed (the rows stay memoized). */
-const probeWindow = (() => {
+/**
+The probes' window for the Endpoints pane, one per set of row selectors: undefined without probes;
+the same object while nothing it depends on changed (the rows stay memoized).
+*/
+function createProbeWindow() {
 	let last: ProbeWindow | undefined;
 	return (state: PodtopState, view: Partial<Pick<ViewState, 'windows' | 'cursor'>>): ProbeWindow | undefined => {
 		const {probes} = state;
@@ -102,7 +105,7 @@ const probeWindow = (() => {
 
 		return last;
 	};
-})();
+}
 
 /**
 The rows every part of the dashboard agrees on: the panes draw them, the keys move over them and
@@ -110,10 +113,12 @@ act on them. Each is rebuilt only when its inputs change (a poll, the filter, th
 */
 export function createRowSelectors(glyphs: Glyphs, options: {readonly pictures?: boolean} = {}) {
 	const pictures = options.pictures ?? false;
+	const probeWindow = createProbeWindow();
 	const panes = {
 		endpoints: paneSelector(
 			endpointRows,
-			(wide: boolean, probes: ProbeWindow | undefined) => endpointColumnsFor(wide, probes?.probes.configured === true),
+			// A probe window exists only while probe rules do: then the P95 and COLD% columns show.
+			(wide: boolean, probes: ProbeWindow | undefined) => endpointColumnsFor(wide, probes !== undefined),
 			glyphs,
 		),
 		pods: paneSelector(podRows, podColumns, glyphs),
