@@ -1,21 +1,27 @@
 import {type PodtopState, type Collection} from '../store/state.js';
-import type {FiringAlert} from '../store/types.js';
+import {accountSample, alertData} from './account-sample.js';
 import {endpointRecordPart, endpointStateSample, gpuRecordPart, gpuStateSample, podRecordPart, podStateSample, type Sample} from './fields.js';
 import {jobEvent, type EventRow} from './event-rows.js';
 import type {SeriesKind} from './history-types.js';
+import {emptyTracked, type KnownSeries, type Tracked, type TrackedKind, type TrackedThings, trackedOf} from './tracked.js';
 import {sameExcept, sameSample} from './unchanged.js';
 
 /** A thing by kind and id, as the maps below key it. */
 export const thingKey = (kind: SeriesKind, key: string) => `${kind}\0${key}`;
 
 export type {EventRow} from './event-rows.js';
+export type {KnownSeries} from './tracked.js';
 
 /** What one flush writes, before series ids are known. */
 export type Batch = {
 	/** The things below that the file does not hold as they are now: new, renamed, deleted or back. */
 	readonly things: Map<string, {readonly kind: SeriesKind; readonly key: string; readonly name: string}>;
-	/** Samples as stored: state and the values' JSON text. */
-	readonly samples: Array<{readonly thing: string; readonly state: string | undefined; readonly values: string}>;
+	/**
+	Samples as stored, three values a row (no object made per row): the series' id (or the thing's
+	key, for one the file has no series of yet; the writer puts the id in its place), the state or
+	null, and the values' JSON text.
+	*/
+	readonly samples: Array<number | string | null>;
 	readonly records: Array<{readonly thing: string; readonly record: string}>;
 	readonly deleted: string[];
 	readonly events: EventRow[];
@@ -28,36 +34,34 @@ export type WrittenSample = {readonly state: string | undefined; readonly values
 
 /**
 What has been written so far, so that only changes are written again. Updated after each commit.
-A thing's sample is not kept here: what was written of it is the sample of its state in the store
-then (the recorder keeps that state), so the two are compared instead (no text kept per thing).
+Each thing's sample and record as last written are kept with it (`things`); its sample is that of
+its state in the store at the last write (the recorder keeps that state).
 */
 export type Written = {
 	/** The account's sample (it has no state object of its own). */
 	readonly samples: Map<string, WrittenSample>;
-	readonly records: Map<string, string>;
 	readonly jobStatus: Map<string, string>;
+	readonly things: TrackedThings;
 };
 
 /** Updates to `Written`, applied once a batch is committed. */
 export type PendingWrites = {
 	readonly samples: Map<string, WrittenSample>;
-	readonly records: Map<string, string>;
 	readonly jobStatus: Map<string, string>;
+	/** The things whose `next*` the batch holds (`commitTracked`). */
+	readonly things: Tracked[];
 };
 
-export const emptyWritten = (): Written => ({samples: new Map(), records: new Map(), jobStatus: new Map()});
+export const emptyWritten = (): Written => ({samples: new Map(), jobStatus: new Map(), things: emptyTracked()});
 
-const emptyPending = (): PendingWrites => ({samples: new Map(), records: new Map(), jobStatus: new Map()});
-
-/** What the file says of a thing already in it. */
-export type KnownSeries = {readonly name: string; readonly deleted: boolean};
+const emptyPending = (): PendingWrites => ({samples: new Map(), jobStatus: new Map(), things: []});
 
 export const emptyBatch = (): Batch => ({things: new Map(), samples: [], records: [], deleted: [], events: [], meta: new Map()});
 
 export const isEmptyBatch = (batch: Batch) => batch.samples.length + batch.records.length + batch.deleted.length + batch.events.length + batch.meta.size === 0;
 
 type KindSpec<S extends {readonly record: object}> = {
-	readonly kind: SeriesKind;
+	readonly kind: Exclude<SeriesKind, 'account'>;
 	readonly name: (state: S) => string;
 	readonly sample: (state: S) => Sample | undefined;
 	readonly recordPart: (state: S) => unknown;
@@ -78,6 +82,41 @@ type Options = {
 	readonly pending: PendingWrites;
 };
 
+/** A thing's sample written again as it was last written (the keyframe of a thing unchanged since). */
+function pushUnchanged<S extends {readonly record: object}>(spec: KindSpec<S>, tracked: Tracked, state: S, batch: Batch): void {
+	const ref = tracked.series?.id ?? tracked.thing;
+	if (tracked.sample && tracked.text !== undefined) {
+		batch.samples.push(ref, tracked.sample.state ?? null, tracked.text);
+		return;
+	}
+
+	const sample = spec.sample(state);
+	if (sample) {
+		batch.samples.push(ref, sample.state ?? null, JSON.stringify(sample.values));
+	}
+}
+
+/**
+A changed thing's sample, written when it differs from the one last written (always at a keyframe
+or when the thing is new or back): compared as numbers, its JSON made only when it is written.
+Returns whether it was written. What was last written is then its sample (`next*`, once committed).
+*/
+function pushSample(tracked: Tracked, sample: Sample | undefined, always: boolean, batch: Batch): boolean {
+	const same = tracked.sample !== undefined && sample !== undefined && sameSample(tracked.sample, sample);
+	if (!same && (sample !== undefined || tracked.sample !== undefined)) {
+		tracked.nextSample = sample;
+		tracked.nextText = sample ? JSON.stringify(sample.values) : undefined;
+		tracked.pendingSample = true;
+	}
+
+	if (!sample || (same && !always)) {
+		return false;
+	}
+
+	batch.samples.push(tracked.series?.id ?? tracked.thing, sample.state ?? null, same ? tracked.text! : tracked.nextText!);
+	return true;
+}
+
 function collectionChanges<S extends {readonly record: object}>(
 	spec: KindSpec<S>,
 	previous: Collection<S> | undefined,
@@ -89,8 +128,9 @@ function collectionChanges<S extends {readonly record: object}>(
 		return;
 	}
 
+	const things: TrackedKind = written.things[spec.kind];
 	// By the map's own keys: a lookup with a key the map holds is cheap, one with a string fresh from
-	// the last poll's JSON is not (10,000 pods: half the time of a flush went to those lookups).
+	// the last poll's JSON (or made here) is not (10,000 pods: half the time of a flush went to those lookups).
 	let kept = 0;
 	for (const id of Object.keys(next.byId)) {
 		const state = next.byId[id];
@@ -103,27 +143,22 @@ function collectionChanges<S extends {readonly record: object}>(
 			continue;
 		}
 
-		const thing = thingKey(spec.kind, id);
-		const sample = spec.sample(state);
+		const tracked = trackedOf(things, spec.kind, id);
+		tracked.series ??= known(tracked.thing);
 		if (before === state) {
 			// The minute's keyframe, for a thing unchanged since the last write: written again as it was.
-			if (sample) {
-				batch.samples.push({thing, state: sample.state, values: JSON.stringify(sample.values)});
-			}
-
+			pushUnchanged(spec, tracked, state, batch);
 			continue;
 		}
 
+		// A batch not committed (nothing in it) may have left its marks: this one starts afresh.
+		tracked.pendingSample = false;
+		tracked.pendingRecord = false;
 		const name = spec.name(state);
-		const entry = known(thing);
-		const touch = () => {
-			if (!entry || entry.deleted || entry.name !== name) {
-				batch.things.set(thing, {kind: spec.kind, key: id, name});
-			}
-		};
-
+		const entry = tracked.series;
+		let touched = false;
 		if (!before && previous && previous.order.length > 0 && !entry) {
-			touch();
+			touched = true;
 			batch.events.push({type: 'created', kind: spec.kind, subject: id, name, data: {}});
 		}
 
@@ -133,23 +168,32 @@ function collectionChanges<S extends {readonly record: object}>(
 			sameExcept(before.record as Record<string, unknown>, state.record as Record<string, unknown>, spec.partOmits);
 		if (!samePart) {
 			const record = JSON.stringify(spec.recordPart(state));
-			if (written.records.get(thing) !== record) {
-				touch();
-				batch.records.push({thing, record});
-				pending.records.set(thing, record);
+			if (tracked.record !== record) {
+				touched = true;
+				batch.records.push({thing: tracked.thing, record});
+				tracked.nextRecord = record;
+				tracked.pendingRecord = true;
 			}
 		}
 
-		if (sample && (keyframe || !before || !sameSample(spec.sample(before), sample))) {
-			touch();
-			batch.samples.push({thing, state: sample.state, values: JSON.stringify(sample.values)});
+		if (pushSample(tracked, spec.sample(state), keyframe || !before, batch)) {
+			touched = true;
+		}
+
+		if (tracked.pendingSample || tracked.pendingRecord) {
+			pending.things.push(tracked);
 		}
 
 		const status = spec.statusOf?.(state);
 		const statusBefore = before ? spec.statusOf?.(before) : undefined;
 		if (before && status !== statusBefore) {
-			touch();
+			touched = true;
 			batch.events.push({type: 'status', kind: spec.kind, subject: id, name, data: {from: statusBefore ?? null, to: status ?? null}});
+		}
+
+		// Its series first, before anything of it is written: added, renamed or back.
+		if (touched && (!entry || entry.deleted || entry.name !== name)) {
+			batch.things.set(tracked.thing, {kind: spec.kind, key: id, name});
 		}
 	}
 
@@ -158,7 +202,7 @@ function collectionChanges<S extends {readonly record: object}>(
 		for (const id of Object.keys(previous.byId)) {
 			const before = previous.byId[id];
 			if (!next.byId[id] && before) {
-				const thing = thingKey(spec.kind, id);
+				const thing = things.get(id)?.thing ?? thingKey(spec.kind, id);
 				const name = spec.name(before);
 				batch.things.set(thing, {kind: spec.kind, key: id, name});
 				batch.deleted.push(thing);
@@ -192,27 +236,6 @@ const gpuSpec: KindSpec<PodtopState['gpus']['byId'][string]> = {
 	recordPart: state => gpuRecordPart(state.record),
 };
 
-/** The account as one series: the running pods' $/h and counts; its state lists the alerts firing (ids). */
-export function accountSample(state: PodtopState): Sample {
-	let runningCost = 0;
-	let running = 0;
-	for (const id of state.pods.order) {
-		const record = state.pods.byId[id]?.record;
-		if (record?.desiredStatus === 'RUNNING') {
-			running++;
-			runningCost += record.costPerHr ?? 0;
-		}
-	}
-
-	return {
-		state: state.alerts.length > 0 ? JSON.stringify(state.alerts.map(alert => alert.id)) : undefined,
-		values: [Math.round(runningCost * 10_000) / 10_000, running, state.pods.order.length, state.endpoints.order.length, state.alerts.length],
-	};
-}
-
-/** What an alert's events carry: enough to show it again as it was. */
-export const alertData = (alert: FiringAlert) => ({...alert});
-
 /**
 What changed between the state last written and the state now, as one batch: samples of things
 whose state object changed (all of them at a keyframe), records that changed, things gone, and
@@ -243,7 +266,7 @@ export function collectChanges(
 				batch.things.set(thing, {kind: 'account', key: 'account', name: 'account'});
 			}
 
-			batch.samples.push({thing, state: sample.state, values});
+			batch.samples.push(thing, sample.state ?? null, values);
 			pending.samples.set(thing, {state: sample.state, values});
 		}
 	}

@@ -4,6 +4,7 @@ import {collectChanges, emptyBatch, emptyWritten, type EventRow, isEmptyBatch, t
 import {isCorruption, isDiskFull, type SqliteDatabase} from './history-file.js';
 import type {RecordingState} from './history-types.js';
 import {keyframeMs} from './keyframe.js';
+import {commitTracked} from './tracked.js';
 import {createBatchWriter} from './write-batch.js';
 
 /** A clock that goes back less than this is carried over (each write a millisecond after the last); more, and recording waits for it. */
@@ -160,8 +161,8 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 
 		if (pending) {
 			copyInto(written.samples, pending.samples);
-			copyInto(written.records, pending.records);
 			copyInto(written.jobStatus, pending.jobStatus);
+			commitTracked(pending.things);
 		}
 
 		if (state.state === 'paused') {

@@ -100,9 +100,13 @@ export function createBatchWriter(db: SqliteDatabase) {
 			}
 
 			if (batch.samples.length > 0) {
-				const values: unknown[] = [];
-				for (const {thing, state, values: text} of batch.samples) {
-					values.push(lookup(thing), state ?? null, text);
+				// The series' id in place of the key of a thing new to the file (the batch is not written twice).
+				const values = batch.samples;
+				for (let index = 0; index < values.length; index += 3) {
+					const reference = values[index];
+					if (typeof reference === 'string') {
+						values[index] = lookup(reference);
+					}
 				}
 
 				insertSamples(values, [at]);
