@@ -123,6 +123,11 @@ export type HistoryReader = {
 	readonly series: (query: SeriesQuery) => Promise<readonly Series[]>;
 	/** The account at `at`; undefined when nothing is recorded for that moment. */
 	readonly stateAt: (at: number) => Promise<PastAccount | undefined>;
+	/**
+	`stateAt` answered at once, by a reader that keeps the history in this process (the SQLite file):
+	the time cursor then shows the moment in the same frame as its banner, not a frame later.
+	*/
+	readonly stateAtNow?: (at: number) => PastAccount | undefined;
 	/** The timeline between two moments, oldest first, at most `limit` events (the newest kept). */
 	readonly events: (from: number, to: number, limit?: number) => Promise<readonly HistoryEvent[]>;
 	/** The things recorded (for names, completion and `history` lookups); `kind` narrows it. */
