@@ -2,6 +2,7 @@ import {formatClock} from '../format/clock.js';
 import type {HistoryReader, PastAccount} from '../history/history-types.js';
 import type {PodtopStore} from '../store/create-store.js';
 import type {ViewStore} from '../view-state/view-store.js';
+import {currentPlace, type ViewState} from '../view-state/view-state.js';
 import {pastState, type DisplayStore} from './display-store.js';
 
 type Options = {
@@ -9,6 +10,12 @@ type Options = {
 	readonly display: DisplayStore;
 	readonly view: ViewStore;
 	readonly reader: () => HistoryReader | undefined;
+};
+
+/** The pods are on screen (their pane, a pod's details): a step reads their values with the rest. */
+const podsShown = (state: ViewState) => {
+	const place = currentPlace(state);
+	return place === 'pods' || place === 'pod';
 };
 
 /**
@@ -48,7 +55,7 @@ export function driveTimeCursor({live, display, view, reader}: Options): () => v
 			// Read within the cursor's own move: the banner's new time and the account then are one frame
 			// (awaited, the frame of the banner over the old account was drawn first, and the next waited out Ink's throttle).
 			try {
-				answered(at, history.stateAtNow(at));
+				answered(at, history.stateAtNow(at, {pods: podsShown(view.getState())}));
 			} catch (error) {
 				failed(error);
 			}
