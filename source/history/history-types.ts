@@ -113,6 +113,14 @@ export type HistoryInfo = {
 	readonly integrity: string | undefined;
 };
 
+export type StateAtOptions = {
+	/**
+	The pods are shown now (the Pods pane, a pod's details): their values are read with the rest. Else
+	they are read when first asked (the Endpoints pane's step reads only their count).
+	*/
+	readonly pods?: boolean;
+};
+
 /**
 The one read interface over recorded history, whatever keeps it: the local SQLite file, an agent
 on this host (range requests over its socket), or a Prometheus that scrapes `podtop export`.
@@ -123,6 +131,11 @@ export type HistoryReader = {
 	readonly series: (query: SeriesQuery) => Promise<readonly Series[]>;
 	/** The account at `at`; undefined when nothing is recorded for that moment. */
 	readonly stateAt: (at: number) => Promise<PastAccount | undefined>;
+	/**
+	`stateAt` answered at once, by a reader that keeps the history in this process (the SQLite file):
+	the time cursor then shows the moment in the same frame as its banner, not a frame later.
+	*/
+	readonly stateAtNow?: (at: number, options?: StateAtOptions) => PastAccount | undefined;
 	/** The timeline between two moments, oldest first, at most `limit` events (the newest kept). */
 	readonly events: (from: number, to: number, limit?: number) => Promise<readonly HistoryEvent[]>;
 	/** The things recorded (for names, completion and `history` lookups); `kind` narrows it. */

@@ -26,7 +26,7 @@ type Cache = {
 	/** `meta.series_version` when the series were read (the writer moves it on any change to them). */
 	version: string | undefined;
 	series: KnownSeries | undefined;
-	/** Records parsed for the last moment asked, by series: stepping through time parses each record once. */
+	/** The records parsed last, by series (one each): stepping through time parses each record once. */
 	records: Map<number, ParsedRecord>;
 	/** When each series' records were written (oldest first), as of the commit `commits` names. */
 	recordTimes: {readonly commits: string; readonly bySid: Map<number, number[]>} | undefined;
@@ -209,10 +209,12 @@ export function recordsAt(db: SqliteDatabase, at: number, wanted: ReadonlySet<nu
 	if (missing.length > 0) {
 		const rows = JSON.parse((statements.recordTexts.get(JSON.stringify(missing)) as [string])[0]) as Array<[number, number, string]>;
 		for (const [sid, recordAt, record] of rows) {
-			records.set(sid, {at: recordAt, record: JSON.parse(record) as Record<string, unknown>});
+			const parsed = {at: recordAt, record: JSON.parse(record) as Record<string, unknown>};
+			records.set(sid, parsed);
+			// Kept beside the other things' (a moment's pods are asked apart from the rest: the Pods pane reads them later, or not at all).
+			cache.records.set(sid, parsed);
 		}
 	}
 
-	cache.records = records;
 	return records;
 }

@@ -196,6 +196,7 @@ export function createSqliteReader({db, file, retention = defaultRetention, owns
 		async stateAt(at) {
 			return stateAt(db, at, spans());
 		},
+		stateAtNow: (at, options) => stateAt(db, at, spans(), options),
 		async events(from, to, limit = 10_000) {
 			const rows = statements.events.all(from, to, limit) as Array<[number, HistoryEvent['type'], SeriesKind | null, string | null, string | null, string]>;
 			return rows.reverse().map(([eventAt, type, kind, subject, name, data]) => ({

@@ -4,7 +4,7 @@ import type {Collection} from '../store/state.js';
 import type {EndpointState, FiringAlert, GpuState, HealthSample, PodState, StockStatus} from '../store/types.js';
 import {endpointAt, gpuAt, healthOf, podAt} from './fields.js';
 import type {SqliteDatabase} from './history-file.js';
-import type {PastAccount, Tier} from './history-types.js';
+import type {PastAccount, StateAtOptions, Tier} from './history-types.js';
 import {flatList, type KnownSeriesRow, recordsAt, seriesById} from './read-cache.js';
 import {keyframeMs} from './keyframe.js';
 import {tierStepMs} from './retention.js';
@@ -21,22 +21,42 @@ const prepared = new WeakMap<SqliteDatabase, ReturnType<typeof prepare>>();
 
 function prepare(db: SqliteDatabase) {
 	// Flat text (sid, at, state, values, sid, …) made by concatenation: no JSON parsed and re-made in SQLite, no join (the series are kept: read-cache.ts).
-	const latestSelect = (inner: string) =>
-		db.prepare(`SELECT group_concat(sid || ',' || at || ',' || json_quote(state) || ',' || v, ',') FROM (${inner})`).raw();
+	// Each statement twice: every thing whole (the pods are on screen), or only the things of `@whole` (all but the pods), the
+	// pods as sid and time (state and values null), their values read when first asked (`podValues`): the Endpoints pane's
+	// step reads no pod's values.
+	const latestSelect = (inner: string) => ({
+		all: db.prepare(`SELECT group_concat(sid || ',' || at || ',' || json_quote(state) || ',' || v, ',') FROM (${inner})`).raw(),
+		split: db
+			.prepare(
+				`SELECT group_concat(sid || ',' || at || ',' || CASE WHEN sid IN (SELECT value FROM json_each(@whole)) THEN json_quote(state) || ',' || v ELSE 'null,null' END, ',') FROM (${inner})`,
+			)
+			.raw(),
+	});
+	// The pods' samples at the time the first read found them: the time most share (the last poll, the rollup's bucket) by a
+	// scan of it (10,000 pods: 5 ms), the others each by its key (a seek each, 20 ms for as many).
+	const valuesAt = (table: string, v: string) => ({
+		scan: db.prepare(`SELECT group_concat(sid || ',' || json_quote(state) || ',' || ${v}, ',') FROM ${table} WHERE at = ?`).raw(),
+		seek: db
+			.prepare(
+				`SELECT group_concat(r.sid || ',' || json_quote(r.state) || ',' || r.${v}, ',') FROM json_each(?) j CROSS JOIN ${table} r ON r.at = j.value ->> 1 AND r.sid = j.value ->> 0`,
+			)
+			.raw(),
+	});
 	return {
 		keyframe: db.prepare(`SELECT max(at) FROM polls WHERE keyframe = 1 AND at <= ?`).raw(),
 		keyframeAfter: db.prepare(`SELECT max(at) FROM polls WHERE keyframe = 1 AND at BETWEEN ? AND ?`).raw(),
 		poll: db.prepare(`SELECT max(at) FROM polls WHERE at <= ?`).raw(),
 		// The last poll's samples as they are; then only the things it did not write, sought at each poll before it back to the
 		// keyframe (a seek per poll and thing, not a scan of every sample since the keyframe: 10,000 pods, 35-90 → 15-30 ms).
-		rawPoll: latestSelect(`SELECT sid, at, state, v FROM raw WHERE at = ?`),
+		rawPoll: latestSelect(`SELECT sid, at, state, v FROM raw WHERE at = @at`),
 		rawBefore: latestSelect(
-			`SELECT r.sid, max(r.at) AS at, r.state, r.v FROM polls p CROSS JOIN raw r ON r.at = p.at AND r.sid IN (SELECT value FROM json_each(?3)) WHERE p.at >= ?2 AND p.at < ?1 GROUP BY r.sid`,
+			`SELECT r.sid, max(r.at) AS at, r.state, r.v FROM polls p CROSS JOIN raw r ON r.at = p.at AND r.sid IN (SELECT value FROM json_each(@others)) WHERE p.at >= @keyframe AND p.at < @at GROUP BY r.sid`,
 		),
 		rollupLatest: {
-			minute: latestSelect(`SELECT sid, at, state, vlast AS v FROM minute WHERE at = ?`),
-			hour: latestSelect(`SELECT sid, at, state, vlast AS v FROM hour WHERE at = ?`),
+			minute: latestSelect(`SELECT sid, at, state, vlast AS v FROM minute WHERE at = @at`),
+			hour: latestSelect(`SELECT sid, at, state, vlast AS v FROM hour WHERE at = @at`),
 		},
+		podValues: {raw: valuesAt('raw', 'v'), minute: valuesAt('minute', 'vlast'), hour: valuesAt('hour', 'vlast')},
 		rawValuesAt: db.prepare(`SELECT json_group_array(json_array(sid, at, json(v))) FROM raw WHERE at = ? AND sid IN (SELECT value FROM json_each(?))`).raw(),
 		rollupValuesAt: {
 			minute: db
@@ -82,7 +102,14 @@ function lazyCollection<S>(build: () => Record<string, S>, order: string[], at: 
 }
 
 /** One thing's newest sample at the moment, with what the file says of the thing. */
-type Latest = {readonly sid: number; readonly thing: KnownSeriesRow; readonly at: number; readonly state: string | null; readonly values: Values};
+type Latest = {
+	readonly sid: number;
+	readonly thing: KnownSeriesRow;
+	readonly at: number;
+	readonly state: string | null;
+	/** Null for a pod read as sid and time only (its values read when first asked). */
+	readonly values: Values | null;
+};
 
 /** The rows of a `latestSelect`, of things known and not yet gone at the moment, in the order they were first seen. */
 function latestRows(row: unknown, series: ReadonlyMap<number, KnownSeriesRow>, moment: number): Latest[] {
@@ -101,13 +128,93 @@ function latestRows(row: unknown, series: ReadonlyMap<number, KnownSeriesRow>, m
 	return rows.sort((a, b) => a.sid - b.sid);
 }
 
+/** The sids of the things read whole at once (all but the pods), as the JSON list a statement takes; made once per set of series. */
+const wholeLists = new WeakMap<ReadonlyMap<number, KnownSeriesRow>, string>();
+function wholeSids(series: ReadonlyMap<number, KnownSeriesRow>): string {
+	let list = wholeLists.get(series);
+	if (list === undefined) {
+		list = JSON.stringify([...series.values()].flatMap(thing => (thing.kind === 'pod' ? [] : [thing.id])));
+		wholeLists.set(series, list);
+	}
+
+	return list;
+}
+
+/** Reads the values of the pods the first read found as sid and time only, into `bySid`. */
+function readPodValues(
+	statements: ReturnType<typeof prepare>,
+	tier: Tier,
+	samples: readonly Latest[],
+	times: ReadonlyMap<number, number>,
+	bySid: Map<number, {state: string | null; values: Values}>,
+): void {
+	const [common] = [...times].reduce((most, each) => (each[1] > most[1] ? each : most));
+	const wanted = new Map(samples.flatMap(row => (row.values === null ? [[row.sid, row.at] as const] : [])));
+	const put = (flat: unknown[], index: number) => {
+		bySid.set(flat[index] as number, {state: flat[index + 1] as string | null, values: flat[index + 2] as Values});
+	};
+
+	const {scan, seek} = statements.podValues[tier];
+	// The scan holds every thing of that time: only the pods whose sample it is are taken.
+	const scanned = flatList(scan.get(common));
+	for (let index = 0; index < scanned.length; index += 3) {
+		if (wanted.get(scanned[index] as number) === common) {
+			put(scanned, index);
+		}
+	}
+
+	const rest = samples.filter(row => row.values === null && row.at !== common).map(row => [row.sid, row.at]);
+	if (rest.length > 0) {
+		const sought = flatList(seek.get(JSON.stringify(rest)));
+		for (let index = 0; index < sought.length; index += 3) {
+			put(sought, index);
+		}
+	}
+}
+
+/**
+The pods' states at the moment, from the samples the first read found (each pod's sid and time): their
+values and records read now, by key. A sample gone since (pruned past its tier's retention while the
+moment stayed on screen) leaves the pod as its stored record says.
+*/
+function podsAt(db: SqliteDatabase, statements: ReturnType<typeof prepare>, tier: Tier, at: number, samples: readonly Latest[]): Record<string, PodState> {
+	const pods: Record<string, PodState> = {};
+	if (samples.length === 0) {
+		return pods;
+	}
+
+	// Only pods read as sid and time have their values read now, by the time of their sample.
+	const bySid = new Map<number, {state: string | null; values: Values}>();
+	const times = new Map<number, number>();
+	for (const row of samples) {
+		if (row.values === null) {
+			times.set(row.at, (times.get(row.at) ?? 0) + 1);
+		}
+	}
+
+	if (times.size > 0) {
+		readPodValues(statements, tier, samples, times, bySid);
+	}
+
+	const records = recordsAt(db, at, new Set(samples.map(row => row.sid)));
+	for (const row of samples) {
+		const {sid, thing} = row;
+		const {key, name} = thing;
+		const stored = (records.get(sid)?.record as PodRecord | undefined) ?? {id: key, name};
+		const found = row.values === null ? bySid.get(sid) : row;
+		pods[key] = {record: podAt(stored, found && {state: found.state ?? undefined, values: found.values!}), utilHistory: []};
+	}
+
+	return pods;
+}
+
 /**
 The account as recorded at `at`: within the raw tier, each thing's newest sample since the last
 keyframe before it (every thing is written whole once a minute, so that is a short scan); further
 back, the minute or hour rollup the moment falls in (its last values). Undefined when nothing was
 recorded then (before the first sample, or in a gap while podtop was not running).
 */
-export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<Tier, Span>>): PastAccount | undefined {
+export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<Tier, Span>>, options: StateAtOptions = {}): PastAccount | undefined {
 	let statements = prepared.get(db);
 	if (!statements) {
 		statements = prepare(db);
@@ -121,6 +228,9 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 	}
 
 	const series = seriesById(db);
+	/** One of the `latestSelect`s, for all things or all but the pods' values. */
+	const latestOf = (select: typeof statements.rawPoll, parameters: Record<string, unknown>): unknown =>
+		options.pods ? select.all.get(parameters) : select.split.get({...parameters, whole: wholeSids(series)});
 	let latest: Latest[];
 	let before: Array<[number, number, Values]> = [];
 	const endpointSids = () => JSON.stringify(latest.filter(row => row.thing.kind === 'endpoint').map(row => row.sid));
@@ -131,7 +241,7 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 		}
 
 		const poll = (statements.poll.get(at) as [number])[0];
-		latest = latestRows(statements.rawPoll.get(poll), series, at);
+		latest = latestRows(latestOf(statements.rawPoll, {at: poll}), series, at);
 		if (poll > keyframe) {
 			const written = new Set(latest.map(row => row.sid));
 			// Things that may have samples since the keyframe: seen by then, and not gone before it (a thing has no samples while deleted).
@@ -143,7 +253,8 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 			}
 
 			if (others.length > 0) {
-				latest = [...latest, ...latestRows(statements.rawBefore.get(poll, keyframe, JSON.stringify(others)), series, at)].sort((a, b) => a.sid - b.sid);
+				const found = latestRows(latestOf(statements.rawBefore, {at: poll, keyframe, others: JSON.stringify(others)}), series, at);
+				latest = [...latest, ...found].sort((a, b) => a.sid - b.sid);
 			}
 		}
 
@@ -154,7 +265,7 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 	} else {
 		const width = tierStepMs[tier];
 		const bucket = Math.floor(at / width) * width;
-		latest = latestRows(statements.rollupLatest[tier].get(bucket), series, at);
+		latest = latestRows(latestOf(statements.rollupLatest[tier], {at: bucket}), series, at);
 		if (latest.length === 0) {
 			return undefined;
 		}
@@ -162,15 +273,18 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 		before = json(statements.rollupValuesAt[tier].get(bucket - Math.max(width, figuresMs), endpointSids()));
 	}
 
-	const records = recordsAt(db, at, new Set(latest.map(row => row.sid)));
+	const records = recordsAt(db, at, new Set(latest.filter(row => row.thing.kind !== 'pod').map(row => row.sid)));
 	const earlierBySid = new Map(before.map(([sid, sampleAt, values]) => [sid, sample(sampleAt, values)]));
 	const endpoints: Record<string, EndpointState> = {};
-	const podRows: Array<{key: string; name: string | undefined; stored: PodRecord | undefined; state: string | null; values: Values}> = [];
+	const podSamples: Latest[] = [];
 	const gpus: Record<string, GpuState> = {};
 	const order = {endpoint: [] as string[], pod: [] as string[], gpu: [] as string[]};
 	let alertIds: string[] = [];
 	let shownAt = 0;
-	for (const {sid, thing, at: sampleAt, state, values} of latest) {
+	for (const row of latest) {
+		const {sid, thing, at: sampleAt, state} = row;
+		// Only a pod's may be left to read later (the rest are in `whole`, made from the same series).
+		const values = row.values ?? [];
 		const {key, name} = thing;
 		shownAt = Math.max(shownAt, sampleAt);
 		// A stored record holds its id and name (a thing's first record is written with its first sample); the series' are for one that has none.
@@ -188,7 +302,7 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 
 			case 'pod': {
 				order.pod.push(key);
-				podRows.push({key, name, stored: stored as PodRecord | undefined, state, values});
+				podSamples.push(row);
 				break;
 			}
 
@@ -214,18 +328,7 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 		at,
 		tier,
 		endpoints: collection(endpoints, order.endpoint, shownAt),
-		pods: lazyCollection(
-			() => {
-				const pods: Record<string, PodState> = {};
-				for (const {key, name, stored, state, values} of podRows) {
-					pods[key] = {record: podAt(stored ?? {id: key, name}, {state: state ?? undefined, values}), utilHistory: []};
-				}
-
-				return pods;
-			},
-			order.pod,
-			shownAt,
-		),
+		pods: lazyCollection(() => podsAt(db, statements, tier, at, podSamples), order.pod, shownAt),
 		gpus: collection(gpus, order.gpu, shownAt),
 		serverlessDiscount: undefined,
 		connection: {jobApi: {lastSuccessAt: shownAt}, graphql: {lastSuccessAt: shownAt}},

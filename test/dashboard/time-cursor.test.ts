@@ -91,6 +91,22 @@ describe('the time cursor', () => {
 		expect(display.getState().endpoints.byId.ep1?.health?.jobs.inQueue).toBe(42);
 	});
 
+	test('a step over the local file shows the moment with the cursor: no view of the new time over the old account, no "reading"', async () => {
+		const {store, view, display, context, end} = recordedDashboard();
+		const seen: Array<{cursor: number | undefined; live: boolean; pending: string | undefined}> = [];
+		// What a frame drawn after any change of the view would show: the banner's time beside the account on screen.
+		const unsubscribe = view.subscribe(state => {
+			seen.push({cursor: state.cursor, live: display.getState() === store.getState(), pending: state.pending});
+		});
+		handleKey(context, '[');
+		await until(() => view.getState().cursor !== undefined);
+		unsubscribe();
+		expect(view.getState().cursor).toBeGreaterThanOrEqual(end - 61_000);
+		expect(display.getState().endpoints.byId.ep1?.health?.jobs.inQueue).toBe(9);
+		expect(seen.length).toBeGreaterThan(0);
+		expect(seen.filter(({cursor}) => cursor !== undefined)).toEqual(seen.map(({cursor}) => ({cursor, live: false, pending: undefined})));
+	});
+
 	test('writes are refused in the past with the reason; a step before the first sample stops at it', async () => {
 		const {view, context, start} = recordedDashboard();
 		view.dispatch({type: 'cursor', at: start + 60_000});
