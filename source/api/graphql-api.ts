@@ -3,7 +3,7 @@ import {fetch as undiciFetch} from 'undici';
 import {ApiError, fromTransportError} from './errors.js';
 import {graphqlError} from './graphql-errors.js';
 import {queryList} from './graphql-list.js';
-import {documents} from './graphql-documents.js';
+import {documents, podsByIdDocument} from './graphql-documents.js';
 import type {EndpointInput, EndpointRecord, GpuTypeRecord, PodDeployInput, PodRecord, PodSummary, SavedEndpoint, ServerlessDiscount} from './graphql-types.js';
 import type {Pools} from './pools.js';
 
@@ -19,6 +19,8 @@ export type GraphqlApi = {
 	/** Every pod, only the fields read while the Pods pane is hidden. */
 	readonly podSummaries: (options?: CallOptions) => Promise<PodSummary[]>;
 	readonly pod: (podId: string, options?: CallOptions) => Promise<PodRecord | null>;
+	/** These pods with the list's fields, in the order asked, in one request; null for one gone. */
+	readonly podsById: (podIds: readonly string[], options?: CallOptions) => Promise<Array<PodRecord | null>>;
 	/** Every GPU type, its `lowestPrice` for a count and cloud (secure, community, or both when undefined). */
 	readonly gpuTypes: (options?: CallOptions & {readonly gpuCount?: number; readonly secureCloud?: boolean}) => Promise<GpuTypeRecord[]>;
 	readonly saveEndpoint: (input: EndpointInput, options?: CallOptions) => Promise<EndpointRecord>;
@@ -100,6 +102,15 @@ export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; re
 		pods: async (options = {}) => podList<PodRecord>(documents.pods, options.signal),
 		podSummaries: async (options = {}) => podList<PodSummary>(documents.podSummaries, options.signal),
 		pod: async (podId, options = {}) => (await call<{pod: PodRecord | null}>(`pod ${podId}`, documents.pod, {podId}, options.signal)).pod,
+		async podsById(podIds, options = {}) {
+			if (podIds.length === 0) {
+				return [];
+			}
+
+			const variables = Object.fromEntries(podIds.map((podId, index) => [`p${index}`, podId]));
+			const answer = await call<Record<string, PodRecord | null>>('pods by id', podsByIdDocument(podIds.length), variables, options.signal);
+			return podIds.map((_, index) => answer[`p${index}`] ?? null);
+		},
 		gpuTypes: async (options = {}) =>
 			(
 				await call<{gpuTypes: GpuTypeRecord[]}>(

@@ -46,8 +46,8 @@ export type Engine = {
 	readonly start: () => void;
 	/** The pane on screen: it polls at its visible cadence, the others slower. */
 	readonly focus: (pane: PaneName) => void;
-	/** The endpoints whose rows are on screen: their health is polled every few seconds, the rest spread out. */
-	readonly showing: (endpointIds: readonly string[]) => void;
+	/** The rows on screen: an endpoint's health is polled every few seconds (the rest spread out); a pod's row keeps the pane's cadence in a list of thousands. */
+	readonly showing: (pane: 'endpoints' | 'pods', keys: readonly string[]) => void;
 	/** Tracks a job (polled by state until it ends); returns its key. */
 	readonly track: (endpointId: string, jobId: string) => string;
 	/** Follows a job's stream until the returned function is called; `onChunks` gets each new chunk once. */

@@ -62,7 +62,7 @@ view's window (queue, workers by state, jobs finished and failed), and the jobs 
 export function EndpointDetail({endpointId, width, height}: Props) {
 	const {colors, rows: selectors, engine} = useServices();
 	useEffect(() => {
-		engine?.showing([endpointId]);
+		engine?.showing('endpoints', [endpointId]);
 	}, [engine, endpointId]);
 	const endpoint = usePodtop(state => state.endpoints.byId[endpointId]);
 	const discount = usePodtop(state => state.serverlessDiscount);

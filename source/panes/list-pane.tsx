@@ -31,15 +31,15 @@ export function ListPane({pane, title, source, width, height, hint, above, above
 	const selected = found === -1 ? Math.min(selection.index, Math.max(0, shown.length - 1)) : found;
 	const filter = view.filter[pane];
 	const tableHeight = height - 1 - aboveHeight;
-	// The endpoints on screen are the ones whose health is polled every few seconds.
+	// The rows on screen are polled first: endpoints' health every few seconds, pods at the pane's cadence.
 	const {start, end} = visibleWindow(shown.length, selected, Math.max(0, tableHeight - 1));
 	const onScreen = shown
 		.slice(start, end)
 		.map(row => row.key)
 		.join('\n');
 	useEffect(() => {
-		if (pane === 'endpoints') {
-			engine?.showing(onScreen ? onScreen.split('\n') : []);
+		if (pane === 'endpoints' || pane === 'pods') {
+			engine?.showing(pane, onScreen ? onScreen.split('\n') : []);
 		}
 	}, [engine, pane, onScreen]);
 	// The trend columns of the rows on screen, drawn from history over the pane's window: one request for them all.

@@ -8,6 +8,8 @@ export type Cadence = {
 	/** …and never staler than this (nor is a hidden pane's list: the header promises it). */
 	readonly healthStalestMs: number;
 	readonly podsMs: number;
+	/** Shown, the whole pod list is fetched every `podsMs`, or this much a pod when longer (its rows on screen keep `podsMs`). */
+	readonly podListMsPerPod: number;
 	readonly podsHiddenMs: number;
 	readonly gpusMs: number;
 	readonly gpusHiddenMs: number;
@@ -26,6 +28,7 @@ export const defaultCadence: Cadence = {
 	healthOffScreenPerSecond: 10,
 	healthStalestMs: 60_000,
 	podsMs: 5000,
+	podListMsPerPod: 10,
 	podsHiddenMs: 20_000,
 	gpusMs: 30_000,
 	gpusHiddenMs: 60_000,

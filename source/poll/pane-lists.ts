@@ -4,6 +4,7 @@ import type {PodtopStore, StoreWrites} from '../store/create-store.js';
 import type {PaneName} from '../store/types.js';
 import type {Cadence} from './cadence.js';
 import {createLoop} from './loop.js';
+import {createPodsOnScreen} from './pods-on-screen.js';
 import type {ScheduledApi} from './scheduled-api.js';
 import type {Priority} from './scheduler.js';
 
@@ -34,7 +35,7 @@ export function createPaneLists({store, writes, api, cadence, allVisible, visibl
 		readonly pane: PaneName;
 		readonly fetch: (priority: Priority) => Promise<T>;
 		readonly write: (value: T, at: number) => void;
-		readonly visibleMs: number;
+		readonly visibleMs: () => number;
 		readonly hiddenMs: () => number;
 	}) =>
 		createLoop(
@@ -46,7 +47,7 @@ export function createPaneLists({store, writes, api, cadence, allVisible, visibl
 					writes.reportSource('graphql', now(), describeError(error));
 				}
 			},
-			() => (visible(pane) ? visibleMs : hiddenMs()),
+			() => (visible(pane) ? visibleMs() : hiddenMs()),
 		);
 
 	/**
@@ -55,8 +56,15 @@ export function createPaneLists({store, writes, api, cadence, allVisible, visibl
 	*/
 	let podsLastFetched: 'nothing' | 'full' | 'summaries' = 'nothing';
 	const podsInFull = () => allVisible || store.getState().focus === 'pods' || podsLastFetched === 'nothing';
+	const podCount = () => store.getState().pods.order.length;
+	/**
+	Shown, a list of thousands of pods is fetched whole less often (its parse, merge and record grow
+	with it: `podListMsPerPod` a pod), its rows on screen at the pane's cadence by id (podsOnScreen).
+	The dashboard only: `watch` and the agent keep every pod at the cadence.
+	*/
+	const podsShownMs = () => (allVisible ? cadence.podsMs : Math.min(cadence.healthStalestMs, Math.max(cadence.podsMs, podCount() * cadence.podListMsPerPod)));
 	// A hidden list of thousands of pods is fetched less often still (6 ms a pod), within the stalest bound.
-	const podsHiddenMs = () => Math.min(cadence.healthStalestMs, Math.max(cadence.podsHiddenMs, store.getState().pods.order.length * 6));
+	const podsHiddenMs = () => Math.min(cadence.healthStalestMs, Math.max(cadence.podsHiddenMs, podCount() * 6));
 	const podsLoop = listLoop({
 		pane: 'pods',
 		fetch: async (listPriority): Promise<{readonly full: PodRecord[]} | {readonly summaries: PodSummary[]}> =>
@@ -64,20 +72,29 @@ export function createPaneLists({store, writes, api, cadence, allVisible, visibl
 		write(list, at) {
 			if ('full' in list) {
 				writes.setPods(list.full, at);
+				podsOnScreen.listWritten(at);
 				podsLastFetched = 'full';
 			} else {
 				writes.setPodSummaries(list.summaries, at);
 				podsLastFetched = 'summaries';
 			}
 		},
-		visibleMs: cadence.podsMs,
+		visibleMs: podsShownMs,
 		hiddenMs: podsHiddenMs,
+	});
+	const podsOnScreen = createPodsOnScreen({
+		writes,
+		api,
+		cadence,
+		wanted: () => !allVisible && visible('pods') && podsShownMs() > cadence.podsMs,
+		onGone: podsLoop.trigger,
+		now,
 	});
 	const gpusLoop = listLoop({
 		pane: 'gpus',
 		fetch: api.gpuTypes,
 		write: writes.setGpuTypes,
-		visibleMs: cadence.gpusMs,
+		visibleMs: () => cadence.gpusMs,
 		hiddenMs: () => cadence.gpusHiddenMs,
 	});
 	/**
@@ -92,7 +109,8 @@ export function createPaneLists({store, writes, api, cadence, allVisible, visibl
 		}
 
 		gpusLoop.reschedule();
+		podsOnScreen.loop.reschedule();
 	};
 
-	return {podsLoop, gpusLoop, onFocus};
+	return {podsLoop, podsOnScreen, gpusLoop, onFocus};
 }

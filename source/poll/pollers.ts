@@ -27,8 +27,8 @@ export type Pollers = {
 	/** Poll these now, after a write changed them: one job, one endpoint's health, the pod list. */
 	readonly repoll: (what: {readonly jobKey?: string; readonly endpointId?: string; readonly pods?: boolean; readonly endpoints?: boolean}) => void;
 	readonly listen: (jobKey: string, listener: ChunkListener) => () => void;
-	/** The endpoints whose rows are on screen: their health is polled first and most often. */
-	readonly showing: (endpointIds: readonly string[]) => void;
+	/** The rows on screen: an endpoint's health is polled first and most often; a pod's row is kept fresh in a list of thousands. */
+	readonly showing: (pane: 'endpoints' | 'pods', keys: readonly string[]) => void;
 	/** Polls one pod's details while they are open; the function returned stops it. */
 	readonly watchPod: (podId: string) => () => void;
 	readonly stop: () => void;
@@ -141,7 +141,7 @@ export function createPollers({
 		() => cadence.healthMs,
 	);
 
-	const {podsLoop, gpusLoop, onFocus} = createPaneLists({store, writes, api, cadence, allVisible, visible, priority, now});
+	const {podsLoop, podsOnScreen, gpusLoop, onFocus} = createPaneLists({store, writes, api, cadence, allVisible, visible, priority, now});
 	let unsubscribeFocus: (() => void) | undefined;
 
 	const jobs = createJobsLoop({store, writes, api, cadence, now});
@@ -166,7 +166,7 @@ export function createPollers({
 
 	const accountLoops: Loop[] = [
 		...(poll.includes('endpoints') ? [endpointsLoop, healthLoop] : []),
-		...(poll.includes('pods') ? [podsLoop] : []),
+		...(poll.includes('pods') ? [podsLoop, podsOnScreen.loop] : []),
 		...(poll.includes('gpus') ? [gpusLoop] : []),
 	];
 	const ownLoops: Loop[] = [...(poll.includes('pods') ? [podDetailLoop] : []), ...(poll.includes('jobs') ? [jobsLoop] : []), budgetLoop];
@@ -222,7 +222,13 @@ export function createPollers({
 			}
 		},
 		watchPod: podDetail.watch,
-		showing(endpointIds) {
+		showing(pane, keys) {
+			if (pane === 'pods') {
+				podsOnScreen.showing(keys);
+				return;
+			}
+
+			const endpointIds = keys;
 			const wasKnown = endpointsOnScreen !== undefined;
 			const fresh = endpointIds.filter(id => !endpointsOnScreen?.includes(id));
 			endpointsOnScreen = endpointIds;

@@ -37,6 +37,9 @@ export function createScheduledApi({
 		endpointsAndDiscount: async (priority: Priority) =>
 			read('graphql', 'endpoints+discount', priority, async signal => graphqlApi.endpointsAndDiscount({signal})),
 		pods: async (priority: Priority) => read('graphql', 'pods', priority, async signal => graphqlApi.pods({signal})),
+		/** The pods on screen, fresher than the list of thousands they are part of. */
+		podsById: async (podIds: readonly string[], priority: Priority) =>
+			read('graphql', `pods-by-id:${podIds.join(',')}`, priority, async signal => graphqlApi.podsById(podIds, {signal})),
 		podSummaries: async (priority: Priority) => read('graphql', 'pod-summaries', priority, async signal => graphqlApi.podSummaries({signal})),
 		gpuTypes: async (priority: Priority) => read('graphql', 'gpuTypes', priority, async signal => graphqlApi.gpuTypes({signal})),
 

@@ -18,6 +18,8 @@ export type PodWrites = {
 	readonly setPodSummaries: (summaries: readonly PodSummary[], at: number) => void;
 	/** One pod as a write answered it (stopped, resumed, deployed): shown at once, before the next poll. */
 	readonly updatePod: (record: PodRecord, at: number) => void;
+	/** Some of the list's pods as a fresher read saw them (the rows on screen); the others and the order stay. */
+	readonly updatePods: (records: readonly PodRecord[], at: number) => void;
 	/** A terminated pod leaves the list at once. */
 	readonly removePod: (podId: string, at: number) => void;
 	/** The open pod's details (undefined closes them); each GPU's history grows by one sample. */
@@ -63,6 +65,16 @@ export function podWrites(set: SetState, get: GetState): PodWrites {
 			const records = current();
 			const index = records.findIndex(each => each.id === record.id);
 			writes.setPods(index === -1 ? [...records, record] : records.with(index, record), at);
+		},
+		updatePods(records, at) {
+			const {byId} = get().pods;
+			const fresh = new Map(records.filter(record => byId[record.id]).map(record => [record.id, record]));
+			if (fresh.size > 0) {
+				writes.setPods(
+					current().map(record => fresh.get(record.id) ?? record),
+					at,
+				);
+			}
 		},
 		removePod(podId, at) {
 			writes.setPods(

@@ -18,7 +18,7 @@ test('/health goes to the endpoints on screen first; the rest are polled less of
 	engine.focus('endpoints');
 	engine.start();
 	await waitFor(() => engine!.store.getState().endpoints.order.length === 12);
-	engine.showing(['e0', 'e1']);
+	engine.showing('endpoints', ['e0', 'e1']);
 	await sim.call('POST', '/__sim/stats/reset');
 	await new Promise(resolve => setTimeout(resolve, 8500));
 	const stats = await simStats(sim);

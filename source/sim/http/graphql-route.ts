@@ -83,7 +83,8 @@ export async function handleGraphqlRoute(
 		}
 
 		const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
-		if (!getOperationAST(document, operationName)) {
+		const operation = getOperationAST(document, operationName);
+		if (!operation) {
 			badRequest(
 				response,
 				operationName ? `Unknown operation named "${operationName}"` : 'Must provide operationName when the document has several operations',
@@ -91,6 +92,8 @@ export async function handleGraphqlRoute(
 			return;
 		}
 
+		// Each named operation counted apart (`operation:PodtopPods`), beside every request's `request`.
+		sim.stats.begin('graphql', `operation:${operation.name?.value ?? 'anonymous'}`)();
 		const variables = typeof body.variables === 'object' && body.variables !== null ? (body.variables as Record<string, unknown>) : undefined;
 		const result = await execute({schema, document, rootValue, variableValues: variables, operationName});
 		const errors = result.errors?.map(error => formatError(error));
