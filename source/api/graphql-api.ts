@@ -3,6 +3,7 @@ import {fetch as undiciFetch} from 'undici';
 import {ApiError, fromTransportError} from './errors.js';
 import {graphqlError} from './graphql-errors.js';
 import {queryList} from './graphql-list.js';
+import {postQuery} from './graphql-post.js';
 import {documents, podsByIdDocument} from './graphql-documents.js';
 import type {EndpointInput, EndpointRecord, GpuTypeRecord, PodDeployInput, PodRecord, PodSummary, SavedEndpoint, ServerlessDiscount} from './graphql-types.js';
 import type {Pools} from './pools.js';
@@ -108,7 +109,15 @@ export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; re
 			}
 
 			const variables = Object.fromEntries(podIds.map((podId, index) => [`p${index}`, podId]));
-			const answer = await call<Record<string, PodRecord | null>>('pods by id', podsByIdDocument(podIds.length), variables, options.signal);
+			const answer = await postQuery<Record<string, PodRecord | null>>({
+				pool: dispatcher,
+				url: endpointUrl,
+				headers,
+				document: podsByIdDocument(podIds.length),
+				variables,
+				signal: withTimeout(options.signal),
+				label: 'pods on screen',
+			});
 			return podIds.map((_, index) => answer[`p${index}`] ?? null);
 		},
 		gpuTypes: async (options = {}) =>

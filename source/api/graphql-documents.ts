@@ -21,15 +21,25 @@ const podSummaryFields = 'id name desiredStatus costPerHr volumeInGb gpuCount po
 /** One pod's fields: the list's, its ports, disks, machine and env (names shown; values only when asked). */
 const podFields = `${podListFields.replace(/ }$/, ' ports { ip isIpPublic privatePort publicPort type } }')} env containerDiskInGb volumeMountPath machineId`;
 
+/** The documents made, by count of pods (a screen's rows: a few dozen at most). */
+const podsById = new Map<number, string>();
+
 /**
 The pods on screen by id, one aliased field each (`p0: pod(…)`), with the list's fields: a few
 kilobytes where the whole list of 2,000 pods is a megabyte. A pod gone since is `null`.
 */
 export function podsByIdDocument(count: number): string {
+	const made = podsById.get(count);
+	if (made !== undefined) {
+		return made;
+	}
+
 	const indexes = Array.from({length: count}, (_, index) => index);
 	const variables = indexes.map(index => `$p${index}: String!`).join(', ');
 	const fields = indexes.map(index => `p${index}: pod(input: {podId: $p${index}}) { ${podListFields} }`).join(' ');
-	return `query PodtopPodsById(${variables}) { ${fields} }`;
+	const document = `query PodtopPodsById(${variables}) { ${fields} }`;
+	podsById.set(count, document);
+	return document;
 }
 
 export const documents = {

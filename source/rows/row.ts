@@ -28,26 +28,38 @@ export type SortableRow = Row & {
 	readonly searchText: string;
 };
 
+/** Raises each width to this row's cell in that column. */
+function raiseTo(widths: number[], row: Row): void {
+	if (row.span !== undefined) {
+		widths[0] = Math.max(widths[0] ?? 0, row.cells[0]?.length ?? 0);
+		return;
+	}
+
+	if (row.widen) {
+		row.widen(widths);
+		return;
+	}
+
+	for (const [index, cell] of row.cells.entries()) {
+		if (cell.length > (widths[index] ?? 0)) {
+			widths[index] = cell.length;
+		}
+	}
+}
+
 /** The widest cell of each column over all rows (characters): columns are sized to their content. */
 export function contentWidths(columns: readonly Column[], rows: readonly Row[]): number[] {
 	const widths = columns.map(column => column.title.length);
 	for (const row of rows) {
-		if (row.span !== undefined) {
-			widths[0] = Math.max(widths[0] ?? 0, row.cells[0]?.length ?? 0);
-			continue;
-		}
-
-		if (row.widen) {
-			row.widen(widths);
-			continue;
-		}
-
-		for (const [index, cell] of row.cells.entries()) {
-			if (cell.length > (widths[index] ?? 0)) {
-				widths[index] = cell.length;
-			}
-		}
+		raiseTo(widths, row);
 	}
 
+	return widths;
+}
+
+/** One row's cell widths, column by column (0 where it has nothing). */
+export function rowWidths(columns: readonly Column[], row: Row): number[] {
+	const widths = columns.map(() => 0);
+	raiseTo(widths, row);
 	return widths;
 }

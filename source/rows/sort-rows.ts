@@ -25,15 +25,20 @@ function compareValues(left: string | number | undefined, right: string | number
 	return naturalCompare(String(left), String(right));
 }
 
+/** What a pane showed the last time: its rows in order, and the filter and sort that made it. */
+export type LastShown<T> = {readonly rows: readonly T[]; readonly filter: string; readonly sort: SortState};
+
 /**
 Applies the pane's filter and sort. Undefined values sort last either way; rows that tie are in
 natural order of their first column, so the order never flickers between polls.
 
-`last` is the order of the keys the last time (a pane's rows keep their order from poll to poll:
-status and name rarely change). When the rows in that order are still sorted, it is kept after
-n − 1 comparisons instead of a sort's n log n (natural comparison of names is the costly part).
+`last` is what was shown the last time (a pane's rows keep their order from poll to poll: status
+and name rarely change). When the rows in that order are still sorted, it is kept after n − 1
+comparisons instead of a sort's n log n (natural comparison of names is the costly part); with the
+same filter and sort, two neighbours that are both the rows they were are still in order, so only
+the pairs with a new row are compared (a poll of the rows on screen: a few dozen of thousands).
 */
-export function filterAndSort<T extends SortableRow>(rows: readonly T[], filter: string, sort: SortState, last?: readonly string[]): T[] {
+export function filterAndSort<T extends SortableRow>(rows: readonly T[], filter: string, sort: SortState, last?: LastShown<T>): T[] {
 	const matches = filterMatcher(filter);
 	const direction = sort.descending ? -1 : 1;
 	// With no filter, no row's search text is asked for (a Pods row makes its own when read).
@@ -45,11 +50,18 @@ export function filterAndSort<T extends SortableRow>(rows: readonly T[], filter:
 		return primary || compareValues(a.sortValues[0], b.sortValues[0]) || compareValues(a.key, b.key);
 	};
 
-	if (last?.length === kept.length) {
+	if (last?.rows.length === kept.length) {
 		const byKey = new Map(kept.map(row => [row.key, row]));
-		const ordered = last.map(key => byKey.get(key));
-		// Strictly in order: rows that compare equal are left to the sort, which keeps them as they came.
-		if (ordered.every((row, index) => row !== undefined && (index === 0 || compare(ordered[index - 1]!, row) < 0))) {
+		const before = last.rows;
+		const ordered = before.map(row => byKey.get(row.key));
+		const sameOrdering = last.filter === filter && last.sort.column === sort.column && last.sort.descending === sort.descending;
+		const inOrder = (row: T | undefined, index: number) =>
+			row !== undefined &&
+			(index === 0 ||
+				(sameOrdering && row === before[index] && ordered[index - 1] === before[index - 1]) ||
+				// Strictly in order: rows that compare equal are left to the sort, which keeps them as they came.
+				compare(ordered[index - 1]!, row) < 0);
+		if (ordered.every((row, index) => inOrder(row, index))) {
 			return ordered as T[];
 		}
 	}

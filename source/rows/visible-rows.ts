@@ -7,8 +7,9 @@ import {endpointColumnsFor, endpointRows, type ProbeWindow} from './endpoint-row
 import {gpuColumns, gpuRows} from './gpu-rows.js';
 import {jobColumns, jobImage, jobLines, jobRows, matchesStatusFilter, splitJobBody, type JobBody} from './job-rows.js';
 import {podColumns, podRows} from './pod-rows.js';
+import {ColumnWidths} from './column-widths.js';
 import {contentWidths, type Column, type Row, type SortableRow} from './row.js';
-import {filterAndSort} from './sort-rows.js';
+import {filterAndSort, type LastShown} from './sort-rows.js';
 
 /** A list pane's rows as shown: all of them (for the count), the filtered and sorted ones, and each column's content width. */
 export type PaneRows = {
@@ -57,21 +58,44 @@ function paneSelector<T, Extra = undefined>(
 	columns: {readonly wide: readonly Column[]; readonly compact: readonly Column[]} | ((wide: boolean, extra: Extra) => readonly Column[]),
 	glyphs: Glyphs,
 ) {
+	/** The last build's rows by the state each was made from, and what they were made for. */
+	let last: {readonly wide: boolean; readonly extra: Extra; readonly rows: Map<T, SortableRow>; readonly widths: ColumnWidths} | undefined;
 	const built = memoize((collection: Collection<T>, wide: boolean, extra: Extra): Built => {
-		const all = build(
-			collection.order.flatMap(id => collection.byId[id] ?? []),
-			wide,
-			glyphs,
-			extra,
-		);
+		const items = collection.order.flatMap(id => collection.byId[id] ?? []);
 		const shape = typeof columns === 'function' ? columns(wide, extra) : wide ? columns.wide : columns.compact;
-		return {columns: shape, all, widths: contentWidths(shape, all)};
+		// A thing whose state did not change keeps its row: a poll of the rows on screen remakes a few dozen rows of thousands.
+		const kept = last?.wide === wide && Object.is(last.extra, extra) ? last.rows : undefined;
+		const fresh = kept ? items.filter(item => !kept.has(item)) : items;
+		const made = build(fresh, wide, glyphs, extra);
+		const madeFor = new Map(fresh.map((item, index) => [item, made[index]!]));
+		const rows = new Map<T, SortableRow>();
+		const all = items.map(item => {
+			const row = kept?.get(item) ?? madeFor.get(item)!;
+			rows.set(item, row);
+			return row;
+		});
+		// The widths follow the rows: those let go are taken out, those made are measured (all of them when none were kept).
+		const widths = kept && last ? last.widths : new ColumnWidths(shape);
+		if (kept) {
+			for (const [item, row] of kept) {
+				if (!rows.has(item)) {
+					widths.remove(row);
+				}
+			}
+		}
+
+		for (const row of made) {
+			widths.add(row);
+		}
+
+		last = {wide, extra, rows, widths};
+		return {columns: shape, all, widths: widths.widths()};
 	});
-	/** The keys in the order last shown: a poll's rows are tried in it before they are sorted. */
-	let lastOrder: string[] | undefined;
+	/** What was shown last: a poll's rows are tried in its order before they are sorted. */
+	let lastShown: LastShown<SortableRow> | undefined;
 	const shown = memoize((rows: Built, filter: string, sort: SortState): PaneRows => {
-		const sorted = filterAndSort(rows.all, filter, sort, lastOrder);
-		lastOrder = sorted.map(row => row.key);
+		const sorted = filterAndSort(rows.all, filter, sort, lastShown);
+		lastShown = {rows: sorted, filter, sort};
 		return {...rows, shown: sorted};
 	});
 	return {
@@ -79,7 +103,8 @@ function paneSelector<T, Extra = undefined>(
 		forget() {
 			built.forget();
 			shown.forget();
-			lastOrder = undefined;
+			last = undefined;
+			lastShown = undefined;
 		},
 	};
 }

@@ -1,6 +1,6 @@
 import {expect, test} from 'vitest';
 import type {SortableRow} from '../../source/rows/row.js';
-import {filterAndSort} from '../../source/rows/sort-rows.js';
+import {filterAndSort, type LastShown} from '../../source/rows/sort-rows.js';
 
 /** A small deterministic random source, so a failure can be run again. */
 function random(seed: number) {
@@ -24,7 +24,7 @@ test("sorted in the last poll's order or from scratch, the order is the same; a 
 	let rows = Array.from({length: 60}, (_, index) =>
 		row(`p${index}`, names[index % names.length]!, index % 4 === 0 ? undefined : index % 3, Math.floor(next() * 100)),
 	);
-	let last: string[] | undefined;
+	let last: LastShown<SortableRow> | undefined;
 	for (let poll = 0; poll < 200; poll++) {
 		// Each poll a few rows change rank or utilisation, now and then one goes or comes back; the list comes in any order.
 		rows = rows.map(each => (next() < 0.05 ? row(each.key, String(each.sortValues[0]), Math.floor(next() * 3), Math.floor(next() * 100)) : each));
@@ -34,10 +34,42 @@ test("sorted in the last poll's order or from scratch, the order is the same; a 
 			{column: 2, descending: true},
 			{column: 0, descending: false},
 		]) {
-			const fromScratch = filterAndSort(polled, poll % 7 === 0 ? 'exp' : '', sort).map(each => each.key);
-			const withLast = filterAndSort(polled, poll % 7 === 0 ? 'exp' : '', sort, last).map(each => each.key);
-			expect(withLast, `poll ${poll}`).toEqual(fromScratch);
-			last = withLast;
+			const filter = poll % 7 === 0 ? 'exp' : '';
+			const fromScratch = filterAndSort(polled, filter, sort).map(each => each.key);
+			const withLast = filterAndSort(polled, filter, sort, last);
+			expect(
+				withLast.map(each => each.key),
+				`poll ${poll}`,
+			).toEqual(fromScratch);
+			last = {rows: withLast, filter, sort};
+		}
+	}
+});
+
+test('with the same sort from poll to poll, only the rows that changed are compared, and the order is still what a sort gives', () => {
+	const next = random(11);
+	const names = ['exp-2', 'exp-10', 'Exp-3', 'trainer', 'box', 'box'];
+	let rows = Array.from({length: 80}, (_, index) =>
+		row(`p${index}`, names[index % names.length]!, index % 4 === 0 ? undefined : index % 3, Math.floor(next() * 100)),
+	);
+	for (const sort of [
+		{column: 2, descending: true},
+		{column: 1, descending: false},
+	]) {
+		let last: LastShown<SortableRow> | undefined;
+		for (let poll = 0; poll < 300; poll++) {
+			// A few rows on screen read again each poll (new objects, sometimes new values); the rest are the rows they were.
+			rows = rows.map(each =>
+				next() < 0.04
+					? row(each.key, String(each.sortValues[0]), Math.floor(next() * 3), next() < 0.5 ? Number(each.sortValues[2]) : Math.floor(next() * 100))
+					: each,
+			);
+			const withLast = filterAndSort(rows, '', sort, last);
+			expect(
+				withLast.map(each => each.key),
+				`poll ${poll}`,
+			).toEqual(filterAndSort(rows, '', sort).map(each => each.key));
+			last = {rows: withLast, filter: '', sort};
 		}
 	}
 });

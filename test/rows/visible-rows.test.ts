@@ -41,3 +41,29 @@ test("asking for another pane lets go of the last one's rows; they come back equ
 	// And now the endpoints' rows were let go in turn.
 	expect(rows.pane(store.getState(), view, 'endpoints')).not.toBe(endpoints);
 });
+
+test('a poll of a few pods remakes only their rows, and the column widths are those of every row measured afresh', () => {
+	const {store, writes, rows, view} = setUp();
+	const pod = (index: number, name: string, util: number) => ({id: `p${index}`, name, desiredStatus: 'RUNNING', runtime: {gpus: [{gpuUtilPercent: util}]}});
+	const fleet = Array.from({length: 40}, (_, index) => pod(index, `pod-${index}`, index));
+	writes.setPods([...fleet, pod(40, 'the-longest-name-of-all', 5)], 1);
+	const first = rows.pane(store.getState(), view, 'pods');
+	const measuredAfresh = () => createRowSelectors(unicodeGlyphs).pane(store.getState(), view, 'pods').widths;
+	expect(first.widths).toEqual(measuredAfresh());
+	// Two rows on screen read again: the other rows are the same objects.
+	writes.updatePods([pod(3, 'pod-3', 99), pod(4, 'pod-4', 1)], 2);
+	const second = rows.pane(store.getState(), view, 'pods');
+	const byKey = (pane: typeof first) => new Map(pane.all.map(row => [row.key, row]));
+	expect(byKey(second).get('p5')).toBe(byKey(first).get('p5'));
+	expect(byKey(second).get('p3')).not.toBe(byKey(first).get('p3'));
+	expect(second.widths).toEqual(measuredAfresh());
+	// The widest name renamed shorter: its column narrows; a wider one raises it.
+	writes.updatePods([pod(40, 'short', 5)], 3);
+	const third = rows.pane(store.getState(), view, 'pods');
+	expect(third.widths[0]).toBeLessThan(first.widths[0]!);
+	expect(third.widths).toEqual(measuredAfresh());
+	writes.updatePods([pod(7, 'a-name-wider-than-any-name-before-it', 7)], 4);
+	const fourth = rows.pane(store.getState(), view, 'pods');
+	expect(fourth.widths[0]).toBeGreaterThan(first.widths[0]!);
+	expect(fourth.widths).toEqual(measuredAfresh());
+});

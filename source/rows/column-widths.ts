@@ -1,0 +1,50 @@
+import {rowWidths, type Column, type Row} from './row.js';
+
+/**
+A list's column widths kept over a changing set of rows: each row's own widths, and per column how
+many rows have each width, so a poll that replaces a few rows of thousands measures those few (a
+row let go that was the widest narrows its column only if no other row is as wide).
+*/
+export class ColumnWidths {
+	readonly #columns: readonly Column[];
+	/** Per column, how many rows have each width. */
+	readonly #counts: Array<Map<number, number>>;
+	readonly #ofRow = new Map<Row, number[]>();
+
+	constructor(columns: readonly Column[]) {
+		this.#columns = columns;
+		this.#counts = columns.map(() => new Map<number, number>());
+	}
+
+	add(row: Row): void {
+		const widths = rowWidths(this.#columns, row);
+		this.#ofRow.set(row, widths);
+		for (const [index, width] of widths.entries()) {
+			const counts = this.#counts[index]!;
+			counts.set(width, (counts.get(width) ?? 0) + 1);
+		}
+	}
+
+	remove(row: Row): void {
+		const widths = this.#ofRow.get(row);
+		if (!widths) {
+			return;
+		}
+
+		this.#ofRow.delete(row);
+		for (const [index, width] of widths.entries()) {
+			const counts = this.#counts[index]!;
+			const count = (counts.get(width) ?? 0) - 1;
+			if (count > 0) {
+				counts.set(width, count);
+			} else {
+				counts.delete(width);
+			}
+		}
+	}
+
+	/** Each column's widest cell, at least its title (the few widths rows have, not the rows, are read). */
+	widths(): number[] {
+		return this.#columns.map((column, index) => Math.max(column.title.length, ...this.#counts[index]!.keys()));
+	}
+}
