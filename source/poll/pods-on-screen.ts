@@ -16,6 +16,9 @@ type Options = {
 	readonly now: () => number;
 };
 
+/** How often the rows on screen are looked at while wanted: a row is read within this of falling due (the list's polls move when that is). */
+const checkMs = 1000;
+
 export type PodsOnScreen = ReturnType<typeof createPodsOnScreen>;
 
 /**
@@ -57,7 +60,7 @@ export function createPodsOnScreen({writes, api, cadence, wanted, onGone, now}: 
 				writes.reportSource('graphql', now(), describeError(error));
 			}
 		},
-		() => cadence.podsMs,
+		() => (wanted() ? checkMs : cadence.podsMs),
 	);
 
 	return {
