@@ -63,6 +63,12 @@ describe.skipIf(!hasPrometheus)(
 		/** What the exporter served, fetched every 200 ms. */
 		const served: Array<{readonly at: number; readonly text: string}> = [];
 		const texts = () => served.map(each => each.text);
+		/**
+		The span the test watched what the exporter served: from a scrape interval (and a half) after its first fetch, so the
+		value a step looks back to was scraped after that fetch, to its last fetch. Prometheus may scrape a value before the
+		test's first fetch or after its last, which the test never saw.
+		*/
+		const watched = () => ({from: served[0]!.at + 1500, to: served.at(-1)!.at});
 		let startedAt: number;
 		let stoppedAt: number;
 
@@ -115,7 +121,7 @@ describe.skipIf(!hasPrometheus)(
 			const busiest = listed.endpoints
 				.map(endpoint => ({endpoint, values: changes(servedValues(texts(), 'podtop_endpoint_jobs_in_queue', `endpoint_id="${endpoint.id}"`))}))
 				.sort((a, b) => b.values.length - a.values.length)[0]!;
-			const [byId] = await reader.series({kind: 'endpoint', keys: [busiest.endpoint.id], from: startedAt - 5000, to: stoppedAt});
+			const [byId] = await reader.series({kind: 'endpoint', keys: [busiest.endpoint.id], ...watched()});
 			expect(byId).toMatchObject({kind: 'endpoint', key: busiest.endpoint.id, name: busiest.endpoint.name, tier: 'raw', step: 0});
 			expect(byId!.fields).toEqual(kindFields.endpoint);
 			// A scrape a second for 30 s.
@@ -135,7 +141,7 @@ describe.skipIf(!hasPrometheus)(
 				),
 			).toBe(true);
 
-			const [byName] = await reader.series({kind: 'endpoint', keys: [busiest.endpoint.name], from: startedAt - 5000, to: stoppedAt});
+			const [byName] = await reader.series({kind: 'endpoint', keys: [busiest.endpoint.name], ...watched()});
 			expect(byName).toEqual(byId);
 			expect(await reader.series({kind: 'endpoint', keys: ['no-such-endpoint'], from: startedAt, to: stoppedAt})).toEqual([]);
 		});
@@ -147,7 +153,7 @@ describe.skipIf(!hasPrometheus)(
 					each.gpuCount > 0 &&
 					servedValues(texts(), 'podtop_pod_gpu_utilization_percent', `pod_id="${each.id}"`).length > 0,
 			)!;
-			const [series] = await reader.series({kind: 'pod', keys: [pod.id], from: startedAt - 5000, to: stoppedAt});
+			const [series] = await reader.series({kind: 'pod', keys: [pod.id], ...watched()});
 			expect(series).toMatchObject({key: pod.id, name: pod.name, tier: 'raw'});
 			expect(series!.fields.slice(0, 7)).toEqual([...kindFields.pod, 'gpu0.util', 'gpu0.memory']);
 			expect(series!.fields).toHaveLength(kindFields.pod.length + 2 * pod.gpuCount);
