@@ -1,6 +1,7 @@
 import type {Dispatcher, Pool} from 'undici';
 import {ApiError, fromTransportError} from './errors.js';
 import {graphqlError} from './graphql-errors.js';
+import {type GraphqlAnswer, sendQuery, statusError} from './graphql-post.js';
 import {parseSplitJson} from './json-stream.js';
 
 type ListQuery = {
@@ -14,8 +15,6 @@ type ListQuery = {
 	readonly label: string;
 };
 
-type Answer = {readonly data?: unknown; readonly errors?: Parameters<typeof graphqlError>[0]['errors']};
-
 const field = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined);
 
 /**
@@ -25,28 +24,16 @@ one buffer. Failures map as graphql-request's do; a list the answer does not hol
 */
 export async function queryList<T>({pool, url, headers, document, path, signal, label}: ListQuery): Promise<T[]> {
 	let response: Dispatcher.ResponseData;
-	let answer: Answer;
+	let answer: GraphqlAnswer;
 	let elements: unknown[];
 	try {
-		response = await pool.request({
-			path: url.pathname + url.search,
-			method: 'POST',
-			headers: {...headers, accept: 'application/graphql-response+json, application/json', 'content-type': 'application/json'},
-			body: JSON.stringify({query: document, variables: {}}),
-			signal,
-		});
-		const {statusCode} = response;
-		if (statusCode < 200 || statusCode >= 300) {
-			const text = await response.body.text();
-			let errors: Answer['errors'];
-			try {
-				errors = (JSON.parse(text) as Answer).errors;
-			} catch {}
-
-			throw graphqlError({status: statusCode, errors, retryAfter: response.headers['retry-after']}, label);
+		response = await sendQuery({pool, url, headers, document, signal, label});
+		const failed = await statusError(response, label);
+		if (failed) {
+			throw failed;
 		}
 
-		({document: answer, elements} = (await parseSplitJson(response.body, ['data', ...path])) as {document: Answer; elements: unknown[]});
+		({document: answer, elements} = (await parseSplitJson(response.body, ['data', ...path])) as {document: GraphqlAnswer; elements: unknown[]});
 	} catch (error) {
 		if (error instanceof SyntaxError) {
 			throw new ApiError('server', `${label}: the answer was not JSON`, {cause: error});

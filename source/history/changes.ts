@@ -3,14 +3,12 @@ import {accountSample, alertData} from './account-sample.js';
 import {endpointRecordPart, endpointStateSample, gpuRecordPart, gpuStateSample, podRecordPart, podStateSample, type Sample} from './fields.js';
 import {jobEvent, type EventRow} from './event-rows.js';
 import type {SeriesKind} from './history-types.js';
-import {emptyTracked, type KnownSeries, type Tracked, type TrackedKind, type TrackedThings, trackedOf} from './tracked.js';
+import {emptyTracked, type KnownSeries, thingKey, type Tracked, type TrackedKind, type TrackedThings, trackedOf} from './tracked.js';
 import {sameExcept, sameSample} from './unchanged.js';
-
-/** A thing by kind and id, as the maps below key it. */
-export const thingKey = (kind: SeriesKind, key: string) => `${kind}\0${key}`;
 
 export type {EventRow} from './event-rows.js';
 export type {KnownSeries} from './tracked.js';
+export {thingKey} from './tracked.js';
 
 /** What one flush writes, before series ids are known. */
 export type Batch = {

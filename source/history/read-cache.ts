@@ -1,5 +1,6 @@
 import type {SeriesKind} from './history-types.js';
 import type {SqliteDatabase} from './history-file.js';
+import {thingKey} from './tracked.js';
 
 /** A series as the reader keeps it. */
 export type KnownSeriesRow = {
@@ -124,9 +125,9 @@ export function knownSeries(db: SqliteDatabase): KnownSeries {
 			deletedAt: (flat[index + 5] as number | null) ?? undefined,
 		};
 		byId.set(row.id, row);
-		byKey.set(`${row.kind}\0${row.key}`, row);
+		byKey.set(thingKey(row.kind, row.key), row);
 		if (row.name !== undefined) {
-			const named = `${row.kind}\0${row.name}`;
+			const named = thingKey(row.kind, row.name);
 			if (betterNamed(row, byName.get(named))) {
 				byName.set(named, row);
 			}
@@ -144,7 +145,7 @@ export const seriesById = (db: SqliteDatabase): ReadonlyMap<number, KnownSeriesR
 /** The things a query names, each by id first, else by name (one not deleted, else the newest); those not found left out. */
 export function resolveThings(db: SqliteDatabase, kind: SeriesKind, keys: readonly string[]): KnownSeriesRow[] {
 	const {byKey, byName} = knownSeries(db);
-	return keys.flatMap(key => byKey.get(`${kind}\0${key}`) ?? byName.get(`${kind}\0${key}`) ?? []);
+	return keys.flatMap(key => byKey.get(thingKey(kind, key)) ?? byName.get(thingKey(kind, key)) ?? []);
 }
 
 /** The last of ascending `times` not after `at`. */

@@ -1,6 +1,9 @@
 import type {Sample} from './fields.js';
 import type {SeriesKind} from './history-types.js';
 
+/** A thing by kind and key (its id, or its name where things are looked up by name), as every map of things keys it. */
+export const thingKey = (kind: SeriesKind, key: string) => `${kind}\0${key}`;
+
 /** What the file says of a thing already in it (the writer's entry, updated in place once a batch is committed). */
 export type KnownSeries = {readonly id: number; readonly name: string; readonly deleted: boolean};
 
@@ -39,7 +42,7 @@ export function trackedOf(things: TrackedKind, kind: SeriesKind, id: string): Tr
 	let tracked = things.get(id);
 	if (!tracked) {
 		tracked = {
-			thing: `${kind}\0${id}`,
+			thing: thingKey(kind, id),
 			series: undefined,
 			sample: undefined,
 			text: undefined,

@@ -2,6 +2,7 @@ import {createBulkInsert} from './bulk-insert.js';
 import type {Batch} from './changes.js';
 import type {SqliteDatabase} from './history-file.js';
 import type {SeriesKind} from './history-types.js';
+import {thingKey} from './tracked.js';
 
 /** Counts changes to the `series` table (things added, renamed, deleted, back, pruned): a reader keeps the table and reloads it when this moves. */
 export const seriesChangedSql = `INSERT INTO meta (key, value) VALUES ('series_version', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`;
@@ -34,7 +35,7 @@ export function createBatchWriter(db: SqliteDatabase) {
 	const loadSeries = (): Map<string, SeriesEntry> => {
 		const map = new Map<string, SeriesEntry>();
 		for (const [id, kind, key, name, deletedAt] of statements.series.all() as Array<[number, string, string, string | null, number | null]>) {
-			map.set(`${kind}\0${key}`, {id, name: name ?? key, deleted: deletedAt !== null});
+			map.set(thingKey(kind as SeriesKind, key), {id, name: name ?? key, deleted: deletedAt !== null});
 		}
 
 		return map;
@@ -56,7 +57,8 @@ export function createBatchWriter(db: SqliteDatabase) {
 					[number, SeriesKind, string]
 				>;
 				for (const [id, kind, key] of rows) {
-					added.push([`${kind}\0${key}`, {id, name: batch.things.get(`${kind}\0${key}`)?.name ?? key, deleted: false}]);
+					const thing = thingKey(kind, key);
+					added.push([thing, {id, name: batch.things.get(thing)?.name ?? key, deleted: false}]);
 				}
 			}
 

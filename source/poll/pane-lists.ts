@@ -56,15 +56,15 @@ export function createPaneLists({store, writes, api, cadence, allVisible, visibl
 	*/
 	let podsLastFetched: 'nothing' | 'full' | 'summaries' = 'nothing';
 	const podsInFull = () => allVisible || store.getState().focus === 'pods' || podsLastFetched === 'nothing';
-	const podCount = () => store.getState().pods.order.length;
+	/** A list of thousands of pods is fetched less often (its parse, merge and record grow with it): `perPodMs` a pod, from `leastMs` to the stalest bound. */
+	const byLength = (leastMs: number, perPodMs: number) => Math.min(cadence.healthStalestMs, Math.max(leastMs, store.getState().pods.order.length * perPodMs));
 	/**
-	Shown, a list of thousands of pods is fetched whole less often (its parse, merge and record grow
-	with it: `podListMsPerPod` a pod), its rows on screen at the pane's cadence by id (podsOnScreen).
-	The dashboard only: `watch` and the agent keep every pod at the cadence.
+	Shown, `podListMsPerPod` a pod, its rows on screen at the pane's cadence by id (podsOnScreen). The
+	dashboard only: `watch` and the agent keep every pod at the cadence.
 	*/
-	const podsShownMs = () => (allVisible ? cadence.podsMs : Math.min(cadence.healthStalestMs, Math.max(cadence.podsMs, podCount() * cadence.podListMsPerPod)));
-	// A hidden list of thousands of pods is fetched less often still (6 ms a pod), within the stalest bound.
-	const podsHiddenMs = () => Math.min(cadence.healthStalestMs, Math.max(cadence.podsHiddenMs, podCount() * 6));
+	const podsShownMs = () => (allVisible ? cadence.podsMs : byLength(cadence.podsMs, cadence.podListMsPerPod));
+	// Hidden, less often still (6 ms a pod).
+	const podsHiddenMs = () => byLength(cadence.podsHiddenMs, 6);
 	const podsLoop = listLoop({
 		pane: 'pods',
 		fetch: async (listPriority): Promise<{readonly full: PodRecord[]} | {readonly summaries: PodSummary[]}> =>
