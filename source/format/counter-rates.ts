@@ -2,7 +2,10 @@
 How fast a cumulative counter grew, per minute, in each column: between two readings (a column's
 newest point, taken at `lastAt` plus `spanMs`, the width of the points, at most `to`) the growth
 over the time between them, spread over the columns from the one after the first reading to the
-one of the second, so a poll every 30 s drawn in 5-s columns is a steady rate, not a comb. A drop
+one of the second, so a poll every 30 s drawn in 5-s columns is a steady rate, not a comb. A
+reading covers at least its own `spanMs`: the newest point's bucket has only begun (read at `to`,
+a second after the one before it), but its growth came from a poll that may be most of a bucket
+older, so it is not spread over that second (a spike of 50 times the rate). A drop
 means the counter started again from zero (a recreated endpoint): the growth is the new value,
 never negative work. Columns before the first reading, after the last, and around a gap are gaps.
 */
@@ -29,7 +32,7 @@ export function counterRates(
 		const time = Math.min(at + spanMs, to);
 		if (previous && time > previous.time) {
 			const growth = value >= previous.value ? value - previous.value : value;
-			const rate = (growth / (time - previous.time)) * 60_000;
+			const rate = (growth / Math.max(time - previous.time, spanMs)) * 60_000;
 			for (let index = previous.column + 1; index <= column; index++) {
 				rates[index] = rate;
 			}

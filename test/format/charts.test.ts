@@ -157,6 +157,8 @@ describe('points into columns', () => {
 		expect(counterRates([10, 10, 10, 20, 20, 20, 30], at(0, null, null, 30, null, null, 60))).toEqual([null, 20, 20, 20, 20, 20, 20]);
 		// Points that summarise 10 s (a bucket's start): read at their end, never past `to`.
 		expect(counterRates([0, 10], at(0, 20), 10_000, 25_000)).toEqual([null, 40]);
+		// The newest bucket began half a second ago: its growth is spread over a bucket at least, not over that half second.
+		expect(counterRates([0, 10], at(0, 10), 10_000, 10_500)).toEqual([null, 60]);
 		expect(addColumns([1, 2, null], [3, 4, 5])).toEqual([4, 6, null]);
 		expect(failureShares([1, 0, 0], [3, 0, 4])).toEqual([0.25, null, 0]);
 	});
