@@ -38,22 +38,28 @@ type PodStatus = {readonly label: string; readonly short: string; readonly rank:
 A pod's status for people, ranked for the default order: pods needing attention first (asked to
 run but not up, or in a state podtop does not know), then running, then the rest, exited last.
 */
+const running: PodStatus = {label: 'RUNNING', short: 'RUN', rank: 1, attention: false};
+const starting: PodStatus = {label: 'STARTING', short: 'STRT', rank: 0, attention: true};
+const exited: PodStatus = {label: 'EXITED', short: 'EXIT', rank: 3, attention: false};
+const terminated: PodStatus = {label: 'TERMINATED', short: 'TERM', rank: 4, attention: false};
+const unknown: PodStatus = {label: '?', short: '?', rank: 0, attention: true};
+
 export function podStatus(record: PodRecord): PodStatus {
 	const status = record.desiredStatus ?? undefined;
 	if (status === 'RUNNING') {
-		return record.runtime ? {label: 'RUNNING', short: 'RUN', rank: 1, attention: false} : {label: 'STARTING', short: 'STRT', rank: 0, attention: true};
+		return record.runtime ? running : starting;
 	}
 
 	if (status === 'EXITED') {
-		return {label: 'EXITED', short: 'EXIT', rank: 3, attention: false};
+		return exited;
 	}
 
 	if (status === 'TERMINATED') {
-		return {label: 'TERMINATED', short: 'TERM', rank: 4, attention: false};
+		return terminated;
 	}
 
 	if (status === undefined) {
-		return {label: '?', short: '?', rank: 0, attention: true};
+		return unknown;
 	}
 
 	const label = sanitizeLine(status);
@@ -86,6 +92,32 @@ function podFigures(record: PodRecord) {
 }
 
 /**
+A pod's cell lengths (no history, no levels, no cells made): the column widths read every row made.
+The levels are one cell a GPU; the history is padded to its column.
+*/
+function cellLengths(figures: ReturnType<typeof podFigures>, costLength: number, wide: boolean): Uint16Array {
+	const {name, gpu, cpuOnly, runtime, status, util, vram, cpu, memory} = figures;
+	const perGpu = runtime && !cpuOnly ? (runtime.gpus ?? []).length : 0;
+	return Uint16Array.from(
+		wide
+			? [
+					name.length,
+					gpu.length,
+					status.label.length,
+					perGpu,
+					percentLength(util),
+					runtime && !cpuOnly ? listUtilHistoryLimit : 0,
+					percentLength(vram),
+					percentLength(cpu),
+					percentLength(memory),
+					runtime ? formatDuration(runtime.uptimeInSeconds).length : 1,
+					costLength,
+				]
+			: [name.length, gpu.length, status.short.length, perGpu, percentLength(util), percentLength(cpu), costLength],
+	);
+}
+
+/**
 A row of the Pods pane. Its cells and search text are made when read (the table reads the rows on
 screen; widths and the filter read each once and let go): 10,000 pods' rows kept whole were 9 MB.
 */
@@ -94,6 +126,8 @@ class PodRow implements SortableRow {
 	readonly sortValues: ReadonlyArray<string | number | undefined>;
 	readonly tone: Tone | undefined;
 	readonly dim: boolean;
+	/** Each cell's length, as `cells` would make them: measured with the figures the row is made of, not made again by `widen`. */
+	readonly #lengths: Uint16Array;
 
 	constructor(
 		private readonly pod: PodState,
@@ -101,15 +135,17 @@ class PodRow implements SortableRow {
 		private readonly glyphs: Glyphs,
 	) {
 		const {record} = pod;
-		const {name, gpu, runtime, status, util, vram, cpu, memory} = podFigures(record);
+		const figures = podFigures(record);
+		const {name, gpu, runtime, status, util, vram, cpu, memory} = figures;
 		// What the pod costs now: a stopped pod its volume, never its running price (that is in its details).
-		const cost = podCost(record).now;
+		const cost = podCost(record);
 		this.key = record.id;
 		this.sortValues = wide
-			? [name, gpu, status.rank, util, util, util, vram, cpu, memory, runtime?.uptimeInSeconds ?? undefined, cost]
-			: [name, gpu, status.rank, util, util, cpu, cost];
+			? [name, gpu, status.rank, util, util, util, vram, cpu, memory, runtime?.uptimeInSeconds ?? undefined, cost.now]
+			: [name, gpu, status.rank, util, util, cpu, cost.now];
 		this.tone = status.attention ? 'warn' : undefined;
 		this.dim = status.rank > 1;
+		this.#lengths = cellLengths(figures, formatCostNow(cost).length, wide);
 	}
 
 	get cells(): string[] {
@@ -133,41 +169,15 @@ class PodRow implements SortableRow {
 		return [name, gpu, status.label, perGpu, percent(util), history, percent(vram), percent(cpu), percent(memory), uptime, cost];
 	}
 
-	/**
-	Raises each width to this row's cell in that column, as `cells` would make them, without making
-	the cells (no history, no levels, no list of lengths): the column widths read every row at every poll.
-	*/
+	/** Raises each width to this row's cell in that column, as `cells` would make them, without making the cells. */
 	widen(widths: number[]): void {
-		const {record} = this.pod;
-		const {name, gpu, cpuOnly, runtime, status, util, vram, cpu, memory} = podFigures(record);
-		// The levels are one cell a GPU; the history is padded to its column.
-		const perGpu = runtime && !cpuOnly ? (runtime.gpus ?? []).length : 0;
-		const cost = formatCostNow(podCost(record)).length;
-		let column = 0;
-		const raise = (length: number) => {
-			if (length > widths[column]!) {
-				widths[column] = length;
+		const lengths = this.#lengths;
+		// eslint-disable-next-line unicorn/no-for-loop -- for-of over entries() made a pair per cell, per row made
+		for (let column = 0; column < lengths.length; column++) {
+			if (lengths[column]! > widths[column]!) {
+				widths[column] = lengths[column]!;
 			}
-
-			column++;
-		};
-
-		raise(name.length);
-		raise(gpu.length);
-		raise(this.wide ? status.label.length : status.short.length);
-		raise(perGpu);
-		raise(percentLength(util));
-		if (this.wide) {
-			raise(runtime && !cpuOnly ? listUtilHistoryLimit : 0);
-			raise(percentLength(vram));
-			raise(percentLength(cpu));
-			raise(percentLength(memory));
-			raise(runtime ? formatDuration(runtime.uptimeInSeconds).length : 1);
-		} else {
-			raise(percentLength(cpu));
 		}
-
-		raise(cost);
 	}
 
 	get searchText(): string {
