@@ -17,11 +17,11 @@ export type Batch = {
 	/** The things below that the file does not hold as they are now: new, renamed, deleted or back. */
 	readonly things: Map<string, {readonly kind: SeriesKind; readonly key: string; readonly name: string}>;
 	/**
-	Samples as stored, three values a row (no object made per row): the series' id (or the thing's
-	key, for one the file has no series of yet; the writer puts the id in its place), the state or
-	null, and the values' JSON text.
+	Samples as stored, by their state (or null), two values a row (no object made per row): the
+	series' id (or the thing's key, for one the file has no series of yet; the writer puts the id in
+	its place) and the values' JSON text. The writer binds a state once per statement, not per row.
 	*/
-	readonly samples: Array<number | string | null>;
+	readonly samples: Map<string | null, Array<number | string>>;
 	readonly records: Array<{readonly thing: string; readonly record: string}>;
 	readonly deleted: string[];
 	readonly events: EventRow[];
@@ -56,9 +56,21 @@ export const emptyWritten = (): Written => ({samples: new Map(), jobStatus: new 
 
 const emptyPending = (): PendingWrites => ({samples: new Map(), jobStatus: new Map(), things: []});
 
-export const emptyBatch = (): Batch => ({things: new Map(), samples: [], records: [], deleted: [], events: [], meta: new Map()});
+export const emptyBatch = (): Batch => ({things: new Map(), samples: new Map(), records: [], deleted: [], events: [], meta: new Map()});
 
-export const isEmptyBatch = (batch: Batch) => batch.samples.length + batch.records.length + batch.deleted.length + batch.events.length + batch.meta.size === 0;
+export const isEmptyBatch = (batch: Batch) => batch.samples.size + batch.records.length + batch.deleted.length + batch.events.length + batch.meta.size === 0;
+
+/** Adds a sample to the batch, with the others of its state. */
+export function pushSampleRow(batch: Batch, reference: number | string, state: string | undefined, text: string): void {
+	const key = state ?? null;
+	let rows = batch.samples.get(key);
+	if (!rows) {
+		rows = [];
+		batch.samples.set(key, rows);
+	}
+
+	rows.push(reference, text);
+}
 
 type KindSpec<S extends {readonly record: object}> = {
 	readonly kind: Exclude<SeriesKind, 'account'>;
@@ -89,13 +101,13 @@ type Options = {
 function pushUnchanged<S extends {readonly record: object}>(spec: KindSpec<S>, tracked: Tracked, state: S, batch: Batch): void {
 	const ref = tracked.series?.id ?? tracked.thing;
 	if (tracked.text !== undefined) {
-		batch.samples.push(ref, tracked.state ?? null, tracked.text);
+		pushSampleRow(batch, ref, tracked.state, tracked.text);
 		return;
 	}
 
 	const values = spec.values(state);
 	if (values) {
-		batch.samples.push(ref, spec.sampleState(state) ?? null, JSON.stringify(values));
+		pushSampleRow(batch, ref, spec.sampleState(state), JSON.stringify(values));
 	}
 }
 
@@ -123,7 +135,7 @@ function pushSample(tracked: Tracked, state: string | undefined, values: FilledV
 		return false;
 	}
 
-	batch.samples.push(tracked.series?.id ?? tracked.thing, state ?? null, same ? tracked.text! : tracked.nextText!);
+	pushSampleRow(batch, tracked.series?.id ?? tracked.thing, state, same ? tracked.text! : tracked.nextText!);
 	return true;
 }
 
@@ -279,7 +291,7 @@ export function collectChanges(
 				batch.things.set(thing, {kind: 'account', key: 'account', name: 'account'});
 			}
 
-			batch.samples.push(thing, sample.state ?? null, values);
+			pushSampleRow(batch, thing, sample.state, values);
 			pending.samples.set(thing, {state: sample.state, values});
 		}
 	}
