@@ -1,6 +1,6 @@
 import {stockOf} from '../store/gpu-stock.js';
 import {type PodtopState, type Collection} from '../store/state.js';
-import {accountSample, alertData} from './account-sample.js';
+import {accountSample, alertData, countRunning, type RunningPods} from './account-sample.js';
 import {endpointRecordPart, gpuRecordPart, podRecordPart} from './fields.js';
 import {jobEvent, type EventRow} from './event-rows.js';
 import type {SeriesKind} from './history-types.js';
@@ -84,6 +84,8 @@ type KindSpec<S extends {readonly record: object}> = {
 	readonly partOmits?: readonly string[];
 	/** A change worth a timeline event (a pod's status), from the previous state of the same thing. */
 	readonly statusOf?: (state: S) => string | undefined;
+	/** Counts every thing of the collection (in its order) into the account's figures (the running pods). */
+	readonly tally?: (state: S | undefined, totals: RunningPods) => void;
 };
 
 type Options = {
@@ -95,6 +97,8 @@ type Options = {
 	readonly written: Written;
 	/** Updates to `written`, applied once the batch is committed. */
 	readonly pending: PendingWrites;
+	/** The account's figures, counted by the kind's `tally` in the same walk (undefined: the walk did not see every thing in its order). */
+	totals?: RunningPods;
 };
 
 /** A thing's sample written again as it was last written (the keyframe of a thing unchanged since). */
@@ -153,12 +157,27 @@ function collectionChanges<S extends {readonly record: object}>(
 	const things: TrackedKind = written.things[spec.kind];
 	// By the map's own keys: a lookup with a key the map holds is cheap, one with a string fresh from
 	// the last poll's JSON (or made here) is not (10,000 pods: half the time of a flush went to those lookups).
+	const ids = Object.keys(next.byId);
+	const {order} = next;
+	const {tally} = spec;
+	// The account's figures in the same walk, when the map's keys are the list's order (each id once, as the service lists them).
+	let totals: RunningPods | undefined = tally && ids.length === order.length ? {running: 0, cost: 0} : undefined;
 	let kept = 0;
-	for (const id of Object.keys(next.byId)) {
+	// eslint-disable-next-line unicorn/no-for-loop -- the index walks the list's order beside the keys
+	for (let index = 0; index < ids.length; index++) {
+		const id = ids[index]!;
 		const state = next.byId[id];
 		const before = previous?.byId[id];
 		if (before) {
 			kept++;
+		}
+
+		if (totals) {
+			if (order[index] === id) {
+				tally!(state, totals);
+			} else {
+				totals = undefined;
+			}
 		}
 
 		if (!state || (!keyframe && before === state)) {
@@ -219,6 +238,10 @@ function collectionChanges<S extends {readonly record: object}>(
 		}
 	}
 
+	if (totals) {
+		options.totals = totals;
+	}
+
 	// Something left only when fewer of the previous things are still here.
 	if (previous && previous !== next && kept < previous.order.length) {
 		for (const id of Object.keys(previous.byId)) {
@@ -251,6 +274,9 @@ const podSpec: KindSpec<PodtopState['pods']['byId'][string]> = {
 	recordPart: state => podRecordPart(state.record),
 	partOmits: ['runtime', 'desiredStatus', 'costPerHr', 'env'],
 	statusOf: state => state.record.desiredStatus ?? undefined,
+	tally(state, totals) {
+		countRunning(state?.record, totals);
+	},
 };
 
 const gpuSpec: KindSpec<PodtopState['gpus']['byId'][string]> = {
@@ -274,7 +300,7 @@ export function collectChanges(
 ): {readonly batch: Batch; readonly pending: PendingWrites} {
 	const batch = emptyBatch();
 	const pending = emptyPending();
-	const full = {...options, batch, pending};
+	const full: Options = {...options, batch, pending};
 	collectionChanges(endpointSpec, previous?.endpoints, next.endpoints, full);
 	collectionChanges(podSpec, previous?.pods, next.pods, full);
 	collectionChanges(gpuSpec, previous?.gpus, next.gpus, full);
@@ -283,7 +309,7 @@ export function collectChanges(
 		options.keyframe || previous?.pods !== next.pods || previous.alerts !== next.alerts || previous.endpoints.order !== next.endpoints.order;
 	if (accountChanged && (next.pods.updatedAt !== undefined || next.endpoints.updatedAt !== undefined)) {
 		const thing = thingKey('account', 'account');
-		const sample = accountSample(next);
+		const sample = accountSample(next, full.totals);
 		const values = JSON.stringify(sample.values);
 		const last = options.written.samples.get(thing);
 		if (options.keyframe || last?.state !== sample.state || last?.values !== values) {

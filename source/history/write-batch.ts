@@ -10,6 +10,16 @@ export const seriesChangedSql = `INSERT INTO meta (key, value) VALUES ('series_v
 /** A series' row: its id, and what the file says of it now. */
 export type SeriesEntry = {readonly id: number; name: string; deleted: boolean};
 
+/** The series' id in place of the key of a thing new to the file, in a batch's rows of samples (the batch is not written twice). */
+function withIds(rows: Array<number | string>, lookup: (thing: string) => number): void {
+	for (let index = 0; index < rows.length; index += 2) {
+		const reference = rows[index];
+		if (typeof reference === 'string') {
+			rows[index] = lookup(reference);
+		}
+	}
+}
+
 /**
 The statements of one writer connection, prepared once. Rows go in as one JSON text per table
 and are unpacked by SQLite (`json_each`): a poll of 10,000 pods is one call, not 10,000.
@@ -110,14 +120,7 @@ export function createBatchWriter(db: SqliteDatabase) {
 
 			if (batch.samples.size > 0) {
 				for (const [state, rows] of batch.samples) {
-					// The series' id in place of the key of a thing new to the file (the batch is not written twice).
-					for (let index = 0; index < rows.length; index += 2) {
-						const reference = rows[index];
-						if (typeof reference === 'string') {
-							rows[index] = lookup(reference);
-						}
-					}
-
+					withIds(rows, lookup);
 					insertSamples(rows, [at, state]);
 				}
 
