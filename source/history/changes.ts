@@ -5,7 +5,7 @@ import {endpointRecordPart, gpuRecordPart, podRecordPart} from './fields.js';
 import {jobEvent, type EventRow} from './event-rows.js';
 import type {SeriesKind} from './history-types.js';
 import {endpointValues, type FilledValues, gpuValues, podValues, sameValues} from './sample-values.js';
-import {emptyTracked, keepNext, type KnownSeries, thingKey, type Tracked, type TrackedKind, type TrackedThings, trackedOf} from './tracked.js';
+import {emptyTracked, keepNext, writtenText, type KnownSeries, thingKey, type Tracked, type TrackedKind, type TrackedThings, trackedOf} from './tracked.js';
 import {sameExcept} from './unchanged.js';
 
 export type {EventRow} from './event-rows.js';
@@ -104,8 +104,8 @@ type Options = {
 /** A thing's sample written again as it was last written (the keyframe of a thing unchanged since). */
 function pushUnchanged<S extends {readonly record: object}>(spec: KindSpec<S>, tracked: Tracked, state: S, batch: Batch): void {
 	const ref = tracked.series?.id ?? tracked.thing;
-	if (tracked.text !== undefined) {
-		pushSampleRow(batch, ref, tracked.state, tracked.text);
+	if (tracked.sampled) {
+		pushSampleRow(batch, ref, tracked.state, writtenText(tracked));
 		return;
 	}
 
@@ -117,20 +117,19 @@ function pushUnchanged<S extends {readonly record: object}>(spec: KindSpec<S>, t
 
 /**
 A changed thing's sample, written when it differs from the one last written (always at a keyframe
-or when the thing is new or back): compared as numbers, its JSON made only when it is written.
+or when the thing is new or back): compared as numbers, its JSON made only when it is written (and
+let go with the batch).
 Returns whether it was written. What was last written is then its sample (`next*`, once committed).
 */
 function pushSample(tracked: Tracked, state: string | undefined, values: FilledValues | undefined, always: boolean, batch: Batch): boolean {
-	const had = tracked.text !== undefined;
+	const had = tracked.sampled;
 	const same = had && values !== undefined && tracked.state === state && sameValues(tracked.values, values);
 	if (!same && (values !== undefined || had)) {
 		if (values) {
 			keepNext(tracked, values);
-			tracked.nextText = JSON.stringify(values);
-		} else {
-			tracked.nextText = undefined;
 		}
 
+		tracked.nextSampled = values !== undefined;
 		tracked.nextState = state;
 		tracked.pendingSample = true;
 	}
@@ -139,7 +138,8 @@ function pushSample(tracked: Tracked, state: string | undefined, values: FilledV
 		return false;
 	}
 
-	pushSampleRow(batch, tracked.series?.id ?? tracked.thing, state, same ? tracked.text! : tracked.nextText!);
+	// Equal values have equal text (0 and -0 both write 0).
+	pushSampleRow(batch, tracked.series?.id ?? tracked.thing, state, JSON.stringify(values));
 	return true;
 }
 
