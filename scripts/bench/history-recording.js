@@ -36,6 +36,9 @@ function writeFigures(polls) {
 		// Medians of the plain polls (no keyframe, no collector pause) and of the keyframes.
 		plainMedian: plain.length > 0 ? median(plain) : 0,
 		keyframeMedian: keyframes.length > 0 ? median(keyframes) : 0,
+		// The main thread's time (wall): the CPU figure also counts V8's helper threads (concurrent marking, compiling) busy meanwhile.
+		wallMedian: median(polls.map(poll => poll.to - poll.from)),
+		wallP95: p95(polls.map(poll => poll.to - poll.from)),
 		slow: {count: slow.length, keyframes: slow.filter(poll => poll.keyframe).length, withGc: slow.filter(poll => poll.gcMs > 0).length},
 		withGc: polls.filter(poll => poll.gcMs > 0).length,
 		gcMs: polls.reduce((sum, poll) => sum + poll.gcMs, 0),

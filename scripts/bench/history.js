@@ -42,7 +42,7 @@ if (only.has('recording') || only.has('disk')) {
 			console.log(
 				`    the slowest ${cost.slow.count}: ${cost.slow.keyframes} keyframes, ${cost.slow.withGc} with a collector pause inside;` +
 					` medians: plain polls ${cost.plainMedian.toFixed(0)} ms, keyframes ${cost.keyframeMedian.toFixed(0)} ms;` +
-					` ${cost.withGc} polls had a pause (${cost.gcMs.toFixed(0)} ms in all)`,
+					` ${cost.withGc} polls had a pause (${cost.gcMs.toFixed(0)} ms in all); wall time median ${cost.wallMedian.toFixed(0)} ms, p95 ${cost.wallP95.toFixed(0)} ms`,
 			);
 			report(
 				`recording ${label}: writes + upkeep, share of one core`,
