@@ -1,11 +1,11 @@
 import {stockOf} from '../store/gpu-stock.js';
 import {type PodtopState, type Collection} from '../store/state.js';
-import {accountSample, alertData} from './account-sample.js';
+import {accountSample, alertData, countRunning, type RunningPods} from './account-sample.js';
 import {endpointRecordPart, gpuRecordPart, podRecordPart} from './fields.js';
 import {jobEvent, type EventRow} from './event-rows.js';
 import type {SeriesKind} from './history-types.js';
 import {endpointValues, type FilledValues, gpuValues, podValues, sameValues} from './sample-values.js';
-import {emptyTracked, keepNext, type KnownSeries, thingKey, type Tracked, type TrackedKind, type TrackedThings, trackedOf} from './tracked.js';
+import {emptyTracked, keepNext, writtenText, type KnownSeries, thingKey, type Tracked, type TrackedKind, type TrackedThings, trackedOf} from './tracked.js';
 import {sameExcept} from './unchanged.js';
 
 export type {EventRow} from './event-rows.js';
@@ -17,11 +17,11 @@ export type Batch = {
 	/** The things below that the file does not hold as they are now: new, renamed, deleted or back. */
 	readonly things: Map<string, {readonly kind: SeriesKind; readonly key: string; readonly name: string}>;
 	/**
-	Samples as stored, three values a row (no object made per row): the series' id (or the thing's
-	key, for one the file has no series of yet; the writer puts the id in its place), the state or
-	null, and the values' JSON text.
+	Samples as stored, by their state (or null), two values a row (no object made per row): the
+	series' id (or the thing's key, for one the file has no series of yet; the writer puts the id in
+	its place) and the values' JSON text. The writer binds a state once per statement, not per row.
 	*/
-	readonly samples: Array<number | string | null>;
+	readonly samples: Map<string | null, Array<number | string>>;
 	readonly records: Array<{readonly thing: string; readonly record: string}>;
 	readonly deleted: string[];
 	readonly events: EventRow[];
@@ -56,9 +56,21 @@ export const emptyWritten = (): Written => ({samples: new Map(), jobStatus: new 
 
 const emptyPending = (): PendingWrites => ({samples: new Map(), jobStatus: new Map(), things: []});
 
-export const emptyBatch = (): Batch => ({things: new Map(), samples: [], records: [], deleted: [], events: [], meta: new Map()});
+export const emptyBatch = (): Batch => ({things: new Map(), samples: new Map(), records: [], deleted: [], events: [], meta: new Map()});
 
-export const isEmptyBatch = (batch: Batch) => batch.samples.length + batch.records.length + batch.deleted.length + batch.events.length + batch.meta.size === 0;
+export const isEmptyBatch = (batch: Batch) => batch.samples.size + batch.records.length + batch.deleted.length + batch.events.length + batch.meta.size === 0;
+
+/** Adds a sample to the batch, with the others of its state. */
+export function pushSampleRow(batch: Batch, reference: number | string, state: string | undefined, text: string): void {
+	const key = state ?? null;
+	let rows = batch.samples.get(key);
+	if (!rows) {
+		rows = [];
+		batch.samples.set(key, rows);
+	}
+
+	rows.push(reference, text);
+}
 
 type KindSpec<S extends {readonly record: object}> = {
 	readonly kind: Exclude<SeriesKind, 'account'>;
@@ -72,6 +84,8 @@ type KindSpec<S extends {readonly record: object}> = {
 	readonly partOmits?: readonly string[];
 	/** A change worth a timeline event (a pod's status), from the previous state of the same thing. */
 	readonly statusOf?: (state: S) => string | undefined;
+	/** Counts every thing of the collection (in its order) into the account's figures (the running pods). */
+	readonly tally?: (state: S | undefined, totals: RunningPods) => void;
 };
 
 type Options = {
@@ -83,38 +97,39 @@ type Options = {
 	readonly written: Written;
 	/** Updates to `written`, applied once the batch is committed. */
 	readonly pending: PendingWrites;
+	/** The account's figures, counted by the kind's `tally` in the same walk (undefined: the walk did not see every thing in its order). */
+	totals?: RunningPods;
 };
 
 /** A thing's sample written again as it was last written (the keyframe of a thing unchanged since). */
 function pushUnchanged<S extends {readonly record: object}>(spec: KindSpec<S>, tracked: Tracked, state: S, batch: Batch): void {
 	const ref = tracked.series?.id ?? tracked.thing;
-	if (tracked.text !== undefined) {
-		batch.samples.push(ref, tracked.state ?? null, tracked.text);
+	if (tracked.sampled) {
+		pushSampleRow(batch, ref, tracked.state, writtenText(tracked));
 		return;
 	}
 
 	const values = spec.values(state);
 	if (values) {
-		batch.samples.push(ref, spec.sampleState(state) ?? null, JSON.stringify(values));
+		pushSampleRow(batch, ref, spec.sampleState(state), JSON.stringify(values));
 	}
 }
 
 /**
 A changed thing's sample, written when it differs from the one last written (always at a keyframe
-or when the thing is new or back): compared as numbers, its JSON made only when it is written.
+or when the thing is new or back): compared as numbers, its JSON made only when it is written (and
+let go with the batch).
 Returns whether it was written. What was last written is then its sample (`next*`, once committed).
 */
 function pushSample(tracked: Tracked, state: string | undefined, values: FilledValues | undefined, always: boolean, batch: Batch): boolean {
-	const had = tracked.text !== undefined;
+	const had = tracked.sampled;
 	const same = had && values !== undefined && tracked.state === state && sameValues(tracked.values, values);
 	if (!same && (values !== undefined || had)) {
 		if (values) {
 			keepNext(tracked, values);
-			tracked.nextText = JSON.stringify(values);
-		} else {
-			tracked.nextText = undefined;
 		}
 
+		tracked.nextSampled = values !== undefined;
 		tracked.nextState = state;
 		tracked.pendingSample = true;
 	}
@@ -123,7 +138,8 @@ function pushSample(tracked: Tracked, state: string | undefined, values: FilledV
 		return false;
 	}
 
-	batch.samples.push(tracked.series?.id ?? tracked.thing, state ?? null, same ? tracked.text! : tracked.nextText!);
+	// Equal values have equal text (0 and -0 both write 0).
+	pushSampleRow(batch, tracked.series?.id ?? tracked.thing, state, JSON.stringify(values));
 	return true;
 }
 
@@ -141,12 +157,27 @@ function collectionChanges<S extends {readonly record: object}>(
 	const things: TrackedKind = written.things[spec.kind];
 	// By the map's own keys: a lookup with a key the map holds is cheap, one with a string fresh from
 	// the last poll's JSON (or made here) is not (10,000 pods: half the time of a flush went to those lookups).
+	const ids = Object.keys(next.byId);
+	const {order} = next;
+	const {tally} = spec;
+	// The account's figures in the same walk, when the map's keys are the list's order (each id once, as the service lists them).
+	let totals: RunningPods | undefined = tally && ids.length === order.length ? {running: 0, cost: 0} : undefined;
 	let kept = 0;
-	for (const id of Object.keys(next.byId)) {
+	// eslint-disable-next-line unicorn/no-for-loop -- the index walks the list's order beside the keys
+	for (let index = 0; index < ids.length; index++) {
+		const id = ids[index]!;
 		const state = next.byId[id];
 		const before = previous?.byId[id];
 		if (before) {
 			kept++;
+		}
+
+		if (totals) {
+			if (order[index] === id) {
+				tally!(state, totals);
+			} else {
+				totals = undefined;
+			}
 		}
 
 		if (!state || (!keyframe && before === state)) {
@@ -207,6 +238,10 @@ function collectionChanges<S extends {readonly record: object}>(
 		}
 	}
 
+	if (totals) {
+		options.totals = totals;
+	}
+
 	// Something left only when fewer of the previous things are still here.
 	if (previous && previous !== next && kept < previous.order.length) {
 		for (const id of Object.keys(previous.byId)) {
@@ -239,6 +274,9 @@ const podSpec: KindSpec<PodtopState['pods']['byId'][string]> = {
 	recordPart: state => podRecordPart(state.record),
 	partOmits: ['runtime', 'desiredStatus', 'costPerHr', 'env'],
 	statusOf: state => state.record.desiredStatus ?? undefined,
+	tally(state, totals) {
+		countRunning(state?.record, totals);
+	},
 };
 
 const gpuSpec: KindSpec<PodtopState['gpus']['byId'][string]> = {
@@ -262,7 +300,7 @@ export function collectChanges(
 ): {readonly batch: Batch; readonly pending: PendingWrites} {
 	const batch = emptyBatch();
 	const pending = emptyPending();
-	const full = {...options, batch, pending};
+	const full: Options = {...options, batch, pending};
 	collectionChanges(endpointSpec, previous?.endpoints, next.endpoints, full);
 	collectionChanges(podSpec, previous?.pods, next.pods, full);
 	collectionChanges(gpuSpec, previous?.gpus, next.gpus, full);
@@ -271,7 +309,7 @@ export function collectChanges(
 		options.keyframe || previous?.pods !== next.pods || previous.alerts !== next.alerts || previous.endpoints.order !== next.endpoints.order;
 	if (accountChanged && (next.pods.updatedAt !== undefined || next.endpoints.updatedAt !== undefined)) {
 		const thing = thingKey('account', 'account');
-		const sample = accountSample(next);
+		const sample = accountSample(next, full.totals);
 		const values = JSON.stringify(sample.values);
 		const last = options.written.samples.get(thing);
 		if (options.keyframe || last?.state !== sample.state || last?.values !== values) {
@@ -279,7 +317,7 @@ export function collectChanges(
 				batch.things.set(thing, {kind: 'account', key: 'account', name: 'account'});
 			}
 
-			batch.samples.push(thing, sample.state ?? null, values);
+			pushSampleRow(batch, thing, sample.state, values);
 			pending.samples.set(thing, {state: sample.state, values});
 		}
 	}

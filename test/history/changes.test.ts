@@ -113,4 +113,26 @@ describe('what a flush writes', () => {
 		const [series] = await reader.series({kind: 'pod', keys: ['p1'], from: start, to: start + 180_000});
 		expect(series?.points.map(point => point.at - start)).toEqual([0, 60_000, 120_000]);
 	});
+
+	test("the account's running pods and $/h are the pods' in the list's order, counted in the pass over the pods or, when the ids as keys are in another order, by the list", async () => {
+		const {writes, recorder, reader} = setup();
+		const running = (id: string, costPerHr: number, desiredStatus = 'RUNNING'): PodRecord => ({...pod({uptime: 100, util: 50}), id, costPerHr, desiredStatus});
+		// Ids like '10' and '2' are an object's first keys, in number order: not the list's.
+		const lists = [
+			[running('x', 0.1), running('y', 0.2), running('z', 0.3, 'EXITED')],
+			[running('x', 0.1), running('10', 0.7), running('2', 1.1), running('y', 0.2, 'EXITED')],
+			[running('x', 0.15), running('y', 0.2), running('z', 0.3)],
+		];
+		for (const [index, list] of lists.entries()) {
+			writes.setPods(list, start + index * 5000);
+			recorder.flush(start + index * 5000);
+		}
+
+		const [series] = await reader.series({kind: 'account', keys: ['account'], from: start, to: start + 60_000});
+		expect(series?.points.map(point => point.last.slice(0, 3))).toEqual([
+			[0.3, 2, 3],
+			[1.9, 3, 4],
+			[0.65, 3, 3],
+		]);
+	});
 });
