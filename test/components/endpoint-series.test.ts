@@ -35,7 +35,7 @@ test.each([0, 500, 1000, 5000, 29_000, 45_000])(
 		for (const lag of [100, 1000, 5000, 20_000]) {
 			// One hour at the widths a terminal gives it: the minute tier and its unrolled newest minute, read live.
 			for (const columns of [48, 56]) {
-				const asked = await seriesCache(recorded.reader).ask({kind: 'endpoint', keys: ['ep1'], windowMs: 60 * minute, columns}, end + lag);
+				const asked = await seriesCache(recorded.reader).ask({kind: 'endpoint', keys: ['ep1'], windowMs: 60 * minute, columns, at: undefined}, end + lag);
 				const answer = withCurrent(asked, 'endpoint', current);
 				const series = answer.byKey.get('ep1')!;
 				const {finished, finishedMean} = endpointColumns(series.points, series.fields, answer.grid, answer.holdMs, answer.pointMs, answer.askedAt);
