@@ -85,6 +85,27 @@ function podFigures(record: PodRecord) {
 	};
 }
 
+/** A pod's cell widths as `cells` makes them, column by column, from its figures (the levels are a cell a GPU, the history is padded to its column). */
+function cellWidths(figures: ReturnType<typeof podFigures>, cost: number, wide: boolean): number[] {
+	const {name, gpu, cpuOnly, runtime, status, util, vram, cpu, memory} = figures;
+	const perGpu = runtime && !cpuOnly ? (runtime.gpus ?? []).length : 0;
+	return wide
+		? [
+				name.length,
+				gpu.length,
+				status.label.length,
+				perGpu,
+				percentLength(util),
+				runtime && !cpuOnly ? listUtilHistoryLimit : 0,
+				percentLength(vram),
+				percentLength(cpu),
+				percentLength(memory),
+				runtime ? formatDuration(runtime.uptimeInSeconds).length : 1,
+				cost,
+			]
+		: [name.length, gpu.length, status.short.length, perGpu, percentLength(util), percentLength(cpu), cost];
+}
+
 /**
 A row of the Pods pane. Its cells and search text are made when read (the table reads the rows on
 screen; widths and the filter read each once and let go): 10,000 pods' rows kept whole were 9 MB.
@@ -95,21 +116,26 @@ class PodRow implements SortableRow {
 	readonly tone: Tone | undefined;
 	readonly dim: boolean;
 
+	/** The row's cell widths, measured with its sort values from the same figures and handed to the first `widen` (then let go). */
+	#widths: number[] | undefined;
+
 	constructor(
 		private readonly pod: PodState,
 		private readonly wide: boolean,
 		private readonly glyphs: Glyphs,
 	) {
 		const {record} = pod;
-		const {name, gpu, runtime, status, util, vram, cpu, memory} = podFigures(record);
+		const figures = podFigures(record);
+		const {name, gpu, runtime, status, util, vram, cpu, memory} = figures;
 		// What the pod costs now: a stopped pod its volume, never its running price (that is in its details).
-		const cost = podCost(record).now;
+		const cost = podCost(record);
 		this.key = record.id;
 		this.sortValues = wide
-			? [name, gpu, status.rank, util, util, util, vram, cpu, memory, runtime?.uptimeInSeconds ?? undefined, cost]
-			: [name, gpu, status.rank, util, util, cpu, cost];
+			? [name, gpu, status.rank, util, util, util, vram, cpu, memory, runtime?.uptimeInSeconds ?? undefined, cost.now]
+			: [name, gpu, status.rank, util, util, cpu, cost.now];
 		this.tone = status.attention ? 'warn' : undefined;
 		this.dim = status.rank > 1;
+		this.#widths = cellWidths(figures, formatCostNow(cost).length, wide);
 	}
 
 	get cells(): string[] {
@@ -135,39 +161,17 @@ class PodRow implements SortableRow {
 
 	/**
 	Raises each width to this row's cell in that column, as `cells` would make them, without making
-	the cells (no history, no levels, no list of lengths): the column widths read every row at every poll.
+	the cells (no history, no levels): the column widths read every row made.
 	*/
 	widen(widths: number[]): void {
-		const {record} = this.pod;
-		const {name, gpu, cpuOnly, runtime, status, util, vram, cpu, memory} = podFigures(record);
-		// The levels are one cell a GPU; the history is padded to its column.
-		const perGpu = runtime && !cpuOnly ? (runtime.gpus ?? []).length : 0;
-		const cost = formatCostNow(podCost(record)).length;
-		let column = 0;
-		const raise = (length: number) => {
+		const own = this.#widths ?? cellWidths(podFigures(this.pod.record), formatCostNow(podCost(this.pod.record)).length, this.wide);
+		// Read once when the row is made (a time cursor's step makes 10,000): not kept in every row after.
+		this.#widths = undefined;
+		for (const [column, length] of own.entries()) {
 			if (length > widths[column]!) {
 				widths[column] = length;
 			}
-
-			column++;
-		};
-
-		raise(name.length);
-		raise(gpu.length);
-		raise(this.wide ? status.label.length : status.short.length);
-		raise(perGpu);
-		raise(percentLength(util));
-		if (this.wide) {
-			raise(runtime && !cpuOnly ? listUtilHistoryLimit : 0);
-			raise(percentLength(vram));
-			raise(percentLength(cpu));
-			raise(percentLength(memory));
-			raise(runtime ? formatDuration(runtime.uptimeInSeconds).length : 1);
-		} else {
-			raise(percentLength(cpu));
 		}
-
-		raise(cost);
 	}
 
 	get searchText(): string {
