@@ -5,7 +5,7 @@ import type {EndpointState, FiringAlert, GpuState, HealthSample, PodState, Stock
 import {endpointAt, gpuAt, healthOf, podAt} from './fields.js';
 import type {SqliteDatabase} from './history-file.js';
 import type {PastAccount, StateAtOptions, Tier} from './history-types.js';
-import {flatList, type KnownSeriesRow, recordsAt, seriesById} from './read-cache.js';
+import {flatList, keepMade, type KnownSeriesRow, lastMade, recordsAt, seriesById} from './read-cache.js';
 import {keyframeMs} from './keyframe.js';
 import {tierStepMs} from './retention.js';
 
@@ -196,10 +196,17 @@ function readPodValues(
 	}
 }
 
+/** A pod's state made for a moment, with what it was made of. */
+type MadePod = {readonly stored: PodRecord; readonly state: string | null; readonly values: Values; readonly pod: PodState};
+
+const sameValues = (a: Values, b: Values) => a.length === b.length && a.every((value, index) => value === b[index]);
+
 /**
 The pods' states at the moment, from the samples the first read found (each pod's sid and time): their
 values and records read now, by key. A sample gone since (pruned past its tier's retention while the
-moment stayed on screen) leaves the pod as its stored record says.
+moment stayed on screen) leaves the pod as its stored record says. A pod with the same status, values
+and stored record as at the moment read before keeps the state made then (a step of the time cursor:
+a sixth of 10,000 pods, whose rows the Pods pane then keeps too).
 */
 function podsAt(db: SqliteDatabase, statements: ReturnType<typeof prepare>, tier: Tier, at: number, samples: readonly Latest[]): Record<string, PodState> {
 	const pods: Record<string, PodState> = {};
@@ -221,14 +228,28 @@ function podsAt(db: SqliteDatabase, statements: ReturnType<typeof prepare>, tier
 	}
 
 	const records = recordsAt(db, at, new Set(samples.map(row => row.sid)));
+	const before = lastMade<MadePod>(db);
+	const made = new Map<number, MadePod>();
 	for (const row of samples) {
 		const {sid, thing} = row;
 		const {key, name} = thing;
 		const stored = (records.get(sid)?.record as PodRecord | undefined) ?? {id: key, name};
-		const found = row.values === null ? bySid.get(sid) : row;
-		pods[key] = {record: podAt(stored, found && {state: found.state ?? undefined, values: found.values!}), utilHistory: []};
+		const found = row.values === null ? bySid.get(sid) : (row as {state: string | null; values: Values});
+		if (!found) {
+			pods[key] = {record: podAt(stored, undefined), utilHistory: []};
+			continue;
+		}
+
+		const was = before.get(sid);
+		const pod =
+			was?.stored === stored && was.state === found.state && sameValues(was.values, found.values)
+				? was.pod
+				: {record: podAt(stored, {state: found.state ?? undefined, values: found.values}), utilHistory: []};
+		made.set(sid, {stored, state: found.state, values: found.values, pod});
+		pods[key] = pod;
 	}
 
+	keepMade(db, made);
 	return pods;
 }
 
