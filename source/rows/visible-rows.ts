@@ -67,10 +67,11 @@ function paneSelector<T, Extra = undefined>(
 		const kept = last?.wide === wide && Object.is(last.extra, extra) ? last.rows : undefined;
 		const fresh = kept ? items.filter(item => !kept.has(item)) : items;
 		const made = build(fresh, wide, glyphs, extra);
-		const madeFor = new Map(fresh.map((item, index) => [item, made[index]!]));
 		const rows = new Map<T, SortableRow>();
+		// The rows made are in the order of `fresh`: the items not kept, in order.
+		let next = 0;
 		const all = items.map(item => {
-			const row = kept?.get(item) ?? madeFor.get(item)!;
+			const row = kept?.get(item) ?? made[next++]!;
 			rows.set(item, row);
 			return row;
 		});
