@@ -1,10 +1,12 @@
+import {stockOf} from '../store/gpu-stock.js';
 import {type PodtopState, type Collection} from '../store/state.js';
 import {accountSample, alertData} from './account-sample.js';
-import {endpointRecordPart, endpointStateSample, gpuRecordPart, gpuStateSample, podRecordPart, podStateSample, type Sample} from './fields.js';
+import {endpointRecordPart, gpuRecordPart, podRecordPart} from './fields.js';
 import {jobEvent, type EventRow} from './event-rows.js';
 import type {SeriesKind} from './history-types.js';
-import {emptyTracked, type KnownSeries, thingKey, type Tracked, type TrackedKind, type TrackedThings, trackedOf} from './tracked.js';
-import {sameExcept, sameSample} from './unchanged.js';
+import {endpointValues, type FilledValues, gpuValues, podValues, sameValues} from './sample-values.js';
+import {emptyTracked, keepNext, type KnownSeries, thingKey, type Tracked, type TrackedKind, type TrackedThings, trackedOf} from './tracked.js';
+import {sameExcept} from './unchanged.js';
 
 export type {EventRow} from './event-rows.js';
 export type {KnownSeries} from './tracked.js';
@@ -61,10 +63,13 @@ export const isEmptyBatch = (batch: Batch) => batch.samples.length + batch.recor
 type KindSpec<S extends {readonly record: object}> = {
 	readonly kind: Exclude<SeriesKind, 'account'>;
 	readonly name: (state: S) => string;
-	readonly sample: (state: S) => Sample | undefined;
+	/** Its sample's values, filled in place (`sample-values.ts`), or undefined when there is nothing to record (an endpoint with no health yet). */
+	readonly values: (state: S) => FilledValues | undefined;
+	/** Its sample's state (a pod's status, a GPU type's stock word). */
+	readonly sampleState: (state: S) => string | undefined;
 	readonly recordPart: (state: S) => unknown;
 	/** The keys `recordPart` leaves out: a record whose other keys are equal to the last one's has the same part (no JSON made). */
-	readonly partOmits?: ReadonlySet<string>;
+	readonly partOmits?: readonly string[];
 	/** A change worth a timeline event (a pod's status), from the previous state of the same thing. */
 	readonly statusOf?: (state: S) => string | undefined;
 };
@@ -83,14 +88,14 @@ type Options = {
 /** A thing's sample written again as it was last written (the keyframe of a thing unchanged since). */
 function pushUnchanged<S extends {readonly record: object}>(spec: KindSpec<S>, tracked: Tracked, state: S, batch: Batch): void {
 	const ref = tracked.series?.id ?? tracked.thing;
-	if (tracked.sample && tracked.text !== undefined) {
-		batch.samples.push(ref, tracked.sample.state ?? null, tracked.text);
+	if (tracked.text !== undefined) {
+		batch.samples.push(ref, tracked.state ?? null, tracked.text);
 		return;
 	}
 
-	const sample = spec.sample(state);
-	if (sample) {
-		batch.samples.push(ref, sample.state ?? null, JSON.stringify(sample.values));
+	const values = spec.values(state);
+	if (values) {
+		batch.samples.push(ref, spec.sampleState(state) ?? null, JSON.stringify(values));
 	}
 }
 
@@ -99,19 +104,26 @@ A changed thing's sample, written when it differs from the one last written (alw
 or when the thing is new or back): compared as numbers, its JSON made only when it is written.
 Returns whether it was written. What was last written is then its sample (`next*`, once committed).
 */
-function pushSample(tracked: Tracked, sample: Sample | undefined, always: boolean, batch: Batch): boolean {
-	const same = tracked.sample !== undefined && sample !== undefined && sameSample(tracked.sample, sample);
-	if (!same && (sample !== undefined || tracked.sample !== undefined)) {
-		tracked.nextSample = sample;
-		tracked.nextText = sample ? JSON.stringify(sample.values) : undefined;
+function pushSample(tracked: Tracked, state: string | undefined, values: FilledValues | undefined, always: boolean, batch: Batch): boolean {
+	const had = tracked.text !== undefined;
+	const same = had && values !== undefined && tracked.state === state && sameValues(tracked.values, values);
+	if (!same && (values !== undefined || had)) {
+		if (values) {
+			keepNext(tracked, values);
+			tracked.nextText = JSON.stringify(values);
+		} else {
+			tracked.nextText = undefined;
+		}
+
+		tracked.nextState = state;
 		tracked.pendingSample = true;
 	}
 
-	if (!sample || (same && !always)) {
+	if (!values || (same && !always)) {
 		return false;
 	}
 
-	batch.samples.push(tracked.series?.id ?? tracked.thing, sample.state ?? null, same ? tracked.text! : tracked.nextText!);
+	batch.samples.push(tracked.series?.id ?? tracked.thing, state ?? null, same ? tracked.text! : tracked.nextText!);
 	return true;
 }
 
@@ -174,7 +186,7 @@ function collectionChanges<S extends {readonly record: object}>(
 			}
 		}
 
-		if (pushSample(tracked, spec.sample(state), keyframe || !before, batch)) {
+		if (pushSample(tracked, spec.sampleState(state), spec.values(state), keyframe || !before, batch)) {
 			touched = true;
 		}
 
@@ -213,24 +225,27 @@ function collectionChanges<S extends {readonly record: object}>(
 const endpointSpec: KindSpec<PodtopState['endpoints']['byId'][string]> = {
 	kind: 'endpoint',
 	name: state => state.record.name || state.record.id,
-	sample: endpointStateSample,
+	values: state => (state.health ? endpointValues(state.record, state.health) : undefined),
+	sampleState: () => undefined,
 	recordPart: state => endpointRecordPart(state.record),
-	partOmits: new Set(['pods']),
+	partOmits: ['pods'],
 };
 
 const podSpec: KindSpec<PodtopState['pods']['byId'][string]> = {
 	kind: 'pod',
 	name: state => state.record.name || state.record.id,
-	sample: podStateSample,
+	values: state => podValues(state.record),
+	sampleState: state => state.record.desiredStatus ?? undefined,
 	recordPart: state => podRecordPart(state.record),
-	partOmits: new Set(['runtime', 'desiredStatus', 'costPerHr', 'env']),
+	partOmits: ['runtime', 'desiredStatus', 'costPerHr', 'env'],
 	statusOf: state => state.record.desiredStatus ?? undefined,
 };
 
 const gpuSpec: KindSpec<PodtopState['gpus']['byId'][string]> = {
 	kind: 'gpu',
 	name: state => state.record.displayName || state.record.id,
-	sample: gpuStateSample,
+	values: state => gpuValues(state.record),
+	sampleState: state => stockOf(state.record),
 	recordPart: state => gpuRecordPart(state.record),
 };
 

@@ -3,6 +3,7 @@ import type {Health} from '../api/job-types.js';
 import {stockOf} from '../store/gpu-stock.js';
 import type {EndpointState, GpuState, PodState} from '../store/types.js';
 import type {SeriesKind} from './history-types.js';
+import {endpointValues, gpuValues, nullable, podValues} from './sample-values.js';
 
 /** A sample as stored: a categorical state (a pod's status, a GPU type's stock word) and numbers in the kind's field order. */
 export type Sample = {readonly state: string | undefined; readonly values: ReadonlyArray<number | null>};
@@ -53,69 +54,16 @@ export function fieldNames(kind: SeriesKind, length: number): string[] {
 	return names;
 }
 
-const number = (value: number | null | undefined): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-/** Prices and costs to a hundredth of a cent: the service gives no more, and the file stays small. */
-const money = (value: number | null | undefined): number | null => {
-	const known = number(value);
-	return known === null ? null : Math.round(known * 10_000) / 10_000;
-};
-
 export function endpointSample(record: EndpointRecord, health: Health): Sample {
-	const {jobs, workers} = health;
-	return {
-		state: undefined,
-		values: [
-			jobs.inQueue,
-			jobs.inProgress,
-			jobs.completed,
-			jobs.failed,
-			jobs.retried,
-			workers.running,
-			workers.idle,
-			workers.initializing,
-			workers.ready,
-			workers.throttled,
-			workers.unhealthy,
-			number(record.workersMin),
-			number(record.workersMax),
-		].map(value => number(value)),
-	};
+	return {state: undefined, values: nullable(endpointValues(record, health))};
 }
 
 export function podSample(record: PodRecord): Sample {
-	const runtime = record.runtime ?? undefined;
-	const values: Array<number | null> = [
-		money(record.costPerHr),
-		number(record.gpuCount),
-		runtime ? 1 : 0,
-		number(runtime?.container?.cpuPercent),
-		number(runtime?.container?.memoryPercent),
-	];
-	for (const gpu of runtime?.gpus ?? []) {
-		values.push(number(gpu?.gpuUtilPercent), number(gpu?.memoryUtilPercent));
-	}
-
-	return {state: record.desiredStatus ?? undefined, values};
+	return {state: record.desiredStatus ?? undefined, values: nullable(podValues(record))};
 }
 
 export function gpuSample(record: GpuTypeRecord): Sample {
-	const lowest = record.lowestPrice ?? undefined;
-	return {
-		state: stockOf(record),
-		values: [
-			number(lowest?.maxUnreservedGpuCount),
-			money(record.securePrice),
-			money(record.communityPrice),
-			money(record.secureSpotPrice),
-			money(record.communitySpotPrice),
-			money(lowest?.uninterruptablePrice),
-			money(lowest?.minimumBidPrice),
-			money(record.oneWeekPrice),
-			money(record.oneMonthPrice),
-			money(record.threeMonthPrice),
-			money(record.sixMonthPrice),
-		],
-	};
+	return {state: stockOf(record), values: nullable(gpuValues(record))};
 }
 
 /** What changes rarely, kept apart from the samples: an endpoint's record without its worker pods. */

@@ -266,6 +266,8 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 				if (!stopped) {
 					// Space freed by deletions goes back to the file system, a little each round.
 					db.exec('PRAGMA incremental_vacuum(2048)');
+					// The polls' WAL into the file, here rather than in a poll's commit (write-batch.ts); readers are not waited for.
+					db.exec('PRAGMA wal_checkpoint(PASSIVE)');
 				}
 
 				reported = undefined;

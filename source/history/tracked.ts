@@ -1,4 +1,3 @@
-import type {Sample} from './fields.js';
 import type {SeriesKind} from './history-types.js';
 
 /** A thing by kind and key (its id, or its name where things are looked up by name), as every map of things keys it. */
@@ -10,25 +9,31 @@ export type KnownSeries = {readonly id: number; readonly name: string; readonly 
 /**
 What the recorder keeps of one thing between writes, found by the store's own id (a key the map
 has hashed before: a key made afresh each poll costs a hash per thing, 10,000 pods a poll). The
-`next*` fields hold what a batch not yet committed wrote; `commitTracked` makes them the last.
+`next*` fields hold what a batch not yet committed wrote; `commitTracked` makes them the last. Its
+values are kept in two lists of numbers of its own, the last written and the next, swapped at each
+commit: a thing whose figures move at every poll makes no list (only the text written).
 */
 export type Tracked = {
 	/** `kind\0id`, made once: the batch's and the series map's key. */
 	readonly thing: string;
 	/** The file's series of it, once it has one. */
 	series: KnownSeries | undefined;
-	/** The sample of its state as last written (the recorder's last state of it): compared as numbers, its text kept for the keyframe. */
-	sample: Sample | undefined;
+	/** Its sample as last written (the recorder's last state of it): the state, the values (NaN unknown), and the values' text, undefined when there is none. */
+	state: string | undefined;
+	values: Float64Array;
 	text: string | undefined;
 	/** Its record's part as last written (JSON). */
 	record: string | undefined;
-	nextSample: Sample | undefined;
+	nextState: string | undefined;
+	nextValues: Float64Array;
 	nextText: string | undefined;
 	nextRecord: string | undefined;
 	/** Whether `next*` hold anything (the sample, the record). */
 	pendingSample: boolean;
 	pendingRecord: boolean;
 };
+
+const none = new Float64Array(0);
 
 /** The things of one kind, by the store's id. */
 export type TrackedKind = Map<string, Tracked>;
@@ -44,10 +49,12 @@ export function trackedOf(things: TrackedKind, kind: SeriesKind, id: string): Tr
 		tracked = {
 			thing: thingKey(kind, id),
 			series: undefined,
-			sample: undefined,
+			state: undefined,
+			values: none,
 			text: undefined,
 			record: undefined,
-			nextSample: undefined,
+			nextState: undefined,
+			nextValues: none,
 			nextText: undefined,
 			nextRecord: undefined,
 			pendingSample: false,
@@ -63,7 +70,10 @@ export function trackedOf(things: TrackedKind, kind: SeriesKind, id: string): Tr
 export function commitTracked(pending: readonly Tracked[]): void {
 	for (const tracked of pending) {
 		if (tracked.pendingSample) {
-			tracked.sample = tracked.nextSample;
+			const {values} = tracked;
+			tracked.values = tracked.nextValues;
+			tracked.nextValues = values;
+			tracked.state = tracked.nextState;
 			tracked.text = tracked.nextText;
 			tracked.pendingSample = false;
 		}
@@ -73,8 +83,17 @@ export function commitTracked(pending: readonly Tracked[]): void {
 			tracked.pendingRecord = false;
 		}
 
-		tracked.nextSample = undefined;
+		tracked.nextState = undefined;
 		tracked.nextText = undefined;
 		tracked.nextRecord = undefined;
 	}
+}
+
+/** The next values of a thing, `values` copied into its spare list (a new one only when the count of values changed). */
+export function keepNext(tracked: Tracked, values: readonly number[]): void {
+	if (tracked.nextValues.length !== values.length) {
+		tracked.nextValues = new Float64Array(values.length);
+	}
+
+	tracked.nextValues.set(values);
 }

@@ -1,38 +1,33 @@
 import {deepEqual} from '../lib/deep-equal.js';
-import type {Sample} from './fields.js';
 
-/** Whether a sample says what another said (compared as numbers: no text is made for those that did not change). */
-export function sameSample(a: Sample | undefined, b: Sample): boolean {
-	if (!a || a.state !== b.state || a.values.length !== b.values.length) {
-		return false;
-	}
-
-	for (let index = 0; index < b.values.length; index++) {
-		if (a.values[index] !== b.values[index]) {
-			return false;
-		}
-	}
-
-	return true;
-}
-
-/** Whether two records are equal but for the keys left out (each record of a poll is a new object, so identity says nothing). */
-export function sameExcept(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>, omit: ReadonlySet<string>): boolean {
+/**
+Whether two records are equal but for the keys left out (each record of a poll is a new object, so
+identity says nothing of the record; its parts the store found unchanged are the previous ones).
+*/
+export function sameExcept(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>, omit: readonly string[]): boolean {
 	let count = 0;
 	for (const key in a) {
-		if (omit.has(key)) {
+		if (omit.includes(key)) {
 			continue;
 		}
 
 		count++;
-		if (!Object.hasOwn(b, key) || !deepEqual(a[key], b[key])) {
+		const left = a[key];
+		const right = b[key];
+		if (left === right ? left === undefined && !Object.hasOwn(b, key) : !Object.hasOwn(b, key) || !deepEqual(left, right)) {
 			return false;
 		}
 	}
 
-	for (const key in b) {
-		if (!omit.has(key)) {
-			count--;
+	// The keys of `b` but those left out (a record from JSON has no keys but its own).
+	// eslint-disable-next-line guard-for-in
+	for (const _ in b) {
+		count--;
+	}
+
+	for (const key of omit) {
+		if (Object.hasOwn(b, key)) {
+			count++;
 		}
 	}
 

@@ -38,22 +38,28 @@ type PodStatus = {readonly label: string; readonly short: string; readonly rank:
 A pod's status for people, ranked for the default order: pods needing attention first (asked to
 run but not up, or in a state podtop does not know), then running, then the rest, exited last.
 */
+const running: PodStatus = {label: 'RUNNING', short: 'RUN', rank: 1, attention: false};
+const starting: PodStatus = {label: 'STARTING', short: 'STRT', rank: 0, attention: true};
+const exited: PodStatus = {label: 'EXITED', short: 'EXIT', rank: 3, attention: false};
+const terminated: PodStatus = {label: 'TERMINATED', short: 'TERM', rank: 4, attention: false};
+const unknown: PodStatus = {label: '?', short: '?', rank: 0, attention: true};
+
 export function podStatus(record: PodRecord): PodStatus {
 	const status = record.desiredStatus ?? undefined;
 	if (status === 'RUNNING') {
-		return record.runtime ? {label: 'RUNNING', short: 'RUN', rank: 1, attention: false} : {label: 'STARTING', short: 'STRT', rank: 0, attention: true};
+		return record.runtime ? running : starting;
 	}
 
 	if (status === 'EXITED') {
-		return {label: 'EXITED', short: 'EXIT', rank: 3, attention: false};
+		return exited;
 	}
 
 	if (status === 'TERMINATED') {
-		return {label: 'TERMINATED', short: 'TERM', rank: 4, attention: false};
+		return terminated;
 	}
 
 	if (status === undefined) {
-		return {label: '?', short: '?', rank: 0, attention: true};
+		return unknown;
 	}
 
 	const label = sanitizeLine(status);
@@ -85,25 +91,30 @@ function podFigures(record: PodRecord) {
 	};
 }
 
-/** A pod's cell widths as `cells` makes them, column by column, from its figures (the levels are a cell a GPU, the history is padded to its column). */
-function cellWidths(figures: ReturnType<typeof podFigures>, cost: number, wide: boolean): number[] {
+/**
+A pod's cell lengths (no history, no levels, no cells made): the column widths read every row made.
+The levels are one cell a GPU; the history is padded to its column.
+*/
+function cellLengths(figures: ReturnType<typeof podFigures>, costLength: number, wide: boolean): Uint16Array {
 	const {name, gpu, cpuOnly, runtime, status, util, vram, cpu, memory} = figures;
 	const perGpu = runtime && !cpuOnly ? (runtime.gpus ?? []).length : 0;
-	return wide
-		? [
-				name.length,
-				gpu.length,
-				status.label.length,
-				perGpu,
-				percentLength(util),
-				runtime && !cpuOnly ? listUtilHistoryLimit : 0,
-				percentLength(vram),
-				percentLength(cpu),
-				percentLength(memory),
-				runtime ? formatDuration(runtime.uptimeInSeconds).length : 1,
-				cost,
-			]
-		: [name.length, gpu.length, status.short.length, perGpu, percentLength(util), percentLength(cpu), cost];
+	return Uint16Array.from(
+		wide
+			? [
+					name.length,
+					gpu.length,
+					status.label.length,
+					perGpu,
+					percentLength(util),
+					runtime && !cpuOnly ? listUtilHistoryLimit : 0,
+					percentLength(vram),
+					percentLength(cpu),
+					percentLength(memory),
+					runtime ? formatDuration(runtime.uptimeInSeconds).length : 1,
+					costLength,
+				]
+			: [name.length, gpu.length, status.short.length, perGpu, percentLength(util), percentLength(cpu), costLength],
+	);
 }
 
 /**
@@ -115,9 +126,8 @@ class PodRow implements SortableRow {
 	readonly sortValues: ReadonlyArray<string | number | undefined>;
 	readonly tone: Tone | undefined;
 	readonly dim: boolean;
-
-	/** The row's cell widths, measured with its sort values from the same figures and handed to the first `widen` (then let go). */
-	#widths: number[] | undefined;
+	/** Each cell's length, as `cells` would make them: measured with the figures the row is made of, not made again by `widen`. */
+	readonly #lengths: Uint16Array;
 
 	constructor(
 		private readonly pod: PodState,
@@ -135,7 +145,7 @@ class PodRow implements SortableRow {
 			: [name, gpu, status.rank, util, util, cpu, cost.now];
 		this.tone = status.attention ? 'warn' : undefined;
 		this.dim = status.rank > 1;
-		this.#widths = cellWidths(figures, formatCostNow(cost).length, wide);
+		this.#lengths = cellLengths(figures, formatCostNow(cost).length, wide);
 	}
 
 	get cells(): string[] {
@@ -159,17 +169,13 @@ class PodRow implements SortableRow {
 		return [name, gpu, status.label, perGpu, percent(util), history, percent(vram), percent(cpu), percent(memory), uptime, cost];
 	}
 
-	/**
-	Raises each width to this row's cell in that column, as `cells` would make them, without making
-	the cells (no history, no levels): the column widths read every row made.
-	*/
+	/** Raises each width to this row's cell in that column, as `cells` would make them, without making the cells. */
 	widen(widths: number[]): void {
-		const own = this.#widths ?? cellWidths(podFigures(this.pod.record), formatCostNow(podCost(this.pod.record)).length, this.wide);
-		// Read once when the row is made (a time cursor's step makes 10,000): not kept in every row after.
-		this.#widths = undefined;
-		for (const [column, length] of own.entries()) {
-			if (length > widths[column]!) {
-				widths[column] = length;
+		const lengths = this.#lengths;
+		// eslint-disable-next-line unicorn/no-for-loop -- for-of over entries() made a pair per cell, per row made
+		for (let column = 0; column < lengths.length; column++) {
+			if (lengths[column]! > widths[column]!) {
+				widths[column] = lengths[column]!;
 			}
 		}
 	}

@@ -40,9 +40,12 @@ function raiseTo(widths: number[], row: Row): void {
 		return;
 	}
 
-	for (const [index, cell] of row.cells.entries()) {
-		if (cell.length > (widths[index] ?? 0)) {
-			widths[index] = cell.length;
+	const {cells} = row;
+	// eslint-disable-next-line unicorn/no-for-loop -- for-of over entries() made a pair per cell, per row made
+	for (let index = 0; index < cells.length; index++) {
+		const {length} = cells[index]!;
+		if (length > (widths[index] ?? 0)) {
+			widths[index] = length;
 		}
 	}
 }
@@ -59,7 +62,7 @@ export function contentWidths(columns: readonly Column[], rows: readonly Row[]):
 
 /** One row's cell widths, column by column (0 where it has nothing). */
 export function rowWidths(columns: readonly Column[], row: Row): number[] {
-	const widths = columns.map(() => 0);
+	const widths = Array.from<number>({length: columns.length}).fill(0);
 	raiseTo(widths, row);
 	return widths;
 }

@@ -1,10 +1,11 @@
 import type {PodRecord, PodSummary} from '../api/graphql-types.js';
 import {appendBounded} from '../lib/bounded.js';
 import {deepEqual} from '../lib/deep-equal.js';
+import {shareEqual} from '../lib/share-equal.js';
 import {mergeRecords} from './merge-records.js';
 import {meanGpuUtil} from './pod-figures.js';
 import {withSummary} from './pod-summary.js';
-import type {GetState, SetState} from './state.js';
+import type {Collection, GetState, SetState} from './state.js';
 import type {PodState} from './types.js';
 
 /** Samples kept per GPU of the open pod (its view draws them wide). */
@@ -25,6 +26,28 @@ export type PodWrites = {
 	/** The open pod's details (undefined closes them); each GPU's history grows by one sample. */
 	readonly setPodDetail: (podId: string | undefined, record: PodRecord | null, at: number) => void;
 };
+
+/** A pod's state from its record: the list's utilisation history grows by its mean GPU use. */
+function podState(record: PodRecord, previous: PodState | undefined): PodState {
+	const util = meanGpuUtil(record);
+	return {
+		record,
+		utilHistory: util === undefined ? (previous?.utilHistory ?? []) : appendBounded(previous?.utilHistory ?? [], util, listUtilHistoryLimit),
+	};
+}
+
+/** The states by id, copied key by key in the list's order (an object spread of thousands of keys is slower, a list of pairs allocates more). */
+function copyById(pods: Collection<PodState>): Record<string, PodState> {
+	const byId: Record<string, PodState> = {};
+	for (const id of pods.order) {
+		const state = pods.byId[id];
+		if (state) {
+			byId[id] = state;
+		}
+	}
+
+	return byId;
+}
 
 export function podWrites(set: SetState, get: GetState): PodWrites {
 	const current = () => {
@@ -67,13 +90,22 @@ export function podWrites(set: SetState, get: GetState): PodWrites {
 			writes.setPods(index === -1 ? [...records, record] : records.with(index, record), at);
 		},
 		updatePods(records, at) {
-			const {byId} = get().pods;
-			const fresh = new Map(records.filter(record => byId[record.id]).map(record => [record.id, record]));
-			if (fresh.size > 0) {
-				writes.setPods(
-					current().map(record => fresh.get(record.id) ?? record),
-					at,
-				);
+			// A few pods of thousands (the rows on screen): the others, their order and their states stay as they are, with no
+			// list of all records made and merged again (each second a row fell due, that was the pane's largest allocation).
+			const {pods} = get();
+			let byId: Record<string, PodState> | undefined;
+			for (const record of records) {
+				const previous = pods.byId[record.id];
+				if (!previous || shareEqual(previous.record, record)) {
+					continue;
+				}
+
+				byId ??= copyById(pods);
+				byId[record.id] = podState(record, previous);
+			}
+
+			if (byId) {
+				set({pods: {byId, order: pods.order, updatedAt: at}});
 			}
 		},
 		removePod(podId, at) {
@@ -90,13 +122,7 @@ export function podWrites(set: SetState, get: GetState): PodWrites {
 			);
 		},
 		setPods(records, at) {
-			const pods = mergeRecords<PodRecord, PodState>(get().pods, records, at, (record, previous) => {
-				const util = meanGpuUtil(record);
-				return {
-					record,
-					utilHistory: util === undefined ? (previous?.utilHistory ?? []) : appendBounded(previous?.utilHistory ?? [], util, listUtilHistoryLimit),
-				};
-			});
+			const pods = mergeRecords<PodRecord, PodState>(get().pods, records, at, podState);
 			if (pods) {
 				set({pods});
 			}

@@ -150,15 +150,23 @@ describe('points into columns', () => {
 	});
 
 	test('counters become rates per minute; a reset starts again from zero; no jobs is no failure share', () => {
-		const at = (...seconds: Array<number | null>) => seconds.map(second => (second === null ? null : second * 1000));
-		// Readings 30 s apart, one a column: +10, +0, then a drop to 5 (started again: 5 since).
-		expect(counterRates([10, 20, 20, 5, null, 9], at(0, 30, 60, 90, null, 150))).toEqual([null, 20, 0, 10, null, null]);
-		// A reading every 30 s drawn in 10-s columns (values carried between): a steady 20 a minute, not a comb.
-		expect(counterRates([10, 10, 10, 20, 20, 20, 30], at(0, null, null, 30, null, null, 60))).toEqual([null, 20, 20, 20, 20, 20, 20]);
-		// Points that summarise 10 s (a bucket's start): read at their end, never past `to`.
-		expect(counterRates([0, 10], at(0, 20), 10_000, 25_000)).toEqual([null, 40]);
-		// The newest bucket began half a second ago: its growth is spread over a bucket at least, not over that half second.
-		expect(counterRates([0, 10], at(0, 10), 10_000, 10_500)).toEqual([null, 60]);
+		// A reading each second given (null: none), the counter's value `values[i]`, in 30-s columns unless told.
+		const readings = (values: Array<number | null>, seconds: Array<number | null>) =>
+			seconds.flatMap((second, index) => (second === null ? [] : [sample(second * 1000, [values[index] ?? null])]));
+		const grid = (columnMs: number, columns: number, start = 0) => ({start, columnMs, columns});
+		// Readings 30 s apart, one a column: +10, +0, then a drop to 5 (started again: 5 since), then a gap.
+		expect(counterRates(readings([10, 20, 20, 5, null, 9], [0, 30, 60, 90, 120, 150]), 0, grid(30_000, 6))).toEqual([null, 20, 0, 10, null, null]);
+		// A reading every 30 s drawn in 10-s columns: a steady 20 a minute, not a comb.
+		expect(counterRates(readings([10, 20, 30], [0, 30, 60]), 0, grid(10_000, 7))).toEqual([null, 20, 20, 20, 20, 20, 20]);
+		// No reading for longer than the hold: a gap, not a rate spread over it.
+		expect(counterRates(readings([10, 20], [0, 60]), 0, grid(10_000, 7), {holdMs: 30_000})).toEqual([null, null, null, null, null, null, null]);
+		// Points that summarise 10 s (a bucket's start): read at their end, 20 s apart.
+		expect(counterRates(readings([0, 10], [0, 20]), 0, grid(10_000, 3), {spanMs: 10_000, to: 30_000})).toEqual([null, 30, 30]);
+		// The newest bucket began half a second ago: left out until it closes (spread over that half second it was 1,200 a minute).
+		expect(counterRates(readings([0, 10, 20], [0, 10, 20]), 0, grid(10_000, 3), {spanMs: 10_000, to: 20_500})).toEqual([null, 60, null]);
+		// Minute points (polls at :00 and :30) in 75-s columns, the newest open, then the live reading: 30 a minute, not 45 (CI).
+		const minutes = readings([2640, 2670, 2700, 2715, 2715], [-180, -120, -60, 0, 0.1]);
+		expect(counterRates(minutes, 0, grid(75_000, 2, -135_000), {spanMs: 60_000, to: 100})).toEqual([30, 30]);
 		expect(addColumns([1, 2, null], [3, 4, 5])).toEqual([4, 6, null]);
 		expect(failureShares([1, 0, 0], [3, 0, 4])).toEqual([0.25, null, 0]);
 	});

@@ -79,6 +79,30 @@ describe('what a flush writes', () => {
 		expect((await reader.stateAt(start + 22_000))?.pods.byId.p1?.record.imageName).toBe('runpod/pytorch:2');
 	});
 
+	test('figures the service does not give are stored null and are no change while they stay unknown; a GPU more or less is one', async () => {
+		const {writes, recorder, db} = setup();
+		const unknown = (gpus: number, util: number | null): PodRecord => ({
+			...pod({uptime: 100, util: 0}),
+			runtime: {uptimeInSeconds: 100, gpus: Array.from({length: gpus}, () => ({gpuUtilPercent: util, memoryUtilPercent: null})), container: null},
+		});
+		writes.setPods([unknown(1, null)], start);
+		recorder.flush(start);
+		writes.setPods([{...unknown(1, null), costPerHr: 2.49}], start + 5000);
+		recorder.flush(start + 5000);
+		writes.setPods([unknown(2, null)], start + 10_000);
+		recorder.flush(start + 10_000);
+		writes.setPods([unknown(2, 30)], start + 15_000);
+		recorder.flush(start + 15_000);
+		writes.setPods([unknown(1, 30)], start + 20_000);
+		recorder.flush(start + 20_000);
+		expect(db.prepare(`SELECT r.at - ?, r.v FROM raw r JOIN series s ON s.id = r.sid WHERE s.kind = 'pod' ORDER BY r.at`).raw().all(start)).toEqual([
+			[0, '[2.49,1,1,null,null,null,null]'],
+			[10_000, '[2.49,1,1,null,null,null,null,null,null]'],
+			[15_000, '[2.49,1,1,null,null,30,null,30,null]'],
+			[20_000, '[2.49,1,1,null,null,30,null]'],
+		]);
+	});
+
 	test('the next minute writes every thing whole again, changed or not', async () => {
 		const {writes, recorder, reader} = setup();
 		writes.setPods([pod({uptime: 100, util: 50})], start);

@@ -202,4 +202,32 @@ describe('the recorder', () => {
 		expect(hours?.points[0]?.mean[0]).toBeCloseTo(29.5, 1);
 		expect(hours?.points[0]?.count).toBe(360);
 	});
+	test("a poll's commit never copies the WAL into the file (past SQLite's 1,000 pages); the upkeep's round does", async () => {
+		const {file, writes, recorder, db, tick, now} = setup();
+		cleanups.push(() => {
+			db.close();
+		});
+		const pageSize = (db.prepare('PRAGMA page_size').raw().get() as [number])[0];
+		const walPages = () => statSync(`${file}-wal`).size / pageSize;
+		const ids = Array.from({length: 2000}, (_, index) => `p${index}`);
+		// Each poll moves every pod's use: some 20 pages of samples a poll, past 1,000 pages in the WAL.
+		for (let poll = 0; walPages() < 1500; poll++) {
+			writes.setPods(
+				ids.map(id => pod(id, poll % 90)),
+				tick(5000),
+			);
+			recorder.flush(now());
+			expect(poll).toBeLessThan(500);
+		}
+
+		await createMaintenance({db, now}).run();
+		// Copied into the file: the next poll writes the WAL from its start again, so it no longer grows.
+		const size = walPages();
+		writes.setPods(
+			ids.map(id => pod(id, 95)),
+			tick(5000),
+		);
+		recorder.flush(now());
+		expect(walPages()).toBe(size);
+	});
 });

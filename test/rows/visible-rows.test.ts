@@ -66,6 +66,13 @@ test('a poll of a few pods remakes only their rows, and the column widths are th
 	const fourth = rows.pane(store.getState(), view, 'pods');
 	expect(fourth.widths[0]).toBeGreaterThan(first.widths[0]!);
 	expect(fourth.widths).toEqual(measuredAfresh());
+	// The same figures read again write nothing; a change keeps the list's order as it was.
+	const podsBefore = store.getState().pods;
+	writes.updatePods([pod(7, 'a-name-wider-than-any-name-before-it', 7)], 5);
+	expect(store.getState().pods).toBe(podsBefore);
+	writes.updatePods([pod(7, 'a-name-wider-than-any-name-before-it', 8)], 6);
+	expect(store.getState().pods.order).toBe(podsBefore.order);
+	expect(Object.keys(store.getState().pods.byId)).toEqual(podsBefore.order);
 });
 
 test('a step that remakes most rows (the time cursor: every pod at another moment) measures the widths of the rows it shows, not of those it left', () => {

@@ -1,6 +1,6 @@
 import {foldColumns, type Columns, type TimedPoint} from '../../format/chart-columns.js';
-import type {ChartGrid} from '../../format/chart-grid.js';
 import {counterRates} from '../../format/counter-rates.js';
+import type {ChartGrid} from '../../format/chart-grid.js';
 import {kindFields} from '../../history/fields.js';
 import type {HealthSample} from '../../store/types.js';
 
@@ -32,7 +32,7 @@ export function meanOf(values: ReadonlyArray<number | null>): number | undefined
 
 /**
 Folds an endpoint's points (fields named by `fields`, each `spanMs` wide) into the grid, up to `to`.
-The counters are folded over one column more on the left, so the first column has a rate too.
+The counters' rates read the points before the grid too, so the first column has a rate.
 */
 export function endpointColumns(
 	points: readonly TimedPoint[],
@@ -42,12 +42,8 @@ export function endpointColumns(
 	spanMs = 0,
 	to?: number,
 ): EndpointColumns {
-	const fold = (name: string, over = grid) => foldColumns(points, over, fields.indexOf(name), holdMs);
-	const wider: ChartGrid = {start: grid.start - grid.columnMs, columnMs: grid.columnMs, columns: grid.columns + 1};
-	const rates = (name: string) => {
-		const counter = fold(name, wider);
-		return counterRates(counter.last, counter.lastAt, spanMs, to).slice(1);
-	};
+	const fold = (name: string) => foldColumns(points, grid, fields.indexOf(name), holdMs);
+	const rates = (name: string) => counterRates(points, fields.indexOf(name), grid, {holdMs, spanMs, to});
 
 	const completed = rates('completed');
 	const failed = rates('failed');
