@@ -62,7 +62,8 @@ export function sanitizeText(text: string): string {
 
 /** One line of untrusted text: sanitised, newlines shown as `⏎`. */
 export function sanitizeLine(text: string): string {
-	return sanitizeText(text).replaceAll('\n', '⏎');
+	// Text with nothing to change (every pod's name, for every row made) has no newline either: not searched again.
+	return needsSanitizing.test(text) ? sanitizeText(text).replaceAll('\n', '⏎') : text;
 }
 
 /**

@@ -129,6 +129,11 @@ Every call reads a range or a moment; nothing loads the whole store.
 export type HistoryReader = {
 	readonly kind: HistoryInfo['kind'];
 	readonly series: (query: SeriesQuery) => Promise<readonly Series[]>;
+	/**
+	`series` answered at once, by a reader that keeps the history in this process (the SQLite file): a
+	chart's new window or moment is drawn in the frame of the key that asked for it, not a frame later.
+	*/
+	readonly seriesNow?: (query: SeriesQuery) => readonly Series[];
 	/** The account at `at`; undefined when nothing is recorded for that moment. */
 	readonly stateAt: (at: number) => Promise<PastAccount | undefined>;
 	/**

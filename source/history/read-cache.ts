@@ -31,6 +31,8 @@ type Cache = {
 	records: Map<number, ParsedRecord>;
 	/** When each series' records were written (oldest first), as of the commit `commits` names. */
 	recordTimes: {readonly commits: string; readonly bySid: Map<number, number[]>} | undefined;
+	/** What the last past account made of each thing, by series, for the next moment to reuse what did not change (state-at.ts). */
+	made: Map<number, unknown>;
 	timer?: NodeJS.Timeout;
 };
 
@@ -69,7 +71,7 @@ function cacheOf(db: SqliteDatabase): {cache: Cache; statements: ReturnType<type
 
 	let cache = caches.get(db);
 	if (!cache) {
-		cache = {version: undefined, series: undefined, records: new Map(), recordTimes: undefined};
+		cache = {version: undefined, series: undefined, records: new Map(), recordTimes: undefined, made: new Map()};
 		caches.set(db, cache);
 	}
 
@@ -79,9 +81,18 @@ function cacheOf(db: SqliteDatabase): {cache: Cache; statements: ReturnType<type
 		held.series = undefined;
 		held.records = new Map();
 		held.recordTimes = undefined;
+		held.made = new Map();
 	}, keepMs);
 	cache.timer.unref();
 	return {cache, statements};
+}
+
+/** What the last past account made of each thing by series (let go with the rest of the cache); the caller replaces it with `keepMade`. */
+export const lastMade = <T>(db: SqliteDatabase): ReadonlyMap<number, T> => cacheOf(db).cache.made as Map<number, T>;
+
+/** Keeps what this past account made, for the next moment's `lastMade`. */
+export function keepMade<T>(db: SqliteDatabase, made: Map<number, T>): void {
+	cacheOf(db).cache.made = made;
 }
 
 /** A flat JSON list made by `group_concat` (no brackets), empty when there were no rows. */

@@ -193,6 +193,7 @@ export function createSqliteReader({db, file, retention = defaultRetention, owns
 		async series(query: SeriesQuery) {
 			return readSeries(query);
 		},
+		seriesNow: readSeries,
 		async stateAt(at) {
 			return stateAt(db, at, spans());
 		},

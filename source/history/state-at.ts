@@ -5,7 +5,7 @@ import type {EndpointState, FiringAlert, GpuState, HealthSample, PodState, Stock
 import {endpointAt, gpuAt, healthOf, podAt} from './fields.js';
 import type {SqliteDatabase} from './history-file.js';
 import type {PastAccount, StateAtOptions, Tier} from './history-types.js';
-import {flatList, type KnownSeriesRow, recordsAt, seriesById} from './read-cache.js';
+import {flatList, keepMade, type KnownSeriesRow, lastMade, recordsAt, seriesById} from './read-cache.js';
 import {keyframeMs} from './keyframe.js';
 import {tierStepMs} from './retention.js';
 
@@ -21,19 +21,16 @@ const prepared = new WeakMap<SqliteDatabase, ReturnType<typeof prepare>>();
 
 function prepare(db: SqliteDatabase) {
 	// Flat text (sid, at, state, values, sid, …) made by concatenation: no JSON parsed and re-made in SQLite, no join (the series are kept: read-cache.ts).
-	// Each statement twice: every thing whole (the pods are on screen), or only the things of `@whole` (all but the pods), the
-	// pods as sid and time (state and values null), their values read when first asked (`podValues`): the Endpoints pane's
-	// step reads no pod's values.
-	const latestSelect = (inner: string) => ({
+	// Each read two ways: every thing whole (the pods are on screen), or every thing as sid and time only (no state or values
+	// read: 10,000 pods' samples at a poll, 12 → 2 ms), the values of all but the pods then sought by key (`valuesAt`'s seek),
+	// the pods' when first asked (`readPodValues`): the Endpoints pane's step reads no pod's values.
+	const latestSelect = (inner: string, times: string) => ({
 		all: db.prepare(`SELECT group_concat(sid || ',' || at || ',' || json_quote(state) || ',' || v, ',') FROM (${inner})`).raw(),
-		split: db
-			.prepare(
-				`SELECT group_concat(sid || ',' || at || ',' || CASE WHEN sid IN (SELECT value FROM json_each(@whole)) THEN json_quote(state) || ',' || v ELSE 'null,null' END, ',') FROM (${inner})`,
-			)
-			.raw(),
+		times: db.prepare(`SELECT group_concat(sid || ',' || at, ',') FROM (${times})`).raw(),
 	});
-	// The pods' samples at the time the first read found them: the time most share (the last poll, the rollup's bucket) by a
-	// scan of it (10,000 pods: 5 ms), the others each by its key (a seek each, 20 ms for as many).
+	// Samples by sid and time: the things not pods a read by times found, and the pods' when first asked. For the pods, the time
+	// most share (the last poll, the rollup's bucket) by a scan of it (10,000 pods: 5 ms), the others each by its key (a seek
+	// each, 20 ms for as many).
 	const valuesAt = (table: string, v: string) => ({
 		scan: db.prepare(`SELECT group_concat(sid || ',' || json_quote(state) || ',' || ${v}, ',') FROM ${table} WHERE at = ?`).raw(),
 		seek: db
@@ -48,15 +45,16 @@ function prepare(db: SqliteDatabase) {
 		poll: db.prepare(`SELECT max(at) FROM polls WHERE at <= ?`).raw(),
 		// The last poll's samples as they are; then only the things it did not write, sought at each poll before it back to the
 		// keyframe (a seek per poll and thing, not a scan of every sample since the keyframe: 10,000 pods, 35-90 → 15-30 ms).
-		rawPoll: latestSelect(`SELECT sid, at, state, v FROM raw WHERE at = @at`),
+		rawPoll: latestSelect(`SELECT sid, at, state, v FROM raw WHERE at = @at`, `SELECT sid, at FROM raw WHERE at = @at`),
 		rawBefore: latestSelect(
 			`SELECT r.sid, max(r.at) AS at, r.state, r.v FROM polls p CROSS JOIN raw r ON r.at = p.at AND r.sid IN (SELECT value FROM json_each(@others)) WHERE p.at >= @keyframe AND p.at < @at GROUP BY r.sid`,
+			`SELECT r.sid, max(r.at) AS at FROM polls p CROSS JOIN raw r ON r.at = p.at AND r.sid IN (SELECT value FROM json_each(@others)) WHERE p.at >= @keyframe AND p.at < @at GROUP BY r.sid`,
 		),
 		rollupLatest: {
-			minute: latestSelect(`SELECT sid, at, state, vlast AS v FROM minute WHERE at = @at`),
-			hour: latestSelect(`SELECT sid, at, state, vlast AS v FROM hour WHERE at = @at`),
+			minute: latestSelect(`SELECT sid, at, state, vlast AS v FROM minute WHERE at = @at`, `SELECT sid, at FROM minute WHERE at = @at`),
+			hour: latestSelect(`SELECT sid, at, state, vlast AS v FROM hour WHERE at = @at`, `SELECT sid, at FROM hour WHERE at = @at`),
 		},
-		podValues: {raw: valuesAt('raw', 'v'), minute: valuesAt('minute', 'vlast'), hour: valuesAt('hour', 'vlast')},
+		valuesAt: {raw: valuesAt('raw', 'v'), minute: valuesAt('minute', 'vlast'), hour: valuesAt('hour', 'vlast')},
 		rawValuesAt: db.prepare(`SELECT json_group_array(json_array(sid, at, json(v))) FROM raw WHERE at = ? AND sid IN (SELECT value FROM json_each(?))`).raw(),
 		rollupValuesAt: {
 			minute: db
@@ -111,7 +109,10 @@ type Latest = {
 	readonly values: Values | null;
 };
 
-/** The rows of a `latestSelect`, of things known and not yet gone at the moment, in the order they were first seen. */
+/** A thing deleted after its last sample (at `at`) and before the moment was gone by then. */
+const present = (thing: KnownSeriesRow, at: number, moment: number) => thing.deletedAt === undefined || thing.deletedAt <= at || thing.deletedAt > moment;
+
+/** The rows of a `latestSelect` read whole, of things known and not yet gone at the moment, in the order they were first seen. */
 function latestRows(row: unknown, series: ReadonlyMap<number, KnownSeriesRow>, moment: number): Latest[] {
 	const flat = flatList(row);
 	const rows: Latest[] = [];
@@ -119,8 +120,7 @@ function latestRows(row: unknown, series: ReadonlyMap<number, KnownSeriesRow>, m
 		const sid = flat[index] as number;
 		const at = flat[index + 1] as number;
 		const thing = series.get(sid);
-		// A thing deleted after its last sample and before the moment was gone by then.
-		if (thing && (thing.deletedAt === undefined || thing.deletedAt <= at || thing.deletedAt > moment)) {
+		if (thing && present(thing, at, moment)) {
 			rows.push({sid, thing, at, state: flat[index + 2] as string | null, values: flat[index + 3] as Values});
 		}
 	}
@@ -128,16 +128,40 @@ function latestRows(row: unknown, series: ReadonlyMap<number, KnownSeriesRow>, m
 	return rows.sort((a, b) => a.sid - b.sid);
 }
 
-/** The sids of the things read whole at once (all but the pods), as the JSON list a statement takes; made once per set of series. */
-const wholeLists = new WeakMap<ReadonlyMap<number, KnownSeriesRow>, string>();
-function wholeSids(series: ReadonlyMap<number, KnownSeriesRow>): string {
-	let list = wholeLists.get(series);
-	if (list === undefined) {
-		list = JSON.stringify([...series.values()].flatMap(thing => (thing.kind === 'pod' ? [] : [thing.id])));
-		wholeLists.set(series, list);
+/**
+The rows of a `latestSelect` read as sid and time, as `latestRows` gives them: the things not pods with
+their state and values, sought by key; the pods' left to read when first asked (state and values null).
+*/
+function latestTimes(statements: ReturnType<typeof prepare>, tier: Tier, row: unknown, series: ReadonlyMap<number, KnownSeriesRow>, moment: number): Latest[] {
+	const flat = flatList(row);
+	const rows: Latest[] = [];
+	const wanted: Array<[number, number]> = [];
+	for (let index = 0; index < flat.length; index += 2) {
+		const sid = flat[index] as number;
+		const at = flat[index + 1] as number;
+		const thing = series.get(sid);
+		if (thing && present(thing, at, moment)) {
+			rows.push({sid, thing, at, state: null, values: null});
+			if (thing.kind !== 'pod') {
+				wanted.push([sid, at]);
+			}
+		}
 	}
 
-	return list;
+	const found = new Map<number, {state: string | null; values: Values}>();
+	if (wanted.length > 0) {
+		const sought = flatList(statements.valuesAt[tier].seek.get(JSON.stringify(wanted)));
+		for (let index = 0; index < sought.length; index += 3) {
+			found.set(sought[index] as number, {state: sought[index + 1] as string | null, values: sought[index + 2] as Values});
+		}
+	}
+
+	return rows
+		.map(each => {
+			const sample = found.get(each.sid);
+			return sample ? {...each, ...sample} : each;
+		})
+		.sort((a, b) => a.sid - b.sid);
 }
 
 /** Reads the values of the pods the first read found as sid and time only, into `bySid`. */
@@ -154,7 +178,7 @@ function readPodValues(
 		bySid.set(flat[index] as number, {state: flat[index + 1] as string | null, values: flat[index + 2] as Values});
 	};
 
-	const {scan, seek} = statements.podValues[tier];
+	const {scan, seek} = statements.valuesAt[tier];
 	// The scan holds every thing of that time: only the pods whose sample it is are taken.
 	const scanned = flatList(scan.get(common));
 	for (let index = 0; index < scanned.length; index += 3) {
@@ -172,10 +196,17 @@ function readPodValues(
 	}
 }
 
+/** A pod's state made for a moment, with what it was made of. */
+type MadePod = {readonly stored: PodRecord; readonly state: string | null; readonly values: Values; readonly pod: PodState};
+
+const sameValues = (a: Values, b: Values) => a.length === b.length && a.every((value, index) => value === b[index]);
+
 /**
 The pods' states at the moment, from the samples the first read found (each pod's sid and time): their
 values and records read now, by key. A sample gone since (pruned past its tier's retention while the
-moment stayed on screen) leaves the pod as its stored record says.
+moment stayed on screen) leaves the pod as its stored record says. A pod with the same status, values
+and stored record as at the moment read before keeps the state made then (a step of the time cursor:
+a sixth of 10,000 pods, whose rows the Pods pane then keeps too).
 */
 function podsAt(db: SqliteDatabase, statements: ReturnType<typeof prepare>, tier: Tier, at: number, samples: readonly Latest[]): Record<string, PodState> {
 	const pods: Record<string, PodState> = {};
@@ -197,14 +228,28 @@ function podsAt(db: SqliteDatabase, statements: ReturnType<typeof prepare>, tier
 	}
 
 	const records = recordsAt(db, at, new Set(samples.map(row => row.sid)));
+	const before = lastMade<MadePod>(db);
+	const made = new Map<number, MadePod>();
 	for (const row of samples) {
 		const {sid, thing} = row;
 		const {key, name} = thing;
 		const stored = (records.get(sid)?.record as PodRecord | undefined) ?? {id: key, name};
-		const found = row.values === null ? bySid.get(sid) : row;
-		pods[key] = {record: podAt(stored, found && {state: found.state ?? undefined, values: found.values!}), utilHistory: []};
+		const found = row.values === null ? bySid.get(sid) : (row as {state: string | null; values: Values});
+		if (!found) {
+			pods[key] = {record: podAt(stored, undefined), utilHistory: []};
+			continue;
+		}
+
+		const was = before.get(sid);
+		const pod =
+			was?.stored === stored && was.state === found.state && sameValues(was.values, found.values)
+				? was.pod
+				: {record: podAt(stored, {state: found.state ?? undefined, values: found.values}), utilHistory: []};
+		made.set(sid, {stored, state: found.state, values: found.values, pod});
+		pods[key] = pod;
 	}
 
+	keepMade(db, made);
 	return pods;
 }
 
@@ -228,9 +273,9 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 	}
 
 	const series = seriesById(db);
-	/** One of the `latestSelect`s, for all things or all but the pods' values. */
-	const latestOf = (select: typeof statements.rawPoll, parameters: Record<string, unknown>): unknown =>
-		options.pods ? select.all.get(parameters) : select.split.get({...parameters, whole: wholeSids(series)});
+	/** One of the `latestSelect`s, every thing whole or the pods as sid and time only. */
+	const latestOf = (select: typeof statements.rawPoll, parameters: Record<string, unknown>): Latest[] =>
+		options.pods ? latestRows(select.all.get(parameters), series, at) : latestTimes(statements, tier, select.times.get(parameters), series, at);
 	let latest: Latest[];
 	let before: Array<[number, number, Values]> = [];
 	const endpointSids = () => JSON.stringify(latest.filter(row => row.thing.kind === 'endpoint').map(row => row.sid));
@@ -241,7 +286,7 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 		}
 
 		const poll = (statements.poll.get(at) as [number])[0];
-		latest = latestRows(latestOf(statements.rawPoll, {at: poll}), series, at);
+		latest = latestOf(statements.rawPoll, {at: poll});
 		if (poll > keyframe) {
 			const written = new Set(latest.map(row => row.sid));
 			// Things that may have samples since the keyframe: seen by then, and not gone before it (a thing has no samples while deleted).
@@ -253,7 +298,7 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 			}
 
 			if (others.length > 0) {
-				const found = latestRows(latestOf(statements.rawBefore, {at: poll, keyframe, others: JSON.stringify(others)}), series, at);
+				const found = latestOf(statements.rawBefore, {at: poll, keyframe, others: JSON.stringify(others)});
 				latest = [...latest, ...found].sort((a, b) => a.sid - b.sid);
 			}
 		}
@@ -265,7 +310,7 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 	} else {
 		const width = tierStepMs[tier];
 		const bucket = Math.floor(at / width) * width;
-		latest = latestRows(latestOf(statements.rollupLatest[tier], {at: bucket}), series, at);
+		latest = latestOf(statements.rollupLatest[tier], {at: bucket});
 		if (latest.length === 0) {
 			return undefined;
 		}

@@ -1,15 +1,15 @@
 import {rowWidths, type Column, type Row} from './row.js';
 
 /**
-A list's column widths kept over a changing set of rows: each row's own widths, and per column how
-many rows have each width, so a poll that replaces a few rows of thousands measures those few (a
-row let go that was the widest narrows its column only if no other row is as wide).
+A list's column widths kept over a changing set of rows: per column how many rows have each width,
+so a poll that replaces a few rows of thousands measures those few (a row let go that was the widest
+narrows its column only if no other row is as wide). A row's widths are not kept: one let go is
+measured again (its cells are what they were), so 10,000 rows made at once keep no list each.
 */
 export class ColumnWidths {
 	readonly #columns: readonly Column[];
 	/** Per column, how many rows have each width. */
 	readonly #counts: Array<Map<number, number>>;
-	readonly #ofRow = new Map<Row, number[]>();
 
 	constructor(columns: readonly Column[]) {
 		this.#columns = columns;
@@ -18,7 +18,6 @@ export class ColumnWidths {
 
 	add(row: Row): void {
 		const widths = rowWidths(this.#columns, row);
-		this.#ofRow.set(row, widths);
 		// By index: an iterator of pairs was a pair made per cell of each row made (thousands a poll).
 		// eslint-disable-next-line unicorn/no-for-loop -- for-of over entries() made a pair per cell, per row made
 		for (let index = 0; index < widths.length; index++) {
@@ -28,13 +27,9 @@ export class ColumnWidths {
 		}
 	}
 
+	/** Takes out a row that was added. */
 	remove(row: Row): void {
-		const widths = this.#ofRow.get(row);
-		if (!widths) {
-			return;
-		}
-
-		this.#ofRow.delete(row);
+		const widths = rowWidths(this.#columns, row);
 		// eslint-disable-next-line unicorn/no-for-loop -- for-of over entries() made a pair per cell, per row made
 		for (let index = 0; index < widths.length; index++) {
 			const counts = this.#counts[index]!;

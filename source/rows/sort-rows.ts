@@ -35,8 +35,9 @@ natural order of their first column, so the order never flickers between polls.
 `last` is what was shown the last time (a pane's rows keep their order from poll to poll: status
 and name rarely change). When the rows in that order are still sorted, it is kept after n − 1
 comparisons instead of a sort's n log n (natural comparison of names is the costly part); with the
-same filter and sort, two neighbours that are both the rows they were are still in order, so only
-the pairs with a new row are compared (a poll of the rows on screen: a few dozen of thousands).
+same filter and sort, two neighbours that are both the rows they were (or rows with the same values
+to sort by) are still in order, so only the pairs with a changed row are compared (a poll of the rows
+on screen: a few dozen of thousands; a time cursor's step: the pods whose status or name changed).
 */
 export function filterAndSort<T extends SortableRow>(rows: readonly T[], filter: string, sort: SortState, last?: LastShown<T>): T[] {
 	const matches = filterMatcher(filter);
@@ -55,10 +56,17 @@ export function filterAndSort<T extends SortableRow>(rows: readonly T[], filter:
 		const before = last.rows;
 		const ordered = before.map(row => byKey.get(row.key));
 		const sameOrdering = last.filter === filter && last.sort.column === sort.column && last.sort.descending === sort.descending;
+		// A row made anew with the values `compare` reads (a pod's status and name at the next moment) stands where the one it replaces did.
+		const asBefore = (index: number) => {
+			const row = ordered[index];
+			const was = before[index]!;
+			return row === was || (row !== undefined && row.sortValues[sort.column] === was.sortValues[sort.column] && row.sortValues[0] === was.sortValues[0]);
+		};
+
 		const inOrder = (row: T | undefined, index: number) =>
 			row !== undefined &&
 			(index === 0 ||
-				(sameOrdering && row === before[index] && ordered[index - 1] === before[index - 1]) ||
+				(sameOrdering && asBefore(index) && asBefore(index - 1)) ||
 				// Strictly in order: rows that compare equal are left to the sort, which keeps them as they came.
 				compare(ordered[index - 1]!, row) < 0);
 		if (ordered.every((row, index) => inOrder(row, index))) {

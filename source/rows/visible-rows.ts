@@ -67,16 +67,19 @@ function paneSelector<T, Extra = undefined>(
 		const kept = last?.wide === wide && Object.is(last.extra, extra) ? last.rows : undefined;
 		const fresh = kept ? items.filter(item => !kept.has(item)) : items;
 		const made = build(fresh, wide, glyphs, extra);
-		const madeFor = new Map(fresh.map((item, index) => [item, made[index]!]));
 		const rows = new Map<T, SortableRow>();
+		// The rows made are in the order of `fresh`: the items not kept, in order.
+		let next = 0;
 		const all = items.map(item => {
-			const row = kept?.get(item) ?? madeFor.get(item)!;
+			const row = kept?.get(item) ?? made[next++]!;
 			rows.set(item, row);
 			return row;
 		});
-		// The widths follow the rows: those let go are taken out, those made are measured (all of them when none were kept).
-		const widths = kept && last ? last.widths : new ColumnWidths(shape);
-		if (kept) {
+		// The widths follow the rows: those let go are taken out, those made are measured; when most rows are new (a time
+		// cursor's step of thousands of pods), every row is measured afresh instead of taking out as many.
+		const widths = kept && last && made.length <= all.length / 2 ? last.widths : new ColumnWidths(shape);
+		const afresh = widths !== last?.widths;
+		if (!afresh && kept) {
 			for (const [item, row] of kept) {
 				if (!rows.has(item)) {
 					widths.remove(row);
@@ -84,7 +87,7 @@ function paneSelector<T, Extra = undefined>(
 			}
 		}
 
-		for (const row of made) {
+		for (const row of afresh ? all : made) {
 			widths.add(row);
 		}
 

@@ -61,6 +61,8 @@ function gatedEngine(reader: HistoryReader) {
 	const gates: Array<{query: SeriesQuery; release: () => void}> = [];
 	const gated: HistoryReader = {
 		...reader,
+		// A reader that answers later (the agent's, Prometheus'): none at once.
+		seriesNow: undefined,
 		series: async query =>
 			new Promise(resolve => {
 				gates.push({
@@ -143,6 +145,19 @@ describe('endpoint details drawn from history', () => {
 		const labels = axisLabels(frame);
 		expect(minutesBefore(labels.at(-1)!, at)).toBeLessThan(20);
 		expect(minutesBefore(labels[0]!, at)).toBeGreaterThan(40);
+	});
+
+	test('over the local file a new window is drawn in the frame that first shows its title: no frame says it is reading', async () => {
+		const rendered = renderWith(recorded, <EndpointDetail endpointId='ep1' width={110} height={36} />, {engine: recorded.engine, view: detailView});
+		unmount = rendered.unmount;
+		// 110 columns wide: a request none of the tests before asked (the answers are kept per reader).
+		await frameMatching(rendered.lastFrame, /jobs finished {2}mean \d/);
+		rendered.view.dispatch({type: 'window', step: 1});
+		await frameMatching(rendered.lastFrame, /queue {2}in queue[\s\S]*\n +50 /);
+		const titled = rendered.frames.filter(frame => frame.includes('6h < > window'));
+		expect(titled.length).toBeGreaterThan(0);
+		expect(titled.filter(frame => frame.includes('reading 6h'))).toEqual([]);
+		expect(topLabel(titled[0]!, /queue {2}in queue/)).toBe('50');
 	});
 
 	test('the last answer stays while the next is on its way; an answer for a window no longer shown is dropped', async () => {

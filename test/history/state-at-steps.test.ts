@@ -161,3 +161,38 @@ describe('the account at a moment, stepped through time', () => {
 		expect(compared).toBeGreaterThan(20);
 	});
 });
+
+test('a pod with the same status, values and record as at the moment read before keeps its state (the Pods pane keeps its row); a changed one is made anew', () => {
+	const directory = mkdtempSync(join(tmpdir(), 'podtop-steps-'));
+	const file = join(directory, 'account.sqlite');
+	const {store, writes} = createPodtopStore({mode: 'live', apiHost: 'example', keyFingerprint: '••••abcd'});
+	const {db} = openHistoryForWriting(file, start);
+	let now = start;
+	const recorder = createRecorder({store, db, file, now: () => now, live: false});
+	const reader = createSqliteReader({db, file, ownsDatabase: false});
+	cleanups.push(() => {
+		recorder.stop();
+		db.close();
+		rmSync(directory, {recursive: true, force: true});
+	});
+	// Five polls a minute apart (a keyframe between each): p1's use moves, p2 stays as it is, p3 stops at the third.
+	for (let poll = 0; poll < 5; poll++) {
+		writes.setPods([pod('p1', 10 * poll, 'img'), pod('p2', 50, 'img'), pod('p3', 70, 'img', poll < 2 ? 'RUNNING' : 'EXITED')], now);
+		recorder.flush(now);
+		now += 60_000;
+	}
+
+	const podsAt = (moment: number, pods: boolean) => reader.stateAtNow!(moment, {pods})!.pods.byId;
+	for (const pods of [true, false]) {
+		const first = podsAt(start + 1000, pods);
+		const second = podsAt(start + 61_000, pods);
+		expect(second.p2).toBe(first.p2);
+		expect(second.p3).toBe(first.p3);
+		expect(second.p1).not.toBe(first.p1);
+		expect(second.p1?.record.runtime?.gpus?.[0]?.gpuUtilPercent).toBe(10);
+		const third = podsAt(start + 121_000, pods);
+		expect(third.p2).toBe(first.p2);
+		expect(third.p3).not.toBe(second.p3);
+		expect(third.p3?.record.desiredStatus).toBe('EXITED');
+	}
+});

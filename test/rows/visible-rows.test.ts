@@ -74,3 +74,26 @@ test('a poll of a few pods remakes only their rows, and the column widths are th
 	expect(store.getState().pods.order).toBe(podsBefore.order);
 	expect(Object.keys(store.getState().pods.byId)).toEqual(podsBefore.order);
 });
+
+test('a step that remakes most rows (the time cursor: every pod at another moment) measures the widths of the rows it shows, not of those it left', () => {
+	const {store, writes, rows, view} = setUp();
+	const pod = (index: number, name: string, util: number) => ({id: `p${index}`, name, desiredStatus: 'RUNNING', runtime: {gpus: [{gpuUtilPercent: util}]}});
+	writes.setPods([...Array.from({length: 40}, (_, index) => pod(index, `pod-${index}`, index)), pod(40, 'the-longest-name-of-all', 5)], 1);
+	const first = rows.pane(store.getState(), view, 'pods');
+	const measuredAfresh = () => createRowSelectors(unicodeGlyphs).pane(store.getState(), view, 'pods').widths;
+	// Every pod made anew, the widest name gone and the utilisation column one digit narrower.
+	writes.setPods(
+		Array.from({length: 40}, (_, index) => pod(index, `pod-${index}`, index % 10)),
+		2,
+	);
+	const second = rows.pane(store.getState(), view, 'pods');
+	expect(second.widths[0]).toBeLessThan(first.widths[0]!);
+	expect(second.widths).toEqual(measuredAfresh());
+	// Back to a few rows remade: widths kept and followed as before.
+	writes.updatePods([pod(3, 'a-name-wider-than-any-name-before-it', 3)], 3);
+	const third = rows.pane(store.getState(), view, 'pods');
+	expect(third.widths[0]).toBeGreaterThan(first.widths[0]!);
+	expect(third.widths).toEqual(measuredAfresh());
+	writes.updatePods([pod(3, 'pod-3', 3)], 4);
+	expect(rows.pane(store.getState(), view, 'pods').widths).toEqual(second.widths);
+});

@@ -115,6 +115,7 @@ export function EndpointCharts({endpointId, width, height}: Props) {
 		layout.shown > 0 ? {kind: 'endpoint', keys: [endpointId], windowMs: span, columns, at} : undefined,
 		endpoint?.healthAt,
 		current,
+		{atOnce: true},
 	);
 	const drawn = useMemo(() => {
 		if (recorded) {

@@ -101,6 +101,7 @@ export function GpuCharts({gpuId, width, height}: Props) {
 		layout.shown > 0 ? {kind: 'gpu', keys: [gpuId], windowMs: windowMs[window], columns, at} : undefined,
 		polled,
 		current,
+		{atOnce: true},
 	);
 	const charts = useMemo(
 		() => (answer ? gpuCharts(answer.byKey.get(gpuId), answer.grid, answer.holdMs, bars) : gpuCharts(undefined, {start: 0, columnMs: 1, columns}, 0, bars)),

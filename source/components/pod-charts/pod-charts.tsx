@@ -69,6 +69,7 @@ export function PodCharts({podId, gpus, width, height}: Props) {
 		layout.shown > 0 ? {kind: 'pod', keys: [podId], windowMs: windowMs[window], columns, at} : undefined,
 		latest,
 		current,
+		{atOnce: true},
 	);
 	const drawn = useMemo(() => {
 		const shown = Math.min(gpus, maxGpuCharts);

@@ -1,5 +1,5 @@
 import {chartGrid, type ChartGrid, pointStep} from '../../format/chart-grid.js';
-import type {HistoryReader, Series, SeriesKind} from '../../history/history-types.js';
+import type {HistoryReader, Series, SeriesKind, SeriesQuery} from '../../history/history-types.js';
 import {keyframeMs} from '../../history/keyframe.js';
 
 /** What a chart (or a column of rows) wants of history: some things of one kind, over a window, in so many columns. */
@@ -44,11 +44,18 @@ export type SeriesCache = {
 	readonly peek: (key: string) => SeriesAnswer | undefined;
 	/** Asks history (one range request for all the keys); asks already on their way are shared. */
 	readonly ask: (request: SeriesRequest, now?: number) => Promise<SeriesAnswer>;
+	/**
+	Asks a reader that answers at once (`seriesNow`), and keeps the answer; undefined from one that does
+	not, or when it failed (once for a request: `ask` asks it again and says why).
+	*/
+	readonly askNow: (request: SeriesRequest, now?: number) => SeriesAnswer | undefined;
 	readonly inFlight: (key: string) => boolean;
 };
 
 function createSeriesCache(reader: HistoryReader): SeriesCache {
 	const entries = new Map<string, Entry>();
+	/** Requests a reader failed to answer at once: not asked at once again (each render would). */
+	const failedAtOnce = new Set<string>();
 	const touch = (key: string, entry: Entry) => {
 		entries.delete(key);
 		entries.set(key, entry);
@@ -57,41 +64,40 @@ function createSeriesCache(reader: HistoryReader): SeriesCache {
 		}
 	};
 
+	/** What to ask history for `request`, and how its answer is made of the series. */
+	const plan = (request: SeriesRequest, now: number) => {
+		const key = requestKey(request);
+		const grid = chartGrid(request.windowMs, request.columns, request.at ?? now);
+		const pointMs = pointStep(grid.columnMs);
+		const holdMs = pointMs + keyframeMs + 30_000;
+		const query: SeriesQuery = {kind: request.kind, keys: request.keys, from: grid.start - grid.columnMs - holdMs, to: request.at ?? now, step: pointMs};
+		const answer = (series: readonly Series[]): SeriesAnswer => ({
+			key,
+			grid,
+			windowMs: request.windowMs,
+			pointMs,
+			holdMs,
+			byKey: new Map(series.map(each => [each.key, each])),
+			askedAt: now,
+			live: request.at === undefined,
+		});
+		return {key, query, answer};
+	};
+
 	return {
 		peek: key => entries.get(key)?.answer,
 		inFlight: key => entries.get(key)?.pending !== undefined,
 		async ask(request, now = Date.now()) {
-			const key = requestKey(request);
+			const {key, query, answer} = plan(request, now);
 			const entry = entries.get(key) ?? {};
 			if (entry.pending) {
 				return entry.pending;
 			}
 
-			const live = request.at === undefined;
-			const grid = chartGrid(request.windowMs, request.columns, request.at ?? now);
-			const pointMs = pointStep(grid.columnMs);
-			const holdMs = pointMs + keyframeMs + 30_000;
 			const pending = (async () => {
 				try {
-					const series = await reader.series({
-						kind: request.kind,
-						keys: request.keys,
-						from: grid.start - grid.columnMs - holdMs,
-						to: request.at ?? now,
-						step: pointMs,
-					});
-					const answer: SeriesAnswer = {
-						key,
-						grid,
-						windowMs: request.windowMs,
-						pointMs,
-						holdMs,
-						byKey: new Map(series.map(each => [each.key, each])),
-						askedAt: now,
-						live,
-					};
-					entry.answer = answer;
-					return answer;
+					entry.answer = answer(await reader.series(query));
+					return entry.answer;
 				} finally {
 					entry.pending = undefined;
 				}
@@ -99,6 +105,23 @@ function createSeriesCache(reader: HistoryReader): SeriesCache {
 			entry.pending = pending;
 			touch(key, entry);
 			return pending;
+		},
+		askNow(request, now = Date.now()) {
+			const {key, query, answer} = plan(request, now);
+			if (!reader.seriesNow || failedAtOnce.has(key)) {
+				return undefined;
+			}
+
+			const entry = entries.get(key) ?? {};
+			try {
+				entry.answer = answer(reader.seriesNow(query));
+			} catch {
+				failedAtOnce.add(key);
+				return undefined;
+			}
+
+			touch(key, entry);
+			return entry.answer;
 		},
 	};
 }

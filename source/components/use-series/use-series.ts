@@ -18,6 +18,25 @@ export type SeriesState = {
 /** A live chart waits this long after a poll before asking, so the recorder has written it. */
 const afterPollMs = 150;
 
+/** The history's `ready` promises seen settled (the demo records its simulated past before anything is read). */
+const settled = new WeakSet<Promise<void>>();
+function isSettled(ready: Promise<void>): boolean {
+	if (!settled.has(ready)) {
+		void ready.then(() => settled.add(ready));
+		return false;
+	}
+
+	return true;
+}
+
+type Options = {
+	/**
+	Read within the render that asks, when the history can answer at once (the local file): a chart
+	the user opened or moved (window, time cursor) is drawn in that key's frame, not a frame later.
+	*/
+	readonly atOnce?: boolean;
+};
+
 /**
 A chart's series from history: one range request per window (all the keys together, so the rows on
 screen are one batch), answers cached and shared between charts, the last answer shown while a new
@@ -26,7 +45,7 @@ when `changed` changes (a poll of what it shows), at most once per `refreshMs`; 
 past, never. Live, `current` (what the store holds now, by key) is the newest point. Without
 history (`recorded` false) the caller draws from the store instead.
 */
-export function useSeries(request: SeriesRequest | undefined, changed?: unknown, current?: ReadonlyMap<string, Sample>): SeriesState {
+export function useSeries(request: SeriesRequest | undefined, changed?: unknown, current?: ReadonlyMap<string, Sample>, options: Options = {}): SeriesState {
 	const {engine} = useServices();
 	const history = engine?.history;
 	const reader = history?.reader();
@@ -98,7 +117,11 @@ export function useSeries(request: SeriesRequest | undefined, changed?: unknown,
 		timer.current = setTimeout(ask, Math.max(afterPollMs, refreshMs(request) - age));
 	}, [cache, history, key, kind, keys, span, columns, at, changed]);
 
-	const kept = key ? cache?.peek(key) : undefined;
+	let kept = key ? cache?.peek(key) : undefined;
+	if (!kept && options.atOnce && cache && request && key !== undefined && !cache.inFlight(key) && (history?.ready === undefined || isSettled(history.ready))) {
+		kept = cache.askNow(request);
+	}
+
 	const found = cache ? (kept ?? shown) : undefined;
 	const answer = useMemo(() => (found && kind && current ? withCurrent(found, kind, current) : found), [found, kind, current]);
 	return {answer, recorded: cache !== undefined, waiting: Boolean(cache && key && answer?.key !== key), error};
