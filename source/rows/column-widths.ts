@@ -18,7 +18,6 @@ export class ColumnWidths {
 
 	add(row: Row): void {
 		const widths = rowWidths(this.#columns, row);
-		// By index: an iterator of pairs was a pair made per cell of each row made (thousands a poll).
 		// eslint-disable-next-line unicorn/no-for-loop -- for-of over entries() made a pair per cell, per row made
 		for (let index = 0; index < widths.length; index++) {
 			const counts = this.#counts[index]!;

@@ -34,16 +34,17 @@ export const podColumns = {
 
 type PodStatus = {readonly label: string; readonly short: string; readonly rank: number; readonly attention: boolean};
 
-/**
-A pod's status for people, ranked for the default order: pods needing attention first (asked to
-run but not up, or in a state podtop does not know), then running, then the rest, exited last.
-*/
+/** The known statuses, one object each (a row is made per pod at each poll). */
 const running: PodStatus = {label: 'RUNNING', short: 'RUN', rank: 1, attention: false};
 const starting: PodStatus = {label: 'STARTING', short: 'STRT', rank: 0, attention: true};
 const exited: PodStatus = {label: 'EXITED', short: 'EXIT', rank: 3, attention: false};
 const terminated: PodStatus = {label: 'TERMINATED', short: 'TERM', rank: 4, attention: false};
 const unknown: PodStatus = {label: '?', short: '?', rank: 0, attention: true};
 
+/**
+A pod's status for people, ranked for the default order: pods needing attention first (asked to
+run but not up, or in a state podtop does not know), then running, then the rest, exited last.
+*/
 export function podStatus(record: PodRecord): PodStatus {
 	const status = record.desiredStatus ?? undefined;
 	if (status === 'RUNNING') {

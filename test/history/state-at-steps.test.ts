@@ -43,20 +43,26 @@ afterEach(() => {
 	cleanups = [];
 });
 
+/** A new history file with its recorder and reader, over a store of its own, on the clock `now`; removed after the test. */
+function recordedFile(now: () => number) {
+	const directory = mkdtempSync(join(tmpdir(), 'podtop-steps-'));
+	const file = join(directory, 'account.sqlite');
+	const {store, writes} = createPodtopStore({mode: 'live', apiHost: 'example', keyFingerprint: '••••abcd'});
+	const {db} = openHistoryForWriting(file, start);
+	const recorder = createRecorder({store, db, file, now, live: false});
+	const reader = createSqliteReader({db, file, ownsDatabase: false});
+	cleanups.push(() => {
+		recorder.stop();
+		db.close();
+		rmSync(directory, {recursive: true, force: true});
+	});
+	return {file, writes, db, recorder, reader};
+}
+
 describe('the account at a moment, stepped through time', () => {
 	test('each step over a reader that keeps what it read equals the account read afresh, and each thing its newest sample since the keyframe', async () => {
-		const directory = mkdtempSync(join(tmpdir(), 'podtop-steps-'));
-		const file = join(directory, 'account.sqlite');
-		const {store, writes} = createPodtopStore({mode: 'live', apiHost: 'example', keyFingerprint: '••••abcd'});
-		const {db} = openHistoryForWriting(file, start);
 		let now = start;
-		const recorder = createRecorder({store, db, file, now: () => now, live: false});
-		const reader = createSqliteReader({db, file, ownsDatabase: false});
-		cleanups.push(() => {
-			recorder.stop();
-			db.close();
-			rmSync(directory, {recursive: true, force: true});
-		});
+		const {file, writes, db, recorder, reader} = recordedFile(() => now);
 		const next = random(23);
 		writes.setEndpoints(
 			[
@@ -163,18 +169,8 @@ describe('the account at a moment, stepped through time', () => {
 });
 
 test('a pod with the same status, values and record as at the moment read before keeps its state (the Pods pane keeps its row); a changed one is made anew', () => {
-	const directory = mkdtempSync(join(tmpdir(), 'podtop-steps-'));
-	const file = join(directory, 'account.sqlite');
-	const {store, writes} = createPodtopStore({mode: 'live', apiHost: 'example', keyFingerprint: '••••abcd'});
-	const {db} = openHistoryForWriting(file, start);
 	let now = start;
-	const recorder = createRecorder({store, db, file, now: () => now, live: false});
-	const reader = createSqliteReader({db, file, ownsDatabase: false});
-	cleanups.push(() => {
-		recorder.stop();
-		db.close();
-		rmSync(directory, {recursive: true, force: true});
-	});
+	const {writes, recorder, reader} = recordedFile(() => now);
 	// Five polls a minute apart (a keyframe between each): p1's use moves, p2 stays as it is, p3 stops at the third.
 	for (let poll = 0; poll < 5; poll++) {
 		writes.setPods([pod('p1', 10 * poll, 'img'), pod('p2', 50, 'img'), pod('p3', 70, 'img', poll < 2 ? 'RUNNING' : 'EXITED')], now);
