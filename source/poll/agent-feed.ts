@@ -89,9 +89,17 @@ export function createAgentFeed({socketPaths, proof, store, writes, onAttached, 
 			return;
 		}
 
+		// No agent's socket on the host (a stat or two): nothing to connect to, so no socket is made only to fail; look again later.
+		const found = findAgentSocket(socketPaths);
+		if (found === undefined) {
+			report(false);
+			retry = setTimeout(connect, retryMs);
+			return;
+		}
+
 		const split = createLineSplitter(maxLineLength);
 		let adopted = false;
-		socketPath = findSocket(socketPaths);
+		socketPath = found;
 		const current = createConnection(socketPath);
 		socket = current;
 		current.setEncoding('utf8');
