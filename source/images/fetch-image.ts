@@ -1,5 +1,6 @@
 import {Agent, interceptors, type Dispatcher} from 'undici';
 import {ApiError, fromTransportError, kindForStatus} from '../api/errors.js';
+import {linkedSignal} from '../lib/linked-signal.js';
 import {ImageError, imageByteLimit, megabytes} from './image-error.js';
 
 export type FetchImageOptions = {
@@ -38,7 +39,8 @@ export async function fetchImage(link: string, options: FetchImageOptions = {}):
 	}
 
 	const label = `image ${linkLabel(url)}`;
-	const total = AbortSignal.timeout(totalMs);
+	// The loader's signal lives as long as it does: linked for this fetch alone, and let go after it.
+	const total = linkedSignal(signal, totalMs);
 	const agent = new Agent({connect: {timeout: connectMs}, headersTimeout: idleMs, bodyTimeout: idleMs, connections: 1});
 	const dispatcher: Dispatcher = agent.compose(interceptors.redirect({maxRedirections: 3}));
 	try {
@@ -49,7 +51,7 @@ export async function fetchImage(link: string, options: FetchImageOptions = {}):
 				path: `${url.pathname}${url.search}`,
 				method: 'GET',
 				headers: {accept: 'image/*'},
-				signal: signal ? AbortSignal.any([signal, total]) : total,
+				signal: total.signal,
 			});
 		} catch (error) {
 			throw fromTransportError(error, label);
@@ -94,6 +96,7 @@ export async function fetchImage(link: string, options: FetchImageOptions = {}):
 		const type = headers['content-type'];
 		return {bytes: Buffer.concat(chunks, size), contentType: typeof type === 'string' ? type : undefined};
 	} finally {
+		total.done();
 		await agent.destroy();
 	}
 }

@@ -1,0 +1,34 @@
+/** A signal that aborts with its source or after a time, and `done` to let go of both once the request is over. */
+export type LinkedSignal = {readonly signal: AbortSignal; readonly done: () => void};
+
+/**
+A signal that aborts when `source` does (with its reason) or after `timeoutMs` (a `TimeoutError`,
+as `AbortSignal.timeout` gives). Unlike `AbortSignal.any([source, AbortSignal.timeout(ms)])`, it
+leaves nothing on a long-lived source once `done` is called: Node 20 keeps a reference on the source
+for every signal `any` made from it, for as long as the source lives (a request's worth each time, for
+the life of the process).
+*/
+export function linkedSignal(source: AbortSignal | undefined, timeoutMs: number): LinkedSignal {
+	const controller = new AbortController();
+	const timer = setTimeout(() => {
+		controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+	}, timeoutMs);
+	timer.unref();
+	const follow = () => {
+		controller.abort(source?.reason);
+	};
+
+	if (source?.aborted) {
+		follow();
+	} else {
+		source?.addEventListener('abort', follow, {once: true});
+	}
+
+	return {
+		signal: controller.signal,
+		done() {
+			clearTimeout(timer);
+			source?.removeEventListener('abort', follow);
+		},
+	};
+}
