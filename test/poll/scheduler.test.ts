@@ -263,6 +263,39 @@ describe('Scheduler', () => {
 		scheduler.stop();
 	});
 
+	test('fifty requests in flight, each listening to its signal (as undici does): no listener warning, and stop() aborts them all', async () => {
+		const scheduler = new Scheduler();
+		const warnings: string[] = [];
+		const onWarning = (warning: Error) => {
+			warnings.push(warning.message);
+		};
+
+		process.on('warning', onWarning);
+		try {
+			const inFlight = Array.from({length: 50}, async (_, index) =>
+				scheduler.submit({
+					budget: `e${index}:health`,
+					priority: 'background',
+					idempotent: true,
+					run: async signal =>
+						new Promise((_, reject) => {
+							signal.addEventListener('abort', () => {
+								reject(new ApiError('aborted', 'stopped'));
+							});
+						}),
+				}),
+			);
+			await sleep(5);
+			scheduler.stop();
+			const settled = await Promise.allSettled(inFlight);
+			expect(settled.every(result => result.status === 'rejected' && (result.reason as ApiError).kind === 'aborted')).toBe(true);
+			await sleep(5);
+			expect(warnings).toEqual([]);
+		} finally {
+			process.off('warning', onWarning);
+		}
+	});
+
 	test('stop() aborts requests in flight and rejects the queue', async () => {
 		const scheduler = new Scheduler({settings: {...defaultBudgetSettings, graphqlPerWindow: 1}});
 		let aborted = false;
