@@ -175,8 +175,8 @@ function newestUpTo(times: readonly number[], at: number): number | undefined {
 	return low === 0 ? undefined : times[low - 1];
 }
 
-/** The record of each wanted series at the moment, parsed (those parsed for the last moment reused). */
-export function recordsAt(db: SqliteDatabase, at: number, wanted: ReadonlySet<number>): Map<number, ParsedRecord> {
+/** The record of each wanted series (each once) at the moment, parsed (those parsed for the last moment reused). */
+export function recordsAt(db: SqliteDatabase, at: number, wanted: Iterable<number>): Map<number, ParsedRecord> {
 	const {cache, statements} = cacheOf(db);
 	const commits = commitsOf(statements);
 	if (cache.recordTimes?.commits !== commits) {

@@ -7,6 +7,7 @@ import type {SqliteDatabase} from './history-file.js';
 import type {PastAccount, StateAtOptions, Tier} from './history-types.js';
 import {flatList, keepMade, type KnownSeriesRow, lastMade, recordsAt, seriesById} from './read-cache.js';
 import {keyframeMs} from './keyframe.js';
+import {PastPod} from './past-pod.js';
 import {tierStepMs} from './retention.js';
 
 type Values = Array<number | null>;
@@ -196,11 +197,6 @@ function readPodValues(
 	}
 }
 
-/** A pod's state made for a moment, with what it was made of. */
-type MadePod = {readonly stored: PodRecord; readonly state: string | null; readonly values: Values; readonly pod: PodState};
-
-const sameValues = (a: Values, b: Values) => a.length === b.length && a.every((value, index) => value === b[index]);
-
 /**
 The pods' states at the moment, from the samples the first read found (each pod's sid and time): their
 values and records read now, by key. A sample gone since (pruned past its tier's retention while the
@@ -227,9 +223,13 @@ function podsAt(db: SqliteDatabase, statements: ReturnType<typeof prepare>, tier
 		readPodValues(statements, tier, samples, times, bySid);
 	}
 
-	const records = recordsAt(db, at, new Set(samples.map(row => row.sid)));
-	const before = lastMade<MadePod>(db);
-	const made = new Map<number, MadePod>();
+	const records = recordsAt(
+		db,
+		at,
+		samples.map(row => row.sid),
+	);
+	const before = lastMade<PastPod>(db);
+	const made = new Map<number, PastPod>();
 	for (const row of samples) {
 		const {sid, thing} = row;
 		const {key, name} = thing;
@@ -241,11 +241,8 @@ function podsAt(db: SqliteDatabase, statements: ReturnType<typeof prepare>, tier
 		}
 
 		const was = before.get(sid);
-		const pod =
-			was?.stored === stored && was.state === found.state && sameValues(was.values, found.values)
-				? was.pod
-				: {record: podAt(stored, {state: found.state ?? undefined, values: found.values}), utilHistory: []};
-		made.set(sid, {stored, state: found.state, values: found.values, pod});
+		const pod = was?.madeOf(stored, found.state, found.values) ? was : new PastPod(stored, found.state, found.values);
+		made.set(sid, pod);
 		pods[key] = pod;
 	}
 
