@@ -229,20 +229,20 @@ function podsAt(db: SqliteDatabase, statements: ReturnType<typeof prepare>, tier
 		samples.map(row => row.sid),
 	);
 	const before = lastMade<PastPod>(db);
-	const made = new Map<number, PastPod>();
+	const made: PastPod[] = [];
 	for (const row of samples) {
 		const {sid, thing} = row;
 		const {key, name} = thing;
-		const stored = (records.get(sid)?.record as PodRecord | undefined) ?? {id: key, name};
+		const stored = (records[sid]?.record as PodRecord | undefined) ?? {id: key, name};
 		const found = row.values === null ? bySid.get(sid) : (row as {state: string | null; values: Values});
 		if (!found) {
 			pods[key] = {record: podAt(stored, undefined), utilHistory: []};
 			continue;
 		}
 
-		const was = before.get(sid);
+		const was = before[sid];
 		const pod = was?.madeOf(stored, found.state, found.values) ? was : new PastPod(stored, found.state, found.values);
-		made.set(sid, pod);
+		made[sid] = pod;
 		pods[key] = pod;
 	}
 
@@ -285,11 +285,16 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 		const poll = (statements.poll.get(at) as [number])[0];
 		latest = latestOf(statements.rawPoll, {at: poll});
 		if (poll > keyframe) {
-			const written = new Set(latest.map(row => row.sid));
+			// By series id (a list, not a set: 10,000 pods).
+			const written: boolean[] = [];
+			for (const row of latest) {
+				written[row.sid] = true;
+			}
+
 			// Things that may have samples since the keyframe: seen by then, and not gone before it (a thing has no samples while deleted).
 			const others: number[] = [];
 			for (const thing of series.values()) {
-				if (!written.has(thing.id) && thing.firstAt <= poll && (thing.deletedAt === undefined || thing.deletedAt >= keyframe)) {
+				if (!written[thing.id] && thing.firstAt <= poll && (thing.deletedAt === undefined || thing.deletedAt >= keyframe)) {
 					others.push(thing.id);
 				}
 			}
@@ -315,7 +320,11 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 		before = json(statements.rollupValuesAt[tier].get(bucket - Math.max(width, figuresMs), endpointSids()));
 	}
 
-	const records = recordsAt(db, at, new Set(latest.filter(row => row.thing.kind !== 'pod').map(row => row.sid)));
+	const records = recordsAt(
+		db,
+		at,
+		latest.filter(row => row.thing.kind !== 'pod').map(row => row.sid),
+	);
 	const earlierBySid = new Map(before.map(([sid, sampleAt, values]) => [sid, sample(sampleAt, values)]));
 	const endpoints: Record<string, EndpointState> = {};
 	const podSamples: Latest[] = [];
@@ -330,7 +339,7 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 		const {key, name} = thing;
 		shownAt = Math.max(shownAt, sampleAt);
 		// A stored record holds its id and name (a thing's first record is written with its first sample); the series' are for one that has none.
-		const stored = records.get(sid)?.record;
+		const stored = records[sid]?.record;
 		switch (thing.kind) {
 			case 'endpoint': {
 				const record = endpointAt((stored as EndpointRecord | undefined) ?? {id: key, name: name ?? key}, values);
