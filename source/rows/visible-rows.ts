@@ -9,7 +9,7 @@ import {jobColumns, jobImage, jobLines, jobRows, matchesStatusFilter, splitJobBo
 import {podColumns, podRows} from './pod-rows.js';
 import {ColumnWidths} from './column-widths.js';
 import {contentWidths, type Column, type Row, type SortableRow} from './row.js';
-import {filterAndSort, type LastShown} from './sort-rows.js';
+import {sortShown, type LastShown} from './sort-rows.js';
 
 /** A list pane's rows as shown: all of them (for the count), the filtered and sorted ones, and each column's content width. */
 export type PaneRows = {
@@ -97,9 +97,8 @@ function paneSelector<T, Extra = undefined>(
 	/** What was shown last: a poll's rows are tried in its order before they are sorted. */
 	let lastShown: LastShown<SortableRow> | undefined;
 	const shown = memoize((rows: Built, filter: string, sort: SortState): PaneRows => {
-		const sorted = filterAndSort(rows.all, filter, sort, lastShown);
-		lastShown = {rows: sorted, filter, sort};
-		return {...rows, shown: sorted};
+		lastShown = sortShown(rows.all, filter, sort, lastShown);
+		return {...rows, shown: lastShown.rows};
 	});
 	return {
 		select: (collection: Collection<T>, wide: boolean, filter: string, sort: SortState, extra: Extra) => shown(built(collection, wide, extra), filter, sort),
