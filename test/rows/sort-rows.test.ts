@@ -84,7 +84,9 @@ test('rows made anew that come with the same keys in the same order are put in t
 	let keptInPlace = 0;
 	for (let step = 0; step < 300; step++) {
 		// A time cursor's step: every row made anew, most with the values they had; now and then the list comes in another order or one goes.
-		rows = rows.map(each => row(each.key, String(each.sortValues[0]), next() < 0.005 ? Math.floor(next() * 3) : each.sortValues[1], Math.floor(next() * 100)));
+		rows = rows.map(each =>
+			row(each.key, String(each.sortValues[0]), next() < 0.005 ? Math.floor(next() * 3) : (each.sortValues[1] as number | undefined), Math.floor(next() * 100)),
+		);
 		const came = step % 50 === 49 ? [...rows].sort(() => next() - 0.5) : step % 60 === 59 ? rows.slice(1) : rows;
 		const sort = step % 100 < 50 ? {column: 1, descending: false} : {column: 2, descending: true};
 		const filter = step % 90 < 10 ? 'exp' : '';
