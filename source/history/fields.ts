@@ -128,9 +128,13 @@ export function podAt(record: PodRecord, sample: Sample | undefined): PodRecord 
 
 	const {state, values} = sample;
 	const fixed = kindFields.pod.length;
-	const gpus: Array<{gpuUtilPercent: number | null; memoryUtilPercent: number | null}> = [];
-	for (let index = fixed; index < values.length; index += 2) {
-		gpus.push({gpuUtilPercent: value(values, index), memoryUtilPercent: value(values, index + 1)});
+	// Made at its length (a list grown by push from empty takes room for 17: a past account makes one per pod).
+	const count = values.length > fixed ? Math.ceil((values.length - fixed) / 2) : 0;
+	// eslint-disable-next-line unicorn/no-new-array -- see above; every place is filled below
+	const gpus = new Array<{gpuUtilPercent: number | null; memoryUtilPercent: number | null}>(count);
+	for (let gpu = 0; gpu < count; gpu++) {
+		const index = fixed + 2 * gpu;
+		gpus[gpu] = {gpuUtilPercent: value(values, index), memoryUtilPercent: value(values, index + 1)};
 	}
 
 	const up = value(values, 2) === 1;

@@ -31,8 +31,8 @@ type Cache = {
 	records: Map<number, ParsedRecord>;
 	/** When each series' records were written (oldest first), as of the commit `commits` names. */
 	recordTimes: {readonly commits: string; readonly bySid: Map<number, number[]>} | undefined;
-	/** What the last past account made of each thing, by series, for the next moment to reuse what did not change (state-at.ts). */
-	made: Map<number, unknown>;
+	/** What the last past account made of each thing, by series id, for the next moment to reuse what did not change (state-at.ts). */
+	made: readonly unknown[];
 	timer?: NodeJS.Timeout;
 };
 
@@ -71,7 +71,7 @@ function cacheOf(db: SqliteDatabase): {cache: Cache; statements: ReturnType<type
 
 	let cache = caches.get(db);
 	if (!cache) {
-		cache = {version: undefined, series: undefined, records: new Map(), recordTimes: undefined, made: new Map()};
+		cache = {version: undefined, series: undefined, records: new Map(), recordTimes: undefined, made: []};
 		caches.set(db, cache);
 	}
 
@@ -81,17 +81,17 @@ function cacheOf(db: SqliteDatabase): {cache: Cache; statements: ReturnType<type
 		held.series = undefined;
 		held.records = new Map();
 		held.recordTimes = undefined;
-		held.made = new Map();
+		held.made = [];
 	}, keepMs);
 	cache.timer.unref();
 	return {cache, statements};
 }
 
-/** What the last past account made of each thing by series (let go with the rest of the cache); the caller replaces it with `keepMade`. */
-export const lastMade = <T>(db: SqliteDatabase): ReadonlyMap<number, T> => cacheOf(db).cache.made as Map<number, T>;
+/** What the last past account made of each thing by series id (let go with the rest of the cache); the caller replaces it with `keepMade`. */
+export const lastMade = <T>(db: SqliteDatabase): ReadonlyArray<T | undefined> => cacheOf(db).cache.made as Array<T | undefined>;
 
 /** Keeps what this past account made, for the next moment's `lastMade`. */
-export function keepMade<T>(db: SqliteDatabase, made: Map<number, T>): void {
+export function keepMade<T>(db: SqliteDatabase, made: ReadonlyArray<T | undefined>): void {
 	cacheOf(db).cache.made = made;
 }
 
@@ -175,8 +175,11 @@ function newestUpTo(times: readonly number[], at: number): number | undefined {
 	return low === 0 ? undefined : times[low - 1];
 }
 
-/** The record of each wanted series at the moment, parsed (those parsed for the last moment reused). */
-export function recordsAt(db: SqliteDatabase, at: number, wanted: ReadonlySet<number>): Map<number, ParsedRecord> {
+/**
+The record of each wanted series (each once) at the moment, parsed (those parsed for the last moment
+reused), by series id: a list, not a map (10,000 pods' records at each step of the time cursor).
+*/
+export function recordsAt(db: SqliteDatabase, at: number, wanted: Iterable<number>): ReadonlyArray<ParsedRecord | undefined> {
 	const {cache, statements} = cacheOf(db);
 	const commits = commitsOf(statements);
 	if (cache.recordTimes?.commits !== commits) {
@@ -200,7 +203,7 @@ export function recordsAt(db: SqliteDatabase, at: number, wanted: ReadonlySet<nu
 		cache.recordTimes = {commits, bySid};
 	}
 
-	const records = new Map<number, ParsedRecord>();
+	const records: Array<ParsedRecord | undefined> = [];
 	const missing: Array<[number, number]> = [];
 	for (const sid of wanted) {
 		const times = cache.recordTimes.bySid.get(sid);
@@ -212,7 +215,7 @@ export function recordsAt(db: SqliteDatabase, at: number, wanted: ReadonlySet<nu
 		const recordAt = newestUpTo(times, at) ?? times[0]!;
 		const cached = cache.records.get(sid);
 		if (cached?.at === recordAt) {
-			records.set(sid, cached);
+			records[sid] = cached;
 		} else {
 			missing.push([sid, recordAt]);
 		}
@@ -222,7 +225,7 @@ export function recordsAt(db: SqliteDatabase, at: number, wanted: ReadonlySet<nu
 		const rows = JSON.parse((statements.recordTexts.get(JSON.stringify(missing)) as [string])[0]) as Array<[number, number, string]>;
 		for (const [sid, recordAt, record] of rows) {
 			const parsed = {at: recordAt, record: JSON.parse(record) as Record<string, unknown>};
-			records.set(sid, parsed);
+			records[sid] = parsed;
 			// Kept beside the other things' (a moment's pods are asked apart from the rest: the Pods pane reads them later, or not at all).
 			cache.records.set(sid, parsed);
 		}

@@ -7,6 +7,7 @@ import type {SqliteDatabase} from './history-file.js';
 import type {PastAccount, StateAtOptions, Tier} from './history-types.js';
 import {flatList, keepMade, type KnownSeriesRow, lastMade, recordsAt, seriesById} from './read-cache.js';
 import {keyframeMs} from './keyframe.js';
+import {PastPod} from './past-pod.js';
 import {tierStepMs} from './retention.js';
 
 type Values = Array<number | null>;
@@ -196,11 +197,6 @@ function readPodValues(
 	}
 }
 
-/** A pod's state made for a moment, with what it was made of. */
-type MadePod = {readonly stored: PodRecord; readonly state: string | null; readonly values: Values; readonly pod: PodState};
-
-const sameValues = (a: Values, b: Values) => a.length === b.length && a.every((value, index) => value === b[index]);
-
 /**
 The pods' states at the moment, from the samples the first read found (each pod's sid and time): their
 values and records read now, by key. A sample gone since (pruned past its tier's retention while the
@@ -227,25 +223,26 @@ function podsAt(db: SqliteDatabase, statements: ReturnType<typeof prepare>, tier
 		readPodValues(statements, tier, samples, times, bySid);
 	}
 
-	const records = recordsAt(db, at, new Set(samples.map(row => row.sid)));
-	const before = lastMade<MadePod>(db);
-	const made = new Map<number, MadePod>();
+	const records = recordsAt(
+		db,
+		at,
+		samples.map(row => row.sid),
+	);
+	const before = lastMade<PastPod>(db);
+	const made: PastPod[] = [];
 	for (const row of samples) {
 		const {sid, thing} = row;
 		const {key, name} = thing;
-		const stored = (records.get(sid)?.record as PodRecord | undefined) ?? {id: key, name};
+		const stored = (records[sid]?.record as PodRecord | undefined) ?? {id: key, name};
 		const found = row.values === null ? bySid.get(sid) : (row as {state: string | null; values: Values});
 		if (!found) {
 			pods[key] = {record: podAt(stored, undefined), utilHistory: []};
 			continue;
 		}
 
-		const was = before.get(sid);
-		const pod =
-			was?.stored === stored && was.state === found.state && sameValues(was.values, found.values)
-				? was.pod
-				: {record: podAt(stored, {state: found.state ?? undefined, values: found.values}), utilHistory: []};
-		made.set(sid, {stored, state: found.state, values: found.values, pod});
+		const was = before[sid];
+		const pod = was?.madeOf(stored, found.state, found.values) ? was : new PastPod(stored, found.state, found.values);
+		made[sid] = pod;
 		pods[key] = pod;
 	}
 
@@ -288,11 +285,16 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 		const poll = (statements.poll.get(at) as [number])[0];
 		latest = latestOf(statements.rawPoll, {at: poll});
 		if (poll > keyframe) {
-			const written = new Set(latest.map(row => row.sid));
+			// By series id (a list, not a set: 10,000 pods).
+			const written: boolean[] = [];
+			for (const row of latest) {
+				written[row.sid] = true;
+			}
+
 			// Things that may have samples since the keyframe: seen by then, and not gone before it (a thing has no samples while deleted).
 			const others: number[] = [];
 			for (const thing of series.values()) {
-				if (!written.has(thing.id) && thing.firstAt <= poll && (thing.deletedAt === undefined || thing.deletedAt >= keyframe)) {
+				if (!written[thing.id] && thing.firstAt <= poll && (thing.deletedAt === undefined || thing.deletedAt >= keyframe)) {
 					others.push(thing.id);
 				}
 			}
@@ -318,7 +320,11 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 		before = json(statements.rollupValuesAt[tier].get(bucket - Math.max(width, figuresMs), endpointSids()));
 	}
 
-	const records = recordsAt(db, at, new Set(latest.filter(row => row.thing.kind !== 'pod').map(row => row.sid)));
+	const records = recordsAt(
+		db,
+		at,
+		latest.filter(row => row.thing.kind !== 'pod').map(row => row.sid),
+	);
 	const earlierBySid = new Map(before.map(([sid, sampleAt, values]) => [sid, sample(sampleAt, values)]));
 	const endpoints: Record<string, EndpointState> = {};
 	const podSamples: Latest[] = [];
@@ -333,7 +339,7 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 		const {key, name} = thing;
 		shownAt = Math.max(shownAt, sampleAt);
 		// A stored record holds its id and name (a thing's first record is written with its first sample); the series' are for one that has none.
-		const stored = records.get(sid)?.record;
+		const stored = records[sid]?.record;
 		switch (thing.kind) {
 			case 'endpoint': {
 				const record = endpointAt((stored as EndpointRecord | undefined) ?? {id: key, name: name ?? key}, values);

@@ -10,14 +10,17 @@ export class ColumnWidths {
 	readonly #columns: readonly Column[];
 	/** Per column, how many rows have each width. */
 	readonly #counts: Array<Map<number, number>>;
+	/** The row being added or taken out, measured. */
+	readonly #measured: number[];
 
 	constructor(columns: readonly Column[]) {
 		this.#columns = columns;
 		this.#counts = columns.map(() => new Map<number, number>());
+		this.#measured = columns.map(() => 0);
 	}
 
 	add(row: Row): void {
-		const widths = rowWidths(this.#columns, row);
+		const widths = rowWidths(row, this.#measured);
 		// eslint-disable-next-line unicorn/no-for-loop -- for-of over entries() made a pair per cell, per row made
 		for (let index = 0; index < widths.length; index++) {
 			const counts = this.#counts[index]!;
@@ -28,7 +31,7 @@ export class ColumnWidths {
 
 	/** Takes out a row that was added. */
 	remove(row: Row): void {
-		const widths = rowWidths(this.#columns, row);
+		const widths = rowWidths(row, this.#measured);
 		// eslint-disable-next-line unicorn/no-for-loop -- for-of over entries() made a pair per cell, per row made
 		for (let index = 0; index < widths.length; index++) {
 			const counts = this.#counts[index]!;

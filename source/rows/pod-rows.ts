@@ -68,7 +68,31 @@ export function podStatus(record: PodRecord): PodStatus {
 }
 
 const percent = (value: number | null | undefined) => (value === null || value === undefined ? '–' : `${Math.round(value)}%`);
-const percentLength = (value: number | null | undefined) => (value === null || value === undefined ? 1 : String(Math.round(value)).length + 1);
+
+/** The length of `percent(value)`, counted without making the text (a row measures four, for each of 10,000 rows made). */
+function percentLength(value: number | null | undefined): number {
+	if (value === null || value === undefined) {
+		return 1;
+	}
+
+	const rounded = Math.round(value);
+	if (!Number.isSafeInteger(rounded)) {
+		return String(rounded).length + 1;
+	}
+
+	let digits = rounded < 0 ? 2 : 1;
+	for (let rest = Math.abs(rounded); rest >= 10; rest = Math.floor(rest / 10)) {
+		digits++;
+	}
+
+	return digits + 1;
+}
+
+function raiseWidth(widths: number[], column: number, length: number): void {
+	if (length > widths[column]!) {
+		widths[column] = length;
+	}
+}
 
 /** What a pod's cells and sort values are both made of. */
 function podFigures(record: PodRecord) {
@@ -93,32 +117,6 @@ function podFigures(record: PodRecord) {
 }
 
 /**
-A pod's cell lengths (no history, no levels, no cells made): the column widths read every row made.
-The levels are one cell a GPU; the history is padded to its column.
-*/
-function cellLengths(figures: ReturnType<typeof podFigures>, costLength: number, wide: boolean): Uint16Array {
-	const {name, gpu, cpuOnly, runtime, status, util, vram, cpu, memory} = figures;
-	const perGpu = runtime && !cpuOnly ? (runtime.gpus ?? []).length : 0;
-	return Uint16Array.from(
-		wide
-			? [
-					name.length,
-					gpu.length,
-					status.label.length,
-					perGpu,
-					percentLength(util),
-					runtime && !cpuOnly ? listUtilHistoryLimit : 0,
-					percentLength(vram),
-					percentLength(cpu),
-					percentLength(memory),
-					runtime ? formatDuration(runtime.uptimeInSeconds).length : 1,
-					costLength,
-				]
-			: [name.length, gpu.length, status.short.length, perGpu, percentLength(util), percentLength(cpu), costLength],
-	);
-}
-
-/**
 A row of the Pods pane. Its cells and search text are made when read (the table reads the rows on
 screen; widths and the filter read each once and let go): 10,000 pods' rows kept whole were 9 MB.
 */
@@ -127,8 +125,15 @@ class PodRow implements SortableRow {
 	readonly sortValues: ReadonlyArray<string | number | undefined>;
 	readonly tone: Tone | undefined;
 	readonly dim: boolean;
-	/** Each cell's length, as `cells` would make them: measured with the figures the row is made of, not made again by `widen`. */
-	readonly #lengths: Uint16Array;
+	// The lengths of the cells `cells` would make that the sort values do not tell (name, GPU and percentages: `widen`),
+	// measured with the figures the row is made of: numbers on the row, no list of them (a time cursor's step makes 10,000 rows).
+	readonly #statusLength: number;
+	/** The per-GPU levels: one cell a GPU. */
+	readonly #perGpuLength: number;
+	/** The history, padded to its column, or nothing. */
+	readonly #historyLength: number;
+	readonly #uptimeLength: number;
+	readonly #costLength: number;
 
 	constructor(
 		private readonly pod: PodState,
@@ -136,8 +141,7 @@ class PodRow implements SortableRow {
 		private readonly glyphs: Glyphs,
 	) {
 		const {record} = pod;
-		const figures = podFigures(record);
-		const {name, gpu, runtime, status, util, vram, cpu, memory} = figures;
+		const {name, gpu, cpuOnly, runtime, status, util, vram, cpu, memory} = podFigures(record);
 		// What the pod costs now: a stopped pod its volume, never its running price (that is in its details).
 		const cost = podCost(record);
 		this.key = record.id;
@@ -146,7 +150,11 @@ class PodRow implements SortableRow {
 			: [name, gpu, status.rank, util, util, cpu, cost.now];
 		this.tone = status.attention ? 'warn' : undefined;
 		this.dim = status.rank > 1;
-		this.#lengths = cellLengths(figures, formatCostNow(cost).length, wide);
+		this.#statusLength = wide ? status.label.length : status.short.length;
+		this.#perGpuLength = runtime && !cpuOnly ? (runtime.gpus ?? []).length : 0;
+		this.#historyLength = runtime && !cpuOnly ? listUtilHistoryLimit : 0;
+		this.#uptimeLength = runtime ? formatDuration(runtime.uptimeInSeconds).length : 1;
+		this.#costLength = formatCostNow(cost).length;
 	}
 
 	get cells(): string[] {
@@ -172,12 +180,23 @@ class PodRow implements SortableRow {
 
 	/** Raises each width to this row's cell in that column, as `cells` would make them, without making the cells. */
 	widen(widths: number[]): void {
-		const lengths = this.#lengths;
-		// eslint-disable-next-line unicorn/no-for-loop -- for-of over entries() made a pair per cell, per row made
-		for (let column = 0; column < lengths.length; column++) {
-			if (lengths[column]! > widths[column]!) {
-				widths[column] = lengths[column]!;
-			}
+		const values = this.sortValues;
+		// The name and the GPU are the first two sort values; the percentages are in their columns' places.
+		raiseWidth(widths, 0, (values[0] as string).length);
+		raiseWidth(widths, 1, (values[1] as string).length);
+		raiseWidth(widths, 2, this.#statusLength);
+		raiseWidth(widths, 3, this.#perGpuLength);
+		raiseWidth(widths, 4, percentLength(values[4] as number | undefined));
+		if (this.wide) {
+			raiseWidth(widths, 5, this.#historyLength);
+			raiseWidth(widths, 6, percentLength(values[6] as number | undefined));
+			raiseWidth(widths, 7, percentLength(values[7] as number | undefined));
+			raiseWidth(widths, 8, percentLength(values[8] as number | undefined));
+			raiseWidth(widths, 9, this.#uptimeLength);
+			raiseWidth(widths, 10, this.#costLength);
+		} else {
+			raiseWidth(widths, 5, percentLength(values[5] as number | undefined));
+			raiseWidth(widths, 6, this.#costLength);
 		}
 	}
 

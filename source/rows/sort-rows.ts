@@ -25,8 +25,34 @@ function compareValues(left: string | number | undefined, right: string | number
 	return naturalCompare(String(left), String(right));
 }
 
-/** What a pane showed the last time: its rows in order, and the filter and sort that made it. */
-export type LastShown<T> = {readonly rows: readonly T[]; readonly filter: string; readonly sort: SortState};
+/**
+What a pane showed the last time: its rows in order, and the filter and sort that made it. `from` and
+`picks`, when known: the rows it was made of (filtered, in the order they came) and for each row shown
+its place among them, so rows that come with the same keys in the same order (a time cursor's step: the
+same pods at another moment) are put in that order without a map of them by key.
+*/
+export type LastShown<T> = {
+	readonly rows: readonly T[];
+	readonly filter: string;
+	readonly sort: SortState;
+	readonly from?: readonly T[];
+	readonly picks?: readonly number[];
+};
+
+const sameKeys = (a: readonly SortableRow[], b: readonly SortableRow[]) => {
+	if (a.length !== b.length) {
+		return false;
+	}
+
+	// eslint-disable-next-line unicorn/no-for-loop -- by index over two lists
+	for (let index = 0; index < a.length; index++) {
+		if (a[index]!.key !== b[index]!.key) {
+			return false;
+		}
+	}
+
+	return true;
+};
 
 /**
 Applies the pane's filter and sort. Undefined values sort last either way; rows that tie are in
@@ -40,6 +66,11 @@ to sort by) are still in order, so only the pairs with a changed row are compare
 on screen: a few dozen of thousands; a time cursor's step: the pods whose status or name changed).
 */
 export function filterAndSort<T extends SortableRow>(rows: readonly T[], filter: string, sort: SortState, last?: LastShown<T>): T[] {
+	return sortShown(rows, filter, sort, last).rows as T[];
+}
+
+/** `filterAndSort`, with what the next call needs to put rows that come in the same order in place without a map by key. */
+export function sortShown<T extends SortableRow>(rows: readonly T[], filter: string, sort: SortState, last?: LastShown<T>): LastShown<T> {
 	const matches = filterMatcher(filter);
 	const direction = sort.descending ? -1 : 1;
 	// With no filter, no row's search text is asked for (a Pods row makes its own when read).
@@ -52,9 +83,16 @@ export function filterAndSort<T extends SortableRow>(rows: readonly T[], filter:
 	};
 
 	if (last?.rows.length === kept.length) {
-		const byKey = new Map(kept.map(row => [row.key, row]));
 		const before = last.rows;
-		const ordered = before.map(row => byKey.get(row.key));
+		let picks: ReadonlyArray<number | undefined>;
+		if (last.picks && last.from && sameKeys(last.from, kept)) {
+			({picks} = last);
+		} else {
+			const byKey = new Map(kept.map((row, index) => [row.key, index]));
+			picks = before.map(row => byKey.get(row.key));
+		}
+
+		const ordered = picks.map(index => (index === undefined ? undefined : kept[index]));
 		const sameOrdering = last.filter === filter && last.sort.column === sort.column && last.sort.descending === sort.descending;
 		// A row made anew with the values `compare` reads (a pod's status and name at the next moment) stands where the one it replaces did.
 		const asBefore = (index: number) => {
@@ -70,9 +108,11 @@ export function filterAndSort<T extends SortableRow>(rows: readonly T[], filter:
 				// Strictly in order: rows that compare equal are left to the sort, which keeps them as they came.
 				compare(ordered[index - 1]!, row) < 0);
 		if (ordered.every((row, index) => inOrder(row, index))) {
-			return ordered as T[];
+			return {rows: ordered as T[], filter, sort, from: kept, picks: picks as number[]};
 		}
 	}
 
-	return kept.sort(compare);
+	// The places sorted, not the rows: the sort is stable, so the order is the rows' own sort's.
+	const picks = kept.map((_, index) => index).sort((a, b) => compare(kept[a]!, kept[b]!));
+	return {rows: picks.map(index => kept[index]!), filter, sort, from: kept, picks};
 }

@@ -9,7 +9,7 @@ import {jobColumns, jobImage, jobLines, jobRows, matchesStatusFilter, splitJobBo
 import {podColumns, podRows} from './pod-rows.js';
 import {ColumnWidths} from './column-widths.js';
 import {contentWidths, type Column, type Row, type SortableRow} from './row.js';
-import {filterAndSort, type LastShown} from './sort-rows.js';
+import {sortShown, type LastShown} from './sort-rows.js';
 
 /** A list pane's rows as shown: all of them (for the count), the filtered and sorted ones, and each column's content width. */
 export type PaneRows = {
@@ -51,6 +51,26 @@ function memoize<Inputs extends readonly unknown[], Result>(compute: (...inputs:
 	});
 }
 
+/** Whether two lists of ids are the same ids in the same order. */
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+	if (a === b) {
+		return true;
+	}
+
+	if (a.length !== b.length) {
+		return false;
+	}
+
+	// eslint-disable-next-line unicorn/no-for-loop -- by index over two lists
+	for (let index = 0; index < a.length; index++) {
+		if (a[index] !== b[index]) {
+			return false;
+		}
+	}
+
+	return true;
+}
+
 type Built = {readonly columns: readonly Column[]; readonly all: readonly SortableRow[]; readonly widths: readonly number[]};
 
 function paneSelector<T, Extra = undefined>(
@@ -58,31 +78,49 @@ function paneSelector<T, Extra = undefined>(
 	columns: {readonly wide: readonly Column[]; readonly compact: readonly Column[]} | ((wide: boolean, extra: Extra) => readonly Column[]),
 	glyphs: Glyphs,
 ) {
-	/** The last build's rows by the state each was made from, and what they were made for. */
-	let last: {readonly wide: boolean; readonly extra: Extra; readonly rows: Map<T, SortableRow>; readonly widths: ColumnWidths} | undefined;
+	/** The last build: the things' ids, their states and rows in that order, and what they were made for. */
+	let last:
+		| {
+				readonly wide: boolean;
+				readonly extra: Extra;
+				readonly order: readonly string[];
+				readonly items: readonly T[];
+				readonly all: readonly SortableRow[];
+				readonly widths: ColumnWidths;
+		  }
+		| undefined;
 	const built = memoize((collection: Collection<T>, wide: boolean, extra: Extra): Built => {
-		const items = collection.order.flatMap(id => collection.byId[id] ?? []);
+		const {order, byId} = collection;
+		const items: T[] = [];
+		for (const id of order) {
+			const item = byId[id];
+			if (item !== undefined && item !== null) {
+				items.push(item);
+			}
+		}
+
 		const shape = typeof columns === 'function' ? columns(wide, extra) : wide ? columns.wide : columns.compact;
 		// A thing whose state did not change keeps its row: a poll of the rows on screen remakes a few dozen rows of thousands.
-		const kept = last?.wide === wide && Object.is(last.extra, extra) ? last.rows : undefined;
-		const fresh = kept ? items.filter(item => !kept.has(item)) : items;
+		const before = last?.wide === wide && Object.is(last.extra, extra) ? last : undefined;
+		// The same ids in the same order (a poll, a time cursor's step): a state kept is at its place, and the row let go for a
+		// new one is the one there, so no map of thousands of states is made. Otherwise the last rows are found by state.
+		const inPlace = before !== undefined && items.length === order.length && sameIds(before.order, order) && before.items.length === items.length;
+		const byItem = before && !inPlace ? new Map(before.items.map((item, index) => [item, before.all[index]!])) : undefined;
+		const keptAt = (item: T, index: number) => (inPlace ? (before.items[index] === item ? before.all[index] : undefined) : byItem?.get(item));
+		const fresh = before ? items.filter((item, index) => keptAt(item, index) === undefined) : items;
 		const made = build(fresh, wide, glyphs, extra);
-		const rows = new Map<T, SortableRow>();
 		// The rows made are in the order of `fresh`: the items not kept, in order.
 		let next = 0;
-		const all = items.map(item => {
-			const row = kept?.get(item) ?? made[next++]!;
-			rows.set(item, row);
-			return row;
-		});
+		const all = items.map((item, index) => keptAt(item, index) ?? made[next++]!);
 		// The widths follow the rows: those let go are taken out, those made are measured; when most rows are new (a time
 		// cursor's step of thousands of pods), every row is measured afresh instead of taking out as many.
-		const widths = kept && last && made.length <= all.length / 2 ? last.widths : new ColumnWidths(shape);
-		const afresh = widths !== last?.widths;
-		if (!afresh && kept) {
-			for (const [item, row] of kept) {
-				if (!rows.has(item)) {
-					widths.remove(row);
+		const widths = before && made.length <= all.length / 2 ? before.widths : new ColumnWidths(shape);
+		const afresh = widths !== before?.widths;
+		if (!afresh && before) {
+			const stays = inPlace ? undefined : new Set(items);
+			for (const [index, item] of before.items.entries()) {
+				if (inPlace ? items[index] !== item : !stays!.has(item)) {
+					widths.remove(before.all[index]!);
 				}
 			}
 		}
@@ -91,15 +129,14 @@ function paneSelector<T, Extra = undefined>(
 			widths.add(row);
 		}
 
-		last = {wide, extra, rows, widths};
+		last = {wide, extra, order, items, all, widths};
 		return {columns: shape, all, widths: widths.widths()};
 	});
 	/** What was shown last: a poll's rows are tried in its order before they are sorted. */
 	let lastShown: LastShown<SortableRow> | undefined;
 	const shown = memoize((rows: Built, filter: string, sort: SortState): PaneRows => {
-		const sorted = filterAndSort(rows.all, filter, sort, lastShown);
-		lastShown = {rows: sorted, filter, sort};
-		return {...rows, shown: sorted};
+		lastShown = sortShown(rows.all, filter, sort, lastShown);
+		return {...rows, shown: lastShown.rows};
 	});
 	return {
 		select: (collection: Collection<T>, wide: boolean, filter: string, sort: SortState, extra: Extra) => shown(built(collection, wide, extra), filter, sort),

@@ -44,28 +44,34 @@ never the running price. Terminated: nothing. Any other status: unknown.
 export function podCost(record: PodRecord): PodCost {
 	const runningPerHr = record.costPerHr ?? undefined;
 	const volumeInGb = record.volumeInGb ?? undefined;
-	const cost = (now: number | undefined, estimated = false, running = false) => ({now, estimated, running, runningPerHr, volumeInGb});
+	// One object made per call, no function to make it (10,000 pods' rows and totals at each step of the time cursor).
+	let now: number | undefined;
+	let estimated = false;
 	switch (record.desiredStatus) {
 		case 'RUNNING': {
-			return cost(runningPerHr, false, true);
+			return {now: runningPerHr, estimated, running: true, runningPerHr, volumeInGb};
 		}
 
 		case 'EXITED': {
-			if (volumeInGb === undefined || !Number.isFinite(volumeInGb) || volumeInGb < 0) {
-				return cost(undefined);
+			if (volumeInGb !== undefined && Number.isFinite(volumeInGb) && volumeInGb >= 0) {
+				now = volumeInGb === 0 ? 0 : (volumeInGb * stoppedVolumeDollarsPerGbMonth) / hoursPerMonth;
+				estimated = volumeInGb !== 0;
 			}
 
-			return volumeInGb === 0 ? cost(0) : cost((volumeInGb * stoppedVolumeDollarsPerGbMonth) / hoursPerMonth, true);
+			break;
 		}
 
 		case 'TERMINATED': {
-			return cost(0);
+			now = 0;
+			break;
 		}
 
 		default: {
-			return cost(undefined);
+			break;
 		}
 	}
+
+	return {now, estimated, running: false, runningPerHr, volumeInGb};
 }
 
 /** A pod's cost now for people: `$3.99/h`, an estimate as `~$0.027/h`, unknown as `–`. */

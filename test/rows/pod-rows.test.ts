@@ -28,8 +28,19 @@ function randomPod(next: () => number, index: number): PodState {
 		runtime: running
 			? {
 					uptimeInSeconds: pick([null, 5, 600, 7200, 400_000]),
-					gpus: Array.from({length: gpuCount}, () => ({id: 'g', gpuUtilPercent: pick([null, 0, 37, 100]), memoryUtilPercent: pick([null, 12.5, 99])})),
-					container: pick([null, {cpuPercent: 3, memoryPercent: 48.2}, {cpuPercent: null, memoryPercent: null}]),
+					// Percentages whose rounding adds a digit, negative, huge or not a number: counted as their text has them.
+					gpus: Array.from({length: gpuCount}, () => ({
+						id: 'g',
+						gpuUtilPercent: pick([null, 0, 37, 100, 9.5, -4]),
+						memoryUtilPercent: pick([null, 12.5, 99, 99.5]),
+					})),
+					container: pick([
+						null,
+						{cpuPercent: 3, memoryPercent: 48.2},
+						{cpuPercent: null, memoryPercent: null},
+						{cpuPercent: -0.4, memoryPercent: -12},
+						{cpuPercent: 1e22, memoryPercent: Number.NaN},
+					]),
 				}
 			: null,
 	};

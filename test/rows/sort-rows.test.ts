@@ -1,6 +1,6 @@
 import {expect, test} from 'vitest';
 import type {SortableRow} from '../../source/rows/row.js';
-import {filterAndSort, type LastShown} from '../../source/rows/sort-rows.js';
+import {filterAndSort, sortShown, type LastShown} from '../../source/rows/sort-rows.js';
 
 /** A small deterministic random source, so a failure can be run again. */
 function random(seed: number) {
@@ -72,4 +72,33 @@ test('with the same sort from poll to poll, only the rows that changed are compa
 			last = {rows: withLast, filter: '', sort};
 		}
 	}
+});
+
+test('rows made anew that come with the same keys in the same order are put in the last order, and the order is still what a sort gives', () => {
+	const next = random(17);
+	const names = ['exp-2', 'exp-10', 'Exp-3', 'trainer', 'box', 'box'];
+	let rows = Array.from({length: 80}, (_, index) =>
+		row(`p${index}`, names[index % names.length]!, index % 4 === 0 ? undefined : index % 3, Math.floor(next() * 100)),
+	);
+	let last: LastShown<SortableRow> | undefined;
+	let keptInPlace = 0;
+	for (let step = 0; step < 300; step++) {
+		// A time cursor's step: every row made anew, most with the values they had; now and then the list comes in another order or one goes.
+		rows = rows.map(each =>
+			row(each.key, String(each.sortValues[0]), next() < 0.005 ? Math.floor(next() * 3) : (each.sortValues[1] as number | undefined), Math.floor(next() * 100)),
+		);
+		const came = step % 50 === 49 ? [...rows].sort(() => next() - 0.5) : step % 60 === 59 ? rows.slice(1) : rows;
+		const sort = step % 100 < 50 ? {column: 1, descending: false} : {column: 2, descending: true};
+		const filter = step % 90 < 10 ? 'exp' : '';
+		const shown = sortShown(came, filter, sort, last);
+		expect(
+			shown.rows.map(each => each.key),
+			`step ${step}`,
+		).toEqual(filterAndSort(came, filter, sort).map(each => each.key));
+		keptInPlace += shown.picks === last?.picks ? 1 : 0;
+		last = shown;
+	}
+
+	// Most steps kept the last places (the same rank for most rows; sorted by utilisation, every step sorts).
+	expect(keptInPlace).toBeGreaterThan(50);
 });

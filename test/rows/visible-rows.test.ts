@@ -97,3 +97,20 @@ test('a step that remakes most rows (the time cursor: every pod at another momen
 	writes.updatePods([pod(3, 'pod-3', 3)], 4);
 	expect(rows.pane(store.getState(), view, 'pods').widths).toEqual(second.widths);
 });
+
+test('a poll whose list lost a pod and gained another keeps the rows of the others, found by their state, and widths as measured afresh', () => {
+	const {store, writes, rows, view} = setUp();
+	const pod = (index: number, name: string, util: number) => ({id: `p${index}`, name, desiredStatus: 'RUNNING', runtime: {gpus: [{gpuUtilPercent: util}]}});
+	const fleet = Array.from({length: 40}, (_, index) => pod(index, `pod-${index}`, index));
+	writes.setPods([...fleet, pod(40, 'the-longest-name-of-all', 5)], 1);
+	const first = rows.pane(store.getState(), view, 'pods');
+	const byKey = (pane: typeof first) => new Map(pane.all.map(row => [row.key, row]));
+	// The widest pod gone, one new in the middle of the list: the ids are no longer where they were.
+	writes.setPods([...fleet.slice(0, 20), pod(99, 'newcomer', 50), ...fleet.slice(20)], 2);
+	const second = rows.pane(store.getState(), view, 'pods');
+	expect(second.all.map(row => row.key)).toEqual(store.getState().pods.order);
+	expect(byKey(second).get('p25')).toBe(byKey(first).get('p25'));
+	expect(byKey(second).has('p40')).toBe(false);
+	expect(second.widths[0]).toBeLessThan(first.widths[0]!);
+	expect(second.widths).toEqual(createRowSelectors(unicodeGlyphs).pane(store.getState(), view, 'pods').widths);
+});
