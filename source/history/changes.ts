@@ -138,8 +138,8 @@ function pushSample(tracked: Tracked, state: string | undefined, values: FilledV
 		return false;
 	}
 
-	// Equal values have equal text (0 and -0 both write 0).
-	pushSampleRow(batch, tracked.series?.id ?? tracked.thing, state, JSON.stringify(values));
+	// Equal values have equal text (0 and -0 both write 0): written again unchanged at a keyframe, the text is kept.
+	pushSampleRow(batch, tracked.series?.id ?? tracked.thing, state, same ? (tracked.text ??= JSON.stringify(values)) : JSON.stringify(values));
 	return true;
 }
 
