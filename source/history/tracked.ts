@@ -1,4 +1,5 @@
 import type {SeriesKind} from './history-types.js';
+import {refilled} from './sample-values.js';
 
 /** A thing by kind and key (its id, or its name where things are looked up by name), as every map of things keys it. */
 export const thingKey = (kind: SeriesKind, key: string) => `${kind}\0${key}`;
@@ -107,6 +108,6 @@ export function keepNext(tracked: Tracked, values: readonly number[]): void {
 
 /** The text of a thing's values as last written (as `JSON.stringify` wrote them: NaN, unknown, as null), kept from now on. */
 export function writtenText(tracked: Tracked): string {
-	tracked.text ??= JSON.stringify([...tracked.values]);
+	tracked.text ??= JSON.stringify(refilled(tracked.values));
 	return tracked.text;
 }
