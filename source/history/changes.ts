@@ -7,6 +7,7 @@ import type {SeriesKind} from './history-types.js';
 import {endpointValues, type FilledValues, gpuValues, podValues, sameValues} from './sample-values.js';
 import {emptyTracked, keepNext, writtenText, type KnownSeries, thingKey, type Tracked, type TrackedKind, type TrackedThings, trackedOf} from './tracked.js';
 import {sameExcept} from './unchanged.js';
+import {createSampleRows, type RowSizes, type Rows, type SampleRows} from './sample-rows.js';
 
 export type {EventRow} from './event-rows.js';
 export type {KnownSeries} from './tracked.js';
@@ -21,7 +22,7 @@ export type Batch = {
 	series' id (or the thing's key, for one the file has no series of yet; the writer puts the id in
 	its place) and the values' JSON text. The writer binds a state once per statement, not per row.
 	*/
-	readonly samples: Map<string | null, Array<number | string>>;
+	readonly samples: Map<string | null, Rows>;
 	readonly records: Array<{readonly thing: string; readonly record: string}>;
 	readonly deleted: string[];
 	readonly events: EventRow[];
@@ -42,6 +43,8 @@ export type Written = {
 	readonly samples: Map<string, WrittenSample>;
 	readonly jobStatus: Map<string, string>;
 	readonly things: TrackedThings;
+	/** How many samples of each state the last batch had. */
+	readonly rowSizes: RowSizes;
 };
 
 /** Updates to `Written`, applied once a batch is committed. */
@@ -52,25 +55,13 @@ export type PendingWrites = {
 	readonly things: Tracked[];
 };
 
-export const emptyWritten = (): Written => ({samples: new Map(), jobStatus: new Map(), things: emptyTracked()});
+export const emptyWritten = (): Written => ({samples: new Map(), jobStatus: new Map(), things: emptyTracked(), rowSizes: new Map()});
 
 const emptyPending = (): PendingWrites => ({samples: new Map(), jobStatus: new Map(), things: []});
 
 export const emptyBatch = (): Batch => ({things: new Map(), samples: new Map(), records: [], deleted: [], events: [], meta: new Map()});
 
 export const isEmptyBatch = (batch: Batch) => batch.samples.size + batch.records.length + batch.deleted.length + batch.events.length + batch.meta.size === 0;
-
-/** Adds a sample to the batch, with the others of its state. */
-export function pushSampleRow(batch: Batch, reference: number | string, state: string | undefined, text: string): void {
-	const key = state ?? null;
-	let rows = batch.samples.get(key);
-	if (!rows) {
-		rows = [];
-		batch.samples.set(key, rows);
-	}
-
-	rows.push(reference, text);
-}
 
 type KindSpec<S extends {readonly record: object}> = {
 	readonly kind: Exclude<SeriesKind, 'account'>;
@@ -94,6 +85,8 @@ type Options = {
 	/** What the file holds of a thing (undefined: never seen, so a new id after the first list is a creation worth an event). */
 	readonly known: (thing: string) => KnownSeries | undefined;
 	readonly batch: Batch;
+	/** The batch's samples, by state (put into `batch.samples` once all are in). */
+	readonly rows: SampleRows;
 	readonly written: Written;
 	/** Updates to `written`, applied once the batch is committed. */
 	readonly pending: PendingWrites;
@@ -102,16 +95,16 @@ type Options = {
 };
 
 /** A thing's sample written again as it was last written (the keyframe of a thing unchanged since). */
-function pushUnchanged<S extends {readonly record: object}>(spec: KindSpec<S>, tracked: Tracked, state: S, batch: Batch): void {
+function pushUnchanged<S extends {readonly record: object}>(spec: KindSpec<S>, tracked: Tracked, state: S, rows: SampleRows): void {
 	const ref = tracked.series?.id ?? tracked.thing;
 	if (tracked.sampled) {
-		pushSampleRow(batch, ref, tracked.state, writtenText(tracked));
+		rows.add(ref, tracked.state, writtenText(tracked));
 		return;
 	}
 
 	const values = spec.values(state);
 	if (values) {
-		pushSampleRow(batch, ref, spec.sampleState(state), JSON.stringify(values));
+		rows.add(ref, spec.sampleState(state), JSON.stringify(values));
 	}
 }
 
@@ -121,7 +114,7 @@ or when the thing is new or back): compared as numbers, its JSON made only when 
 let go with the batch).
 Returns whether it was written. What was last written is then its sample (`next*`, once committed).
 */
-function pushSample(tracked: Tracked, state: string | undefined, values: FilledValues | undefined, always: boolean, batch: Batch): boolean {
+function pushSample(tracked: Tracked, state: string | undefined, values: FilledValues | undefined, always: boolean, rows: SampleRows): boolean {
 	const had = tracked.sampled;
 	const same = had && values !== undefined && tracked.state === state && sameValues(tracked.values, values);
 	if (!same && (values !== undefined || had)) {
@@ -138,8 +131,8 @@ function pushSample(tracked: Tracked, state: string | undefined, values: FilledV
 		return false;
 	}
 
-	// Equal values have equal text (0 and -0 both write 0).
-	pushSampleRow(batch, tracked.series?.id ?? tracked.thing, state, JSON.stringify(values));
+	// Equal values have equal text (0 and -0 both write 0): written again unchanged at a keyframe, the text is kept.
+	rows.add(tracked.series?.id ?? tracked.thing, state, same ? (tracked.text ??= JSON.stringify(values)) : JSON.stringify(values));
 	return true;
 }
 
@@ -149,7 +142,7 @@ function collectionChanges<S extends {readonly record: object}>(
 	next: Collection<S>,
 	options: Options,
 ): void {
-	const {keyframe, known, batch, written, pending} = options;
+	const {keyframe, known, batch, rows, written, pending} = options;
 	if (!keyframe && previous === next) {
 		return;
 	}
@@ -188,7 +181,7 @@ function collectionChanges<S extends {readonly record: object}>(
 		tracked.series ??= known(tracked.thing);
 		if (before === state) {
 			// The minute's keyframe, for a thing unchanged since the last write: written again as it was.
-			pushUnchanged(spec, tracked, state, batch);
+			pushUnchanged(spec, tracked, state, rows);
 			continue;
 		}
 
@@ -217,7 +210,7 @@ function collectionChanges<S extends {readonly record: object}>(
 			}
 		}
 
-		if (pushSample(tracked, spec.sampleState(state), spec.values(state), keyframe || !before, batch)) {
+		if (pushSample(tracked, spec.sampleState(state), spec.values(state), keyframe || !before, rows)) {
 			touched = true;
 		}
 
@@ -296,11 +289,12 @@ export function collectChanges(
 	previous: PodtopState | undefined,
 	next: PodtopState,
 	changedJobs: ReadonlySet<string>,
-	options: Omit<Options, 'batch' | 'pending'>,
+	options: Omit<Options, 'batch' | 'rows' | 'pending'>,
 ): {readonly batch: Batch; readonly pending: PendingWrites} {
 	const batch = emptyBatch();
 	const pending = emptyPending();
-	const full: Options = {...options, batch, pending};
+	const rows = createSampleRows(options.written.rowSizes);
+	const full: Options = {...options, batch, rows, pending};
 	collectionChanges(endpointSpec, previous?.endpoints, next.endpoints, full);
 	collectionChanges(podSpec, previous?.pods, next.pods, full);
 	collectionChanges(gpuSpec, previous?.gpus, next.gpus, full);
@@ -317,7 +311,7 @@ export function collectChanges(
 				batch.things.set(thing, {kind: 'account', key: 'account', name: 'account'});
 			}
 
-			pushSampleRow(batch, thing, sample.state, values);
+			rows.add(thing, sample.state, values);
 			pending.samples.set(thing, {state: sample.state, values});
 		}
 	}
@@ -348,5 +342,6 @@ export function collectChanges(
 		batch.events.push(jobEvent(job, next.endpoints.byId[job.endpointId]?.record.name ?? job.endpointId));
 	}
 
+	rows.finish(batch.samples);
 	return {batch, pending};
 }

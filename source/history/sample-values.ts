@@ -84,6 +84,17 @@ export function gpuValues(record: GpuTypeRecord): FilledValues {
 	return values;
 }
 
+/** Values kept (a thing's last written) filled into the list of their length, for their text: a list of doubles, not a spread of boxed numbers (a fifth of the time and the garbage). */
+export function refilled(kept: Float64Array): FilledValues {
+	const values = listOf(kept.length);
+	// eslint-disable-next-line unicorn/no-for-loop -- two lists walked together
+	for (let index = 0; index < kept.length; index++) {
+		values[index] = kept[index]!;
+	}
+
+	return values;
+}
+
 /** The values as a `Sample` holds them: a list of its own, null where unknown. */
 export const nullable = (values: FilledValues): Array<number | null> => values.map(value => (Number.isNaN(value) ? null : value));
 

@@ -1,4 +1,5 @@
 import type {SeriesKind} from './history-types.js';
+import {refilled} from './sample-values.js';
 
 /** A thing by kind and key (its id, or its name where things are looked up by name), as every map of things keys it. */
 export const thingKey = (kind: SeriesKind, key: string) => `${kind}\0${key}`;
@@ -12,8 +13,9 @@ has hashed before: a key made afresh each poll costs a hash per thing, 10,000 po
 `next*` fields hold what a batch not yet committed wrote; `commitTracked` makes them the last. Its
 values are kept in two lists of numbers of its own, the last written and the next, swapped at each
 commit: a thing whose figures move at every poll makes no list. Their text is not kept: it is let go
-with the batch (young), and made again from the values for the few written again unchanged (the
-minute's keyframe). 8,300 texts kept a poll were copied by the collector and then promoted to die old.
+with the batch (young). 8,300 texts kept a poll were copied by the collector and then promoted to die
+old. Only a thing written again unchanged at the minute's keyframe keeps the text made for it (`text`)
+until its values change: a quiet thing (a stopped pod) has its text made once, not every minute.
 */
 export type Tracked = {
 	/** `kind\0id`, made once: the batch's and the series map's key. */
@@ -24,6 +26,8 @@ export type Tracked = {
 	sampled: boolean;
 	state: string | undefined;
 	values: Float64Array;
+	/** The text of `values`, once they were written again unchanged at a keyframe; let go when they change. */
+	text: string | undefined;
 	/** Its record's part as last written (JSON). */
 	record: string | undefined;
 	nextState: string | undefined;
@@ -54,6 +58,7 @@ export function trackedOf(things: TrackedKind, kind: SeriesKind, id: string): Tr
 			sampled: false,
 			state: undefined,
 			values: none,
+			text: undefined,
 			record: undefined,
 			nextState: undefined,
 			nextValues: none,
@@ -77,6 +82,7 @@ export function commitTracked(pending: readonly Tracked[]): void {
 			tracked.nextValues = values;
 			tracked.state = tracked.nextState;
 			tracked.sampled = tracked.nextSampled;
+			tracked.text = undefined;
 			tracked.pendingSample = false;
 		}
 
@@ -100,5 +106,8 @@ export function keepNext(tracked: Tracked, values: readonly number[]): void {
 	tracked.nextValues.set(values);
 }
 
-/** The text of a thing's values as last written (as `JSON.stringify` wrote them: NaN, unknown, as null). */
-export const writtenText = (tracked: Tracked): string => JSON.stringify([...tracked.values]);
+/** The text of a thing's values as last written (as `JSON.stringify` wrote them: NaN, unknown, as null), kept from now on. */
+export function writtenText(tracked: Tracked): string {
+	tracked.text ??= JSON.stringify(refilled(tracked.values));
+	return tracked.text;
+}

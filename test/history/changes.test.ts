@@ -114,6 +114,34 @@ describe('what a flush writes', () => {
 		expect(series?.points.map(point => point.at - start)).toEqual([0, 60_000, 120_000]);
 	});
 
+	test('a thing written again unchanged at keyframes writes its figures as they are after they change, at the change and at the next keyframes', () => {
+		const {writes, recorder, db} = setup();
+		const at = (seconds: number, util: number) => {
+			writes.setPods([pod({uptime: 100, util})], start + seconds * 1000);
+			recorder.flush(start + seconds * 1000);
+		};
+
+		// The same record each poll: the pod's state is kept, written again only at each minute's keyframe.
+		at(0, 50);
+		at(60, 50);
+		at(120, 50);
+		at(125, 70);
+		at(180, 70);
+		at(185, 50);
+		at(240, 50);
+		expect(
+			db.prepare(`SELECT (r.at - ?) / 1000, r.v ->> 5 FROM raw r JOIN series s ON s.id = r.sid WHERE s.kind = 'pod' ORDER BY r.at`).raw().all(start),
+		).toEqual([
+			[0, 50],
+			[60, 50],
+			[120, 50],
+			[125, 70],
+			[180, 70],
+			[185, 50],
+			[240, 50],
+		]);
+	});
+
 	test("the account's running pods and $/h are the pods' in the list's order, counted in the pass over the pods or, when the ids as keys are in another order, by the list", async () => {
 		const {writes, recorder, reader} = setup();
 		const running = (id: string, costPerHr: number, desiredStatus = 'RUNNING'): PodRecord => ({...pod({uptime: 100, util: 50}), id, costPerHr, desiredStatus});
