@@ -1,6 +1,6 @@
 import {ClientError, GraphQLClient} from 'graphql-request';
 import {fetch as undiciFetch} from 'undici';
-import {linkedSignal} from '../lib/linked-signal.js';
+import {withLinkedSignal} from '../lib/linked-signal.js';
 import {ApiError, fromTransportError} from './errors.js';
 import {graphqlError} from './graphql-errors.js';
 import {queryList} from './graphql-list.js';
@@ -59,28 +59,22 @@ export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; re
 			undiciFetch(input as string, {...(init as object), dispatcher})) as unknown as typeof fetch,
 	});
 	/** The caller's signal (the scheduler's, which lives as long as podtop) with the request's time limit. */
-	const withTimeout = (signal: AbortSignal | undefined) => linkedSignal(signal, pools.timeouts.headersMs + pools.timeouts.bodyMs);
+	const withTimeout = async <T>(signal: AbortSignal | undefined, run: (limited: AbortSignal) => Promise<T>) =>
+		withLinkedSignal(signal, pools.timeouts.headersMs + pools.timeouts.bodyMs, run);
 
 	const call = async <T>(label: string, document: string, variables: Record<string, unknown>, signal: AbortSignal | undefined): Promise<T> => {
-		const limited = withTimeout(signal);
 		try {
-			return await client.request<T>({document, variables, signal: limited.signal});
+			return await withTimeout(signal, async limited => client.request<T>({document, variables, signal: limited}));
 		} catch (error) {
 			throw toApiError(error, label);
-		} finally {
-			limited.done();
 		}
 	};
 
 	/** The account's pods, read as they stream in (10,000 pods are 5 MB): see queryList. */
-	const podList = async <T>(document: string, signal: AbortSignal | undefined): Promise<T[]> => {
-		const limited = withTimeout(signal);
-		try {
-			return await queryList<T>({pool: dispatcher, url: endpointUrl, headers, document, path: ['myself', 'pods'], signal: limited.signal, label: 'pods'});
-		} finally {
-			limited.done();
-		}
-	};
+	const podList = async <T>(document: string, signal: AbortSignal | undefined): Promise<T[]> =>
+		withTimeout(signal, async limited =>
+			queryList<T>({pool: dispatcher, url: endpointUrl, headers, document, path: ['myself', 'pods'], signal: limited, label: 'pods'}),
+		);
 
 	const required = <T>(value: T | null | undefined, label: string): T => {
 		if (value === null || value === undefined) {
@@ -117,21 +111,18 @@ export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; re
 			}
 
 			const variables = Object.fromEntries(podIds.map((podId, index) => [`p${index}`, podId]));
-			const limited = withTimeout(options.signal);
-			try {
-				const answer = await postQuery<Record<string, PodRecord | null>>({
+			const answer = await withTimeout(options.signal, async limited =>
+				postQuery<Record<string, PodRecord | null>>({
 					pool: dispatcher,
 					url: endpointUrl,
 					headers,
 					document: podsByIdDocument(podIds.length),
 					variables,
-					signal: limited.signal,
+					signal: limited,
 					label: 'pods on screen',
-				});
-				return podIds.map((_, index) => answer[`p${index}`] ?? null);
-			} finally {
-				limited.done();
-			}
+				}),
+			);
+			return podIds.map((_, index) => answer[`p${index}`] ?? null);
 		},
 		gpuTypes: async (options = {}) =>
 			(

@@ -1,6 +1,16 @@
 /** A signal that aborts with its source or after a time, and `done` to let go of both once the request is over. */
 export type LinkedSignal = {readonly signal: AbortSignal; readonly done: () => void};
 
+/** Runs `run` with a signal linked to `source` and `timeoutMs` (see `linkedSignal`), let go once it has settled. */
+export async function withLinkedSignal<T>(source: AbortSignal | undefined, timeoutMs: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+	const linked = linkedSignal(source, timeoutMs);
+	try {
+		return await run(linked.signal);
+	} finally {
+		linked.done();
+	}
+}
+
 /**
 A signal that aborts when `source` does (with its reason) or after `timeoutMs` (a `TimeoutError`,
 as `AbortSignal.timeout` gives). Unlike `AbortSignal.any([source, AbortSignal.timeout(ms)])`, it
