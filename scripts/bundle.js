@@ -27,17 +27,25 @@ when podtop is started as `node dist/bundle/podtop.js`, by a busybox env without
 Windows shim: podtop sets what V8 still reads after start itself (source/lib/heap-tuning.ts).
 */
 export const nodeFlags = '--max-semi-space-size=4 --max-old-space-size=256 --no-wasm-tier-up --no-wasm-dynamic-tiering --no-memory-reducer';
-/** Ink's text measuring and wrapping, with caches that keep the last 2,000 texts instead of every one (stubs/ink-text-caches.js). */
-const inkTextCaches = {
-	'measure-text.js': stub => `import widestLine from 'widest-line';\nimport {boundedMeasureText} from ${stub};\nexport default boundedMeasureText(widestLine);`,
-	'wrap-text.js': stub =>
-		`import wrapAnsi from 'wrap-ansi';\nimport cliTruncate from 'cli-truncate';\nimport {boundedWrapText} from ${stub};\nexport default boundedWrapText(wrapAnsi, cliTruncate);`,
+/**
+Ink's files podtop stands in for, by name: its text measuring and wrapping, with caches that keep the
+last 2,000 texts instead of every one (stubs/ink-text-caches.js), and its Output, which draws the same
+frames for less work (stubs/ink-output.js; test/bundle/ink-output.test.ts compares the two).
+*/
+const inkStandIns = {
+	'measure-text.js': caches =>
+		`import widestLine from 'widest-line';\nimport {boundedMeasureText} from ${caches};\nexport default boundedMeasureText(widestLine);`,
+	'wrap-text.js': caches =>
+		`import wrapAnsi from 'wrap-ansi';\nimport cliTruncate from 'cli-truncate';\nimport {boundedWrapText} from ${caches};\nexport default boundedWrapText(wrapAnsi, cliTruncate);`,
+	'output.js': (_, output) =>
+		`import sliceAnsi from 'slice-ansi';\nimport stringWidth from 'string-width';\nimport {styledCharsFromTokens, styledCharsToString, tokenize} from '@alcalzone/ansi-tokenize';\nimport {createOutputClass} from ${output};\nexport default createOutputClass({sliceAnsi, stringWidth, tokenize, styledCharsFromTokens, styledCharsToString});`,
 };
-const boundedInkCaches = {
-	name: 'bounded-ink-caches',
+const stubPath = name => JSON.stringify(new URL(`stubs/${name}`, import.meta.url).pathname);
+const inkFiles = {
+	name: 'ink-stand-ins',
 	setup(build) {
-		build.onLoad({filter: /[\\/]ink[\\/]build[\\/](?:measure|wrap)-text\.js$/}, args => ({
-			contents: inkTextCaches[path.basename(args.path)](JSON.stringify(new URL('stubs/ink-text-caches.js', import.meta.url).pathname)),
+		build.onLoad({filter: /[\\/]ink[\\/]build[\\/](?:measure-text|wrap-text|output)\.js$/}, args => ({
+			contents: inkStandIns[path.basename(args.path)](stubPath('ink-text-caches.js'), stubPath('ink-output.js')),
 			resolveDir: path.dirname(args.path),
 			loader: 'js',
 		}));
@@ -143,7 +151,7 @@ const {metafile} = await build({
 		'react-devtools-core': new URL('stubs/react-devtools-core.js', import.meta.url).pathname,
 		ws: new URL('stubs/ws.js', import.meta.url).pathname,
 	},
-	plugins: [boundedInkCaches, fastTextPaths, leanStartup],
+	plugins: [inkFiles, fastTextPaths, leanStartup],
 	define: {'process.env.NODE_ENV': '"production"'},
 	banner: {
 		js: `#!/usr/bin/env -S node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,

@@ -1,0 +1,172 @@
+// Ink's Output and the bundle's stand-in (scripts/stubs/ink-output.js) draw the same frames: random
+// frames of writes, clips and transformers, one after another (the stand-in keeps rows across frames).
+// eslint-disable-next-line import-x/no-extraneous-dependencies, n/no-extraneous-import
+import * as tokenizer from '@alcalzone/ansi-tokenize';
+// eslint-disable-next-line import-x/no-extraneous-dependencies, n/no-extraneous-import
+import sliceAnsi from 'slice-ansi';
+// eslint-disable-next-line import-x/no-extraneous-dependencies, n/no-extraneous-import
+import stringWidth from 'string-width';
+import {describe, expect, test} from 'vitest';
+import {createOutputClass, outputCacheLimit} from '../../scripts/stubs/ink-output.js';
+import {fastAnsiTokenize, withNarrowFastPath} from '../../scripts/stubs/text-paths.js';
+
+type Transformer = (line: string, index: number) => string;
+type Clip = {x1?: number; x2?: number; y1?: number; y2?: number};
+type OutputLike = {
+	write(x: number, y: number, text: string, options: {transformers: Transformer[]}): void;
+	clip(clip: Clip): void;
+	unclip(): void;
+	get(): {output: string; height: number};
+};
+type OutputClass = new (options: {width: number; height: number}) => OutputLike;
+
+const inkOutput = (await import(new URL('../../node_modules/ink/build/output.js', import.meta.url).href)) as {default: OutputClass};
+
+/** A small deterministic random source, so a failure can be run again. */
+function random(seed: number) {
+	let state = seed;
+	return () => {
+		state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+		return state / 2_147_483_648;
+	};
+}
+
+const pieces = [
+	'a',
+	'b',
+	'z',
+	' ',
+	'─',
+	'█',
+	'▁',
+	'●',
+	'·',
+	'漢',
+	'😀',
+	'⚠️',
+	'e\u0301',
+	'\u001B[2m',
+	'\u001B[22m',
+	'\u001B[7m',
+	'\u001B[27m',
+	'\u001B[33m',
+	'\u001B[39m',
+	'\u001B[1m',
+	'\u001B[0m',
+	'\u001B[38;5;12m',
+	'\u001B[1;31m',
+];
+const transformers: Transformer[] = [(line, index) => `${index}${line}`, line => `\u001B[2m${line}\u001B[22m`, line => line.toUpperCase()];
+
+type Operation =
+	| {readonly kind: 'write'; readonly x: number; readonly y: number; readonly text: string; readonly transformers: Transformer[]}
+	| {readonly kind: 'clip'; readonly clip: Clip}
+	| {readonly kind: 'unclip'};
+
+function randomText(next: () => number): string {
+	const lines = 1 + Math.floor(next() * 3);
+	return Array.from({length: lines}, () => Array.from({length: Math.floor(next() * 30)}, () => pieces[Math.floor(next() * pieces.length)]!).join('')).join(
+		'\n',
+	);
+}
+
+function randomOperations(next: () => number, width: number, height: number): Operation[] {
+	const operations: Operation[] = [];
+	let open = 0;
+	for (let count = Math.floor(next() * 25); count > 0; count--) {
+		const roll = next();
+		if (roll < 0.1) {
+			const clip: Clip = next() < 0.7 ? {x1: Math.floor(next() * width), x2: Math.floor(next() * width) + 2} : {};
+			if (next() < 0.7) {
+				clip.y1 = Math.floor(next() * height);
+				clip.y2 = clip.y1 + Math.floor(next() * height);
+			}
+
+			operations.push({kind: 'clip', clip});
+			open++;
+		} else if (roll < 0.15 && open > 0) {
+			operations.push({kind: 'unclip'});
+			open--;
+		} else {
+			const chosen = next() < 0.15 ? [transformers[Math.floor(next() * transformers.length)]!] : [];
+			operations.push({
+				kind: 'write',
+				x: Math.floor(next() * (width + 4)) - 2,
+				y: Math.floor(next() * (height + 4)) - 2,
+				text: next() < 0.05 ? '' : randomText(next),
+				transformers: chosen,
+			});
+		}
+	}
+
+	return operations;
+}
+
+function draw(Output: OutputClass, width: number, height: number, operations: readonly Operation[]) {
+	const output = new Output({width, height});
+	for (const operation of operations) {
+		if (operation.kind === 'write') {
+			output.write(operation.x, operation.y, operation.text, {transformers: operation.transformers});
+		} else if (operation.kind === 'clip') {
+			output.clip(operation.clip);
+		} else {
+			output.unclip();
+		}
+	}
+
+	return output.get();
+}
+
+const fast = fastAnsiTokenize(tokenizer);
+const standIns: Array<[string, OutputClass]> = [
+	['over the packages', createOutputClass({sliceAnsi, stringWidth, ...tokenizer}) as OutputClass],
+	['over the bundle’s text paths', createOutputClass({sliceAnsi, stringWidth: withNarrowFastPath(stringWidth), ...fast}) as OutputClass],
+];
+
+describe('the bundle’s Output draws what Ink’s does', () => {
+	for (const [name, StandIn] of standIns) {
+		test(`${name}: 600 random frames, each the last one with some writes changed`, () => {
+			const next = random(7);
+			let operations: Operation[] = [];
+			let width = 30;
+			let height = 8;
+			let reused = 0;
+			for (let frame = 0; frame < 600; frame++) {
+				if (frame % 50 === 0) {
+					width = 10 + Math.floor(next() * 40);
+					height = 1 + Math.floor(next() * 12);
+					operations = randomOperations(next, width, height);
+				} else {
+					// Most of the last frame kept (rows drawn again from the stand-in's memory), a few writes replaced.
+					operations = operations.map(operation => (operation.kind === 'write' && next() < 0.2 ? {...operation, text: randomText(next)} : operation));
+				}
+
+				const expected = draw(inkOutput.default, width, height, operations);
+				const actual = draw(StandIn, width, height, operations);
+				expect(actual, `frame ${frame}: ${JSON.stringify(operations)}`).toEqual(expected);
+				reused += operations.length > 0 && frame % 50 !== 0 ? 1 : 0;
+			}
+
+			expect(reused).toBeGreaterThan(400);
+		});
+	}
+
+	test('a frame of another width draws every row again', () => {
+		const [, StandIn] = standIns[0]!;
+		const operations: Operation[] = [{kind: 'write', x: 0, y: 0, text: 'abc\u001B[7mdef\u001B[27m', transformers: []}];
+		expect(draw(StandIn, 20, 2, operations)).toEqual(draw(inkOutput.default, 20, 2, operations));
+		expect(draw(StandIn, 4, 2, operations)).toEqual(draw(inkOutput.default, 4, 2, operations));
+		expect(draw(StandIn, 20, 2, operations).output).toBe('abc\u001B[7mdef\u001B[27m\n');
+	});
+
+	test('its caches stay bounded however many lines it draws', () => {
+		const StandIn = createOutputClass({sliceAnsi, stringWidth, ...tokenizer}) as OutputClass & {cached: () => {lines: number; widths: number}};
+		for (let line = 0; line < outputCacheLimit * 2; line++) {
+			expect(draw(StandIn, 12, 1, [{kind: 'write', x: 0, y: 0, text: `line ${line}`, transformers: []}]).output).toBe(`line ${line}`);
+		}
+
+		// Every line was new; the widths are those of its characters.
+		expect(StandIn.cached().lines).toBe(outputCacheLimit);
+		expect(StandIn.cached().widths).toBeLessThanOrEqual(outputCacheLimit);
+	});
+});
