@@ -4,35 +4,47 @@
 // Ink builds every frame from nothing: an object per cell of the screen (120×40: 4,800, each with its
 // own styles array), every line of text cut into styled characters again, each character's width
 // looked up again, and every row turned back into a string. Here the styled characters of a line and
-// their widths are kept across frames (bounded), empty cells share one object, and a row whose writes
+// their widths are kept for the next frame, empty cells share one object, and a row whose writes
 // are those of the last frame (the same lines at the same columns) keeps the last frame's string.
 
-/** Lines (and widths) kept across frames: a frame draws a few dozen. */
-export const outputCacheLimit = 2000;
-
-/** A Map that forgets its oldest entry past `outputCacheLimit`. */
-function boundedMap() {
-	const map = new Map();
+/**
+What a frame looked up (by text), kept for the next frame and no longer (a
+frame's lines may each hold a few kilobytes of styled characters).
+*/
+function frameCache() {
+	let current = new Map();
+	let previous = new Map();
 	return {
-		get: key => map.get(key),
-		set(key, value) {
-			if (map.size >= outputCacheLimit) {
-				map.delete(map.keys().next().value);
+		get(key) {
+			let value = current.get(key);
+			if (value === undefined) {
+				value = previous.get(key);
+				if (value !== undefined) {
+					current.set(key, value);
+				}
 			}
 
-			map.set(key, value);
 			return value;
 		},
-		size: () => map.size,
+		set(key, value) {
+			current.set(key, value);
+			return value;
+		},
+		/** A frame is drawn: what it did not use goes. */
+		turn() {
+			previous = current;
+			current = new Map();
+		},
+		size: () => current.size + previous.size,
 	};
 }
 
 /** Ink's Output class over the same packages (slice-ansi, string-width, ansi-tokenize). */
 export function createOutputClass({sliceAnsi, stringWidth, tokenize, styledCharsFromTokens, styledCharsToString}) {
-	const widths = boundedMap();
-	const blockWidths = boundedMap();
+	const widths = frameCache();
+	const blockWidths = frameCache();
 	/** A line's styled characters and the columns each takes (Ink's `Math.max(1, width)`). */
-	const styledLines = boundedMap();
+	const styledLines = frameCache();
 	/** Ink's empty cell; shared, as no cell is ever changed once made (only replaced). */
 	const blank = Object.freeze({type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([])});
 	/** The last frame drawn, by row: its writes (column, styled line, …) and its string. */
@@ -223,6 +235,9 @@ export function createOutputClass({sliceAnsi, stringWidth, tokenize, styledChars
 			});
 			lastRows = drawn;
 			lastWidth = this.width;
+			widths.turn();
+			blockWidths.turn();
+			styledLines.turn();
 			return {output: drawn.map(row => row.text).join('\n'), height: rows.length};
 		}
 	};

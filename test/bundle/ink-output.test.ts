@@ -7,7 +7,7 @@ import sliceAnsi from 'slice-ansi';
 // eslint-disable-next-line import-x/no-extraneous-dependencies, n/no-extraneous-import
 import stringWidth from 'string-width';
 import {describe, expect, test} from 'vitest';
-import {createOutputClass, outputCacheLimit} from '../../scripts/stubs/ink-output.js';
+import {createOutputClass} from '../../scripts/stubs/ink-output.js';
 import {fastAnsiTokenize, withNarrowFastPath} from '../../scripts/stubs/text-paths.js';
 
 type Transformer = (line: string, index: number) => string;
@@ -159,14 +159,15 @@ describe('the bundle’s Output draws what Ink’s does', () => {
 		expect(draw(StandIn, 20, 2, operations).output).toBe('abc\u001B[7mdef\u001B[27m\n');
 	});
 
-	test('its caches stay bounded however many lines it draws', () => {
+	test('it keeps what the last frame used, no more', () => {
 		const StandIn = createOutputClass({sliceAnsi, stringWidth, ...tokenizer}) as OutputClass & {cached: () => {lines: number; widths: number}};
-		for (let line = 0; line < outputCacheLimit * 2; line++) {
-			expect(draw(StandIn, 12, 1, [{kind: 'write', x: 0, y: 0, text: `line ${line}`, transformers: []}]).output).toBe(`line ${line}`);
+		for (let frame = 0; frame < 100; frame++) {
+			const operations: Operation[] = Array.from({length: 3}, (_, y) => ({kind: 'write', x: 0, y, text: `frame ${frame} row ${y}`, transformers: []}));
+			expect(draw(StandIn, 20, 3, operations).output).toBe(`frame ${frame} row 0\nframe ${frame} row 1\nframe ${frame} row 2`);
 		}
 
-		// Every line was new; the widths are those of its characters.
-		expect(StandIn.cached().lines).toBe(outputCacheLimit);
-		expect(StandIn.cached().widths).toBeLessThanOrEqual(outputCacheLimit);
+		// The last frame's three lines; the widths are those of their characters.
+		expect(StandIn.cached().lines).toBe(3);
+		expect(StandIn.cached().widths).toBeLessThan(40);
 	});
 });
