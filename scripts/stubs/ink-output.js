@@ -2,79 +2,47 @@
 // loads it in place of Ink's, and test/bundle/ink-output.test.ts draws random frames with both.
 //
 // Ink builds every frame from nothing: an object per cell of the screen (120×40: 4,800, each with its
-// own styles array), every line of text cut into styled characters again, each character's width
-// looked up again, and every row turned back into a string. Here the styled characters of a line and
-// their widths are kept for the next frame, empty cells share one object, and a row whose writes
-// are those of the last frame (the same lines at the same columns) keeps the last frame's string.
+// own styles array), every line cut into styled characters and every row turned back into a string.
+// Here empty cells share one object, and a row whose writes are the last frame's (the same lines at
+// the same columns) keeps the last frame's string: only the rows that changed are cut and joined.
+// Nothing of a frame is kept but its rows' strings and lines (styled characters kept from one frame to
+// the next would be copied by the collector: a row's are about 6 KB).
 
-/**
-What a frame looked up (by text), kept for the next frame and no longer (a
-frame's lines may each hold a few kilobytes of styled characters).
-*/
-function frameCache() {
-	let current = new Map();
-	let previous = new Map();
-	return {
-		get(key) {
-			let value = current.get(key);
-			if (value === undefined) {
-				value = previous.get(key);
-				if (value !== undefined) {
-					current.set(key, value);
-				}
-			}
-
-			return value;
-		},
-		set(key, value) {
-			current.set(key, value);
-			return value;
-		},
-		/** A frame is drawn: what it did not use goes. */
-		turn() {
-			previous = current;
-			current = new Map();
-		},
-		size: () => current.size + previous.size,
-	};
-}
+/** Characters whose width is kept (a screen draws a few hundred different ones). */
+export const characterWidthLimit = 4096;
 
 /** Ink's Output class over the same packages (slice-ansi, string-width, ansi-tokenize). */
 export function createOutputClass({sliceAnsi, stringWidth, tokenize, styledCharsFromTokens, styledCharsToString}) {
-	const widths = frameCache();
-	const blockWidths = frameCache();
-	/** A line's styled characters and the columns each takes (Ink's `Math.max(1, width)`). */
-	const styledLines = frameCache();
-	/** Ink's empty cell; shared, as no cell is ever changed once made (only replaced). */
-	const blank = Object.freeze({type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([])});
-	/** The last frame drawn, by row: its writes (column, styled line, …) and its string. */
-	let lastRows = [];
-	let lastWidth = -1;
-
-	const stringWidthOf = text => widths.get(text) ?? widths.set(text, stringWidth(text));
-	const widestLine = text => {
-		let width = blockWidths.get(text);
+	/** Ink's `Math.max(1, stringWidth(character))`, by character. */
+	const columnsOf = new Map();
+	const columns = character => {
+		let width = columnsOf.get(character);
 		if (width === undefined) {
-			width = 0;
-			for (const line of text.split('\n')) {
-				width = Math.max(width, stringWidthOf(line));
+			if (columnsOf.size >= characterWidthLimit) {
+				columnsOf.clear();
 			}
 
-			blockWidths.set(text, width);
+			width = Math.max(1, stringWidth(character));
+			columnsOf.set(character, width);
 		}
 
 		return width;
 	};
 
-	const styledLine = line => {
-		let styled = styledLines.get(line);
-		if (styled === undefined) {
-			const chars = styledCharsFromTokens(tokenize(line));
-			styled = styledLines.set(line, {chars, columns: chars.map(character => Math.max(1, stringWidthOf(character.value)))});
+	const widestLine = text => {
+		let width = 0;
+		for (const line of text.split('\n')) {
+			width = Math.max(width, stringWidth(line));
 		}
 
-		return styled;
+		return width;
 	};
+
+	/** Ink's empty cell; shared, as no cell is ever changed once made (only replaced). */
+	const blank = Object.freeze({type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([])});
+	/** The last frame drawn, by row: its writes (column, line, …) and its string. */
+	let lastRows = [];
+	let lastWidth = -1;
 
 	const sameWrites = (left, right) => {
 		if (left === undefined || left.length !== right.length) {
@@ -99,13 +67,10 @@ export function createOutputClass({sliceAnsi, stringWidth, tokenize, styledChars
 		}
 
 		for (let index = 0; index < writes.length; index += 2) {
-			const {chars, columns} = writes[index + 1];
 			let offsetX = writes[index];
-			// eslint-disable-next-line unicorn/no-for-loop -- the index also reads the character's columns
-			for (let at = 0; at < chars.length; at++) {
-				const character = chars[at];
+			for (const character of styledCharsFromTokens(tokenize(writes[index + 1]))) {
 				cells[offsetX] = character;
-				const characterWidth = columns[at];
+				const characterWidth = columns(character.value);
 				for (let cover = 1; cover < characterWidth; cover++) {
 					cells[offsetX + cover] = {type: 'char', value: '', fullWidth: false, styles: character.styles};
 				}
@@ -119,8 +84,8 @@ export function createOutputClass({sliceAnsi, stringWidth, tokenize, styledChars
 	};
 
 	return class Output {
-		/** How many lines and widths are kept (for tests). */
-		static cached = () => ({lines: styledLines.size(), widths: widths.size()});
+		/** How many characters' widths are kept (for tests). */
+		static cached = () => columnsOf.size;
 		width;
 		height;
 		operations = [];
@@ -147,7 +112,7 @@ export function createOutputClass({sliceAnsi, stringWidth, tokenize, styledChars
 		}
 
 		get() {
-			/** Each row's writes, in the order Ink applies them: column, styled line, column, … */
+			/** Each row's writes, in the order Ink applies them: column, line, column, … */
 			const rows = [];
 			for (let y = 0; y < this.height; y++) {
 				rows.push([]);
@@ -191,7 +156,7 @@ export function createOutputClass({sliceAnsi, stringWidth, tokenize, styledChars
 					if (clipHorizontally) {
 						lines = lines.map(line => {
 							const from = x < clip.x1 ? clip.x1 - x : 0;
-							const width = stringWidthOf(line);
+							const width = stringWidth(line);
 							const to = x + width > clip.x2 ? clip.x2 - x : width;
 							return sliceAnsi(line, from, to);
 						});
@@ -223,7 +188,7 @@ export function createOutputClass({sliceAnsi, stringWidth, tokenize, styledChars
 						line = transformer(line, index);
 					}
 
-					row.push(x, styledLine(line));
+					row.push(x, line);
 					offsetY++;
 				}
 			}
@@ -235,9 +200,6 @@ export function createOutputClass({sliceAnsi, stringWidth, tokenize, styledChars
 			});
 			lastRows = drawn;
 			lastWidth = this.width;
-			widths.turn();
-			blockWidths.turn();
-			styledLines.turn();
 			return {output: drawn.map(row => row.text).join('\n'), height: rows.length};
 		}
 	};

@@ -7,7 +7,7 @@ import sliceAnsi from 'slice-ansi';
 // eslint-disable-next-line import-x/no-extraneous-dependencies, n/no-extraneous-import
 import stringWidth from 'string-width';
 import {describe, expect, test} from 'vitest';
-import {createOutputClass} from '../../scripts/stubs/ink-output.js';
+import {characterWidthLimit, createOutputClass} from '../../scripts/stubs/ink-output.js';
 import {fastAnsiTokenize, withNarrowFastPath} from '../../scripts/stubs/text-paths.js';
 
 type Transformer = (line: string, index: number) => string;
@@ -159,15 +159,17 @@ describe('the bundle’s Output draws what Ink’s does', () => {
 		expect(draw(StandIn, 20, 2, operations).output).toBe('abc\u001B[7mdef\u001B[27m\n');
 	});
 
-	test('it keeps what the last frame used, no more', () => {
-		const StandIn = createOutputClass({sliceAnsi, stringWidth, ...tokenizer}) as OutputClass & {cached: () => {lines: number; widths: number}};
+	test('what it keeps between frames is bounded: the widths of characters, at most characterWidthLimit', () => {
+		const StandIn = createOutputClass({sliceAnsi, stringWidth, ...tokenizer}) as OutputClass & {cached: () => number};
 		for (let frame = 0; frame < 100; frame++) {
 			const operations: Operation[] = Array.from({length: 3}, (_, y) => ({kind: 'write', x: 0, y, text: `frame ${frame} row ${y}`, transformers: []}));
 			expect(draw(StandIn, 20, 3, operations).output).toBe(`frame ${frame} row 0\nframe ${frame} row 1\nframe ${frame} row 2`);
 		}
 
-		// The last frame's three lines; the widths are those of their characters.
-		expect(StandIn.cached().lines).toBe(3);
-		expect(StandIn.cached().widths).toBeLessThan(40);
+		// Each character drawn once: the letters of "frame" and "row", the digits and the space.
+		expect(StandIn.cached()).toBe(new Set('frame row 0123456789').size);
+		const text = Array.from({length: characterWidthLimit + 10}, (_, index) => String.fromCodePoint(0x4e_00 + index)).join('');
+		expect(draw(StandIn, 2 * text.length, 1, [{kind: 'write', x: 0, y: 0, text, transformers: []}]).output).toBe(text);
+		expect(StandIn.cached()).toBeLessThanOrEqual(characterWidthLimit);
 	});
 });
