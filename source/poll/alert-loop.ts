@@ -1,6 +1,7 @@
 import type {AlertRule} from '../config/alert-rules.js';
 import {holdingNow} from '../store/alert-conditions.js';
 import type {PodtopStore, StoreWrites} from '../store/create-store.js';
+import {naturalCompare} from '../lib/natural-compare.js';
 import type {PodtopState} from '../store/state.js';
 import type {FiringAlert} from '../store/types.js';
 import {createLoop, type Loop} from './loop.js';
@@ -44,7 +45,7 @@ export function createAlertEvaluator(rules: readonly AlertRule[], onChange?: (ch
 		}
 
 		holding = next;
-		now.sort((a, b) => a.firedAt - b.firedAt || a.id.localeCompare(b.id));
+		now.sort((a, b) => a.firedAt - b.firedAt || naturalCompare(a.id, b.id));
 		firing = now;
 		for (const alert of now) {
 			if (!previous.has(alert.id)) {

@@ -1,9 +1,9 @@
+import {naturalCompare} from '../lib/natural-compare.js';
 import {filterMatcher, matchesEverything} from '../view-state/filter-matcher.js';
 import type {SortState} from '../view-state/view-state.js';
 import type {SortableRow} from './row.js';
 
-/** Natural order for names: `exp-2` before `exp-10`, case ignored. */
-export const naturalCompare = new Intl.Collator(undefined, {numeric: true, sensitivity: 'base'}).compare;
+export {naturalCompare} from '../lib/natural-compare.js';
 
 function compareValues(left: string | number | undefined, right: string | number | undefined): number {
 	if (left === right) {

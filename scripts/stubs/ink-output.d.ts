@@ -1,0 +1,11 @@
+/** Characters whose width is kept (a screen draws a few hundred different ones). */
+export const characterWidthLimit: number;
+
+/** Ink's Output class over the same packages (slice-ansi, string-width, ansi-tokenize). */
+export function createOutputClass(packages: {
+	readonly sliceAnsi: (text: string, start: number, end?: number) => string;
+	readonly stringWidth: (text: string) => number;
+	readonly tokenize: (text: string) => unknown[];
+	readonly styledCharsFromTokens: (tokens: never[]) => unknown[];
+	readonly styledCharsToString: (chars: never[]) => string;
+}): unknown;
