@@ -1,5 +1,6 @@
-import type {Dispatcher, Pool} from 'undici';
+import type {Pool} from 'undici';
 import {ApiError, fromTransportError, kindForStatus, parseRetryAfter} from './errors.js';
+import {requestText, type TextAnswer} from './text-request.js';
 
 export type JsonRequest = {
 	readonly pool: Pool;
@@ -29,23 +30,14 @@ function serviceMessage(text: string, status: number): string {
 /** One HTTP exchange with JSON out and in. The body is always consumed; failures become ApiError. */
 export async function requestJson<T>(options: JsonRequest): Promise<T> {
 	const {pool, url, method, headers, body, signal, headersTimeoutMs, label} = options;
-	let response: Dispatcher.ResponseData;
-	let text: string;
+	let response: TextAnswer;
 	try {
-		response = await pool.request({
-			path: `${url.pathname}${url.search}`,
-			method,
-			headers,
-			body,
-			signal,
-			...(headersTimeoutMs === undefined ? {} : {headersTimeout: headersTimeoutMs}),
-		});
-		text = await response.body.text();
+		response = await requestText({pool, path: `${url.pathname}${url.search}`, method, headers, body, signal, headersTimeoutMs});
 	} catch (error) {
 		throw fromTransportError(error, label);
 	}
 
-	const {statusCode} = response;
+	const {statusCode, text} = response;
 	if (statusCode < 200 || statusCode >= 300) {
 		// Bodies of 401, 404 and 429 are not something to depend on: the status says it all.
 		const message =
