@@ -4,7 +4,7 @@
 // core, each poll's write (with whether it was the minute's keyframe and how long V8's collector paused
 // inside it), and the file's growth per day (raw samples and minute rollups measured from the file's
 // pages; hour rollups are a sixtieth of the minute ones).
-import {mkdtempSync, rmSync} from 'node:fs';
+import {closeSync, mkdtempSync, openSync, readSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {PerformanceObserver, performance} from 'node:perf_hooks';
@@ -18,6 +18,31 @@ const cpuMs = since => {
 	const used = process.cpuUsage(since);
 	return (used.user + used.system) / 1000;
 };
+
+/**
+The main thread's own CPU time in ms (Linux: the thread's line of schedstat, its id the process's), or undefined where
+there is none. \`process.cpuUsage\` counts every thread of the process: V8's helpers (parallel scavenge, concurrent
+marking, compiling) busy meanwhile are in it, though they hold nothing up. Node 20 has no threadCpuUsage.
+*/
+function mainThreadClock() {
+	let fd;
+	try {
+		fd = openSync(`/proc/self/task/${process.pid}/schedstat`, 'r');
+	} catch {
+		return {read: () => undefined, close() {}};
+	}
+
+	const buffer = Buffer.alloc(64);
+	return {
+		read() {
+			const length = readSync(fd, buffer, 0, buffer.length, 0);
+			return Number(buffer.toString('latin1', 0, length).split(' ')[0]) / 1e6;
+		},
+		close() {
+			closeSync(fd);
+		},
+	};
+}
 
 const p95 = values => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))];
 const median = values => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -36,7 +61,9 @@ function writeFigures(polls) {
 		// Medians of the plain polls (no keyframe, no collector pause) and of the keyframes.
 		plainMedian: plain.length > 0 ? median(plain) : 0,
 		keyframeMedian: keyframes.length > 0 ? median(keyframes) : 0,
-		// The main thread's time (wall): the CPU figure also counts V8's helper threads (concurrent marking, compiling) busy meanwhile.
+		// The main thread's own CPU (what holds the poll up) and its time (wall): the process's CPU also counts V8's helper threads.
+		threadP95: polls[0]?.threadMs === undefined ? undefined : p95(polls.map(poll => poll.threadMs)),
+		threadMedian: polls[0]?.threadMs === undefined ? undefined : median(polls.map(poll => poll.threadMs)),
 		wallMedian: median(polls.map(poll => poll.to - poll.from)),
 		wallP95: p95(polls.map(poll => poll.to - poll.from)),
 		slow: {count: slow.length, keyframes: slow.filter(poll => poll.keyframe).length, withGc: slow.filter(poll => poll.gcMs > 0).length},
@@ -57,6 +84,7 @@ export async function recordingCost(fleet, {minutes = 10} = {}) {
 	const recorder = createRecorder({store, db, file, now: () => now, live: false});
 	const maintenance = createMaintenance({db, now: () => now});
 	const polls = [];
+	const thread = mainThreadClock();
 	// The collector's pauses, by when they started (the observer is told later): each is counted in the write it fell in.
 	const pauses = [];
 	const observer = new PerformanceObserver(list => {
@@ -74,10 +102,14 @@ export async function recordingCost(fleet, {minutes = 10} = {}) {
 		const end = start + minutes * 60_000;
 		for (now = start + 5000; now <= end; now += 5000) {
 			pollAt(writes, fleet, now, start, {gpus: (now - start) % 30_000 === 0});
+			const threadBefore = thread.read();
 			const before = process.cpuUsage();
 			const from = performance.now();
 			recorder.flush(now);
-			polls.push({ms: cpuMs(before), keyframe: now % 60_000 === 0, from, to: performance.now()});
+			const to = performance.now();
+			const ms = cpuMs(before);
+			const threadAfter = thread.read();
+			polls.push({ms, threadMs: threadAfter === undefined ? undefined : threadAfter - threadBefore, keyframe: now % 60_000 === 0, from, to});
 			if (now % 60_000 === 0) {
 				// A round once the minute's grace has passed, as the agent's timer runs it.
 				const round = process.cpuUsage();
@@ -114,6 +146,7 @@ export async function recordingCost(fleet, {minutes = 10} = {}) {
 		};
 	} finally {
 		observer.disconnect();
+		thread.close();
 		recorder.stop();
 		maintenance.stop();
 		db.close();

@@ -33,16 +33,31 @@ if (only.has('recording') || only.has('disk')) {
 		const cost = await recordingCost(fleet, {minutes});
 		const things = `${fleet.endpoints.length} endpoints, ${fleet.pods.length} pods`;
 		if (only.has('recording') && size.pods === 10_000) {
+			// The goal is judged on the main thread's CPU and the wall time, both at p95: what holds the poll up. The process's CPU
+			// (every thread, V8's helpers too) is printed beside them.
+			const thread = cost.threadP95 === undefined ? 'n/a' : `${cost.threadP95.toFixed(0)} ms`;
 			report(
-				`recording ${label}: a poll's write, p95 (CPU)`,
+				`recording ${label}: a poll's write, p95 (main thread CPU)`,
+				thread,
+				'≤ 50 ms, with the wall p95',
+				cost.threadMedian === undefined ? 'no per-thread clock here' : `median ${cost.threadMedian.toFixed(0)} ms`,
+			);
+			report(
+				`recording ${label}: a poll's write, p95 (wall)`,
+				`${cost.wallP95.toFixed(0)} ms`,
+				'≤ 50 ms, with the main thread',
+				`median ${cost.wallMedian.toFixed(0)} ms`,
+			);
+			report(
+				`recording ${label}: a poll's write, p95 (process CPU, all threads)`,
 				`${cost.writeP95.toFixed(0)} ms`,
-				'≤ 50 ms',
+				'',
 				`median ${cost.writeMedian.toFixed(0)} ms, max ${cost.writeMax.toFixed(0)} ms, ${cost.polls} polls`,
 			);
 			console.log(
-				`    the slowest ${cost.slow.count}: ${cost.slow.keyframes} keyframes, ${cost.slow.withGc} with a collector pause inside;` +
+				`    the slowest ${cost.slow.count} (process CPU): ${cost.slow.keyframes} keyframes, ${cost.slow.withGc} with a collector pause inside;` +
 					` medians: plain polls ${cost.plainMedian.toFixed(0)} ms, keyframes ${cost.keyframeMedian.toFixed(0)} ms;` +
-					` ${cost.withGc} polls had a pause (${cost.gcMs.toFixed(0)} ms in all); wall time median ${cost.wallMedian.toFixed(0)} ms, p95 ${cost.wallP95.toFixed(0)} ms`,
+					` ${cost.withGc} polls had a pause (${cost.gcMs.toFixed(0)} ms in all)`,
 			);
 			report(
 				`recording ${label}: writes + upkeep, share of one core`,

@@ -162,7 +162,7 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 		if (pending) {
 			copyInto(written.samples, pending.samples);
 			copyInto(written.jobStatus, pending.jobStatus);
-			commitTracked(pending.things);
+			commitTracked(pending.things, pending.thingCount);
 		}
 
 		if (state.state === 'paused') {

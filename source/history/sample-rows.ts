@@ -1,41 +1,58 @@
-/** A batch's samples of one state: two values a row (the series' id or the thing's key, the values' text). */
-export type Rows = Array<number | string>;
-
-/** How many rows each state had in the last batch: the next batch's lists are made at that size. */
-export type RowSizes = Map<string | null, number>;
-
-type Filling = {readonly list: Rows; count: number};
+/** A batch's samples of one state: two values a row (the series' id or the thing's key, the values' text), the first `count` of `list`. */
+export type Rows = {readonly list: Array<number | string>; count: number};
 
 /**
-A batch's samples by state, each list made at the size its state's list had in the last batch (the
-rows of a poll vary little). Pushed one by one, the list of 8,300 running pods' rows was copied as it
-grew: 600 KB of young garbage a poll at 10,000 pods, a quarter of the write's.
+Each state's list of rows, kept from one batch to the next (the recorder's, in `Written`): a poll
+fills the lists its last poll filled, no list made. Made afresh at the size of the last batch's,
+the list of 8,300 running pods' rows (140 KB, more than V8 keeps among young objects of their own
+size) was a new large object each poll; pushed one by one, it was copied as it grew.
 */
-export function createSampleRows(sizes: RowSizes) {
-	const lists = new Map<string | null, Filling>();
+export type RowLists = Map<string | null, Rows>;
+
+/**
+A batch's samples by state, in the lists kept in `lists`. Its texts are let go once written
+(`releaseRows`): kept in the list until the next poll, 8,300 texts a poll would outlive a scavenge
+and be copied by it.
+*/
+export function createSampleRows(lists: RowLists) {
+	for (const rows of lists.values()) {
+		releaseRows(rows);
+	}
+
 	return {
 		/** Adds a sample, with the others of its state. */
 		add(reference: number | string, state: string | undefined, text: string): void {
 			const key = state ?? null;
-			let filling = lists.get(key);
-			if (!filling) {
-				filling = {list: Array.from({length: 2 * (sizes.get(key) ?? 0)}), count: 0};
-				lists.set(key, filling);
+			let rows = lists.get(key);
+			if (!rows) {
+				rows = {list: [], count: 0};
+				lists.set(key, rows);
 			}
 
-			filling.list[filling.count++] = reference;
-			filling.list[filling.count++] = text;
+			const {list} = rows;
+			if (rows.count < list.length) {
+				list[rows.count++] = reference;
+				list[rows.count++] = text;
+			} else {
+				list.push(reference, text);
+				rows.count += 2;
+			}
 		},
-		/** Puts the lists into `samples` by state, each cut to its rows; their sizes are kept for the next batch (only this batch's states). */
+		/** Puts the states that have rows into `samples`. */
 		finish(samples: Map<string | null, Rows>): void {
-			sizes.clear();
-			for (const [key, {list, count}] of lists) {
-				list.length = count;
-				samples.set(key, list);
-				sizes.set(key, count / 2);
+			for (const [key, rows] of lists) {
+				if (rows.count > 0) {
+					samples.set(key, rows);
+				}
 			}
 		},
 	};
+}
+
+/** The rows let go (their texts no longer held), the list kept at its length for the next batch. */
+export function releaseRows(rows: Rows): void {
+	rows.list.fill(0, 0, rows.count);
+	rows.count = 0;
 }
 
 export type SampleRows = ReturnType<typeof createSampleRows>;

@@ -73,9 +73,10 @@ export function trackedOf(things: TrackedKind, kind: SeriesKind, id: string): Tr
 	return tracked;
 }
 
-/** What a committed batch wrote of each thing becomes what was last written. */
-export function commitTracked(pending: readonly Tracked[]): void {
-	for (const tracked of pending) {
+/** What a committed batch wrote of each thing (the first `count` of `pending`) becomes what was last written. */
+export function commitTracked(pending: readonly Tracked[], count = pending.length): void {
+	for (let index = 0; index < count; index++) {
+		const tracked = pending[index]!;
 		if (tracked.pendingSample) {
 			const {values} = tracked;
 			tracked.values = tracked.nextValues;

@@ -2,6 +2,7 @@ import {createBulkInsert} from './bulk-insert.js';
 import type {Batch} from './changes.js';
 import type {SqliteDatabase} from './history-file.js';
 import type {SeriesKind} from './history-types.js';
+import {releaseRows, type Rows} from './sample-rows.js';
 import {thingKey} from './tracked.js';
 
 /** Counts changes to the `series` table (things added, renamed, deleted, back, pruned): a reader keeps the table and reloads it when this moves. */
@@ -11,11 +12,11 @@ export const seriesChangedSql = `INSERT INTO meta (key, value) VALUES ('series_v
 export type SeriesEntry = {readonly id: number; name: string; deleted: boolean};
 
 /** The series' id in place of the key of a thing new to the file, in a batch's rows of samples (the batch is not written twice). */
-function withIds(rows: Array<number | string>, lookup: (thing: string) => number): void {
-	for (let index = 0; index < rows.length; index += 2) {
-		const reference = rows[index];
+function withIds({list, count}: Rows, lookup: (thing: string) => number): void {
+	for (let index = 0; index < count; index += 2) {
+		const reference = list[index];
 		if (typeof reference === 'string') {
-			rows[index] = lookup(reference);
+			list[index] = lookup(reference);
 		}
 	}
 }
@@ -121,7 +122,9 @@ export function createBatchWriter(db: SqliteDatabase) {
 			if (batch.samples.size > 0) {
 				for (const [state, rows] of batch.samples) {
 					withIds(rows, lookup);
-					insertSamples(rows, [at, state]);
+					insertSamples(rows.list, [at, state], rows.count);
+					// Its texts let go now, not held until the next poll fills the list again.
+					releaseRows(rows);
 				}
 
 				statements.poll.run(at, keyframe ? 1 : 0);

@@ -1,36 +1,43 @@
 import {describe, expect, test} from 'vitest';
-import {createSampleRows, type RowSizes, type Rows} from '../../source/history/sample-rows.js';
+import {createSampleRows, releaseRows, type RowLists, type Rows} from '../../source/history/sample-rows.js';
+
+const rowsOf = (samples: Map<string | null, Rows>) => [...samples].map(([state, {list, count}]) => [state, list.slice(0, count)]);
 
 describe("a batch's samples by state", () => {
-	test('each state holds its rows in order, cut to them whether its list was made larger or smaller; the sizes kept are this batch’s only', () => {
-		const sizes: RowSizes = new Map([
-			['RUNNING', 3],
-			['EXITED', 1],
-			['gone', 5],
-		]);
-		const first = createSampleRows(sizes);
+	test('each state holds its rows in order; the next batch fills the same lists from their start, and a state with no rows in it is not in it', () => {
+		const lists: RowLists = new Map();
+		const first = createSampleRows(lists);
 		first.add(1, 'RUNNING', '[1]');
 		first.add('pod\0new', 'EXITED', '[2]');
 		first.add(3, 'EXITED', '[3]');
 		first.add(4, undefined, '[4]');
 		const samples = new Map<string | null, Rows>();
 		first.finish(samples);
-		expect([...samples]).toEqual([
+		expect(rowsOf(samples)).toEqual([
 			['RUNNING', [1, '[1]']],
 			['EXITED', ['pod\0new', '[2]', 3, '[3]']],
 			[null, [4, '[4]']],
 		]);
-		expect([...sizes]).toEqual([
-			['RUNNING', 1],
-			['EXITED', 2],
-			[null, 1],
-		]);
+		const exited = samples.get('EXITED')!.list;
 
-		const second = createSampleRows(sizes);
+		const second = createSampleRows(lists);
 		second.add(5, 'EXITED', '[5]');
 		const next = new Map<string | null, Rows>();
 		second.finish(next);
-		expect([...next]).toEqual([['EXITED', [5, '[5]']]]);
-		expect([...sizes]).toEqual([['EXITED', 1]]);
+		expect(rowsOf(next)).toEqual([['EXITED', [5, '[5]']]]);
+		// The same list, its rows past the batch's let go (no text of the last batch held).
+		expect(next.get('EXITED')!.list).toBe(exited);
+		expect(exited).toEqual([5, '[5]', 0, 0]);
+		expect(lists.get('RUNNING')).toEqual({list: [0, 0], count: 0});
+	});
+
+	test('rows released once written hold no text and count none; the list keeps its length', () => {
+		const lists: RowLists = new Map();
+		const rows = createSampleRows(lists);
+		rows.add(1, 'RUNNING', '[1]');
+		rows.add(2, 'RUNNING', '[2]');
+		const running = lists.get('RUNNING')!;
+		releaseRows(running);
+		expect(running).toEqual({list: [0, 0, 0, 0], count: 0});
 	});
 });
