@@ -1,5 +1,5 @@
 import type {PodRecord} from '../api/graphql-types.js';
-import type {PodGlance} from '../store/pod-figures.js';
+import type {PodCostFields, PodGlance} from '../store/pod-figures.js';
 import type {PodState} from '../store/types.js';
 import {kindFields, podAt} from './fields.js';
 
@@ -60,9 +60,9 @@ export class PastPod implements PodState {
 		return {
 			id: stored.id,
 			name: stored.name,
-			desiredStatus: this.#state ?? null,
-			costPerHr: values[0] ?? null,
-			volumeInGb: stored.volumeInGb,
+			desiredStatus: this.desiredStatus,
+			costPerHr: this.costPerHr,
+			volumeInGb: this.volumeInGb,
 			gpuCount: values[1] ?? stored.gpuCount,
 			gpuDisplayName: stored.machine?.gpuDisplayName,
 			up,
@@ -73,6 +73,26 @@ export class PastPod implements PodState {
 			memory: up ? (values[4] ?? undefined) : undefined,
 			uptimeInSeconds: undefined,
 		};
+	}
+
+	/**
+	What its cost is made of (`podCost`), read from the sample: a past pod is its own (the cost totals
+	of 10,000 pods make no object for each); `desiredStatus`, `costPerHr` and `volumeInGb` below.
+	*/
+	costFields(): PodCostFields {
+		return this;
+	}
+
+	get desiredStatus(): string | null {
+		return this.#state ?? null;
+	}
+
+	get costPerHr(): number | null {
+		return this.#values[0] ?? null;
+	}
+
+	get volumeInGb(): number | null | undefined {
+		return this.#stored.volumeInGb;
 	}
 
 	/** As JSON (the agent's answer), the state it reads as: its record and history. */

@@ -94,12 +94,37 @@ function raiseWidth(widths: number[], column: number, length: number): void {
 	}
 }
 
+/** The GPU cells made, by GPU type and count: one text for the rows of all pods alike (a time cursor's step makes 10,000 rows). */
+const gpuCells = new Map<string, Map<number, string>>();
+
+/** `2× H100 SXM`: the GPU cell of a pod with GPUs. */
+function gpuCell(count: number, displayName: string): string {
+	let byCount = gpuCells.get(displayName);
+	if (!byCount) {
+		// A few GPU types in any account; a bound all the same.
+		if (gpuCells.size >= 256) {
+			gpuCells.clear();
+		}
+
+		byCount = new Map();
+		gpuCells.set(displayName, byCount);
+	}
+
+	let cell = byCount.get(count);
+	if (cell === undefined) {
+		cell = `${count}× ${sanitizeLine(displayName)}`;
+		byCount.set(count, cell);
+	}
+
+	return cell;
+}
+
 /** What a pod's cells and sort values are both made of: its glance (a past pod's made without its record). */
 function podFigures(glance: PodGlance) {
 	const name = sanitizeLine(glance.name || glance.id);
 	// A pod may have no GPU at all: it is a CPU pod, with no GPU bars or history.
 	const cpuOnly = glance.gpuCount === 0;
-	const gpu = cpuOnly ? 'CPU only' : `${glance.gpuCount ?? 0}× ${sanitizeLine(glance.gpuDisplayName ?? '?')}`;
+	const gpu = cpuOnly ? 'CPU only' : gpuCell(glance.gpuCount ?? 0, glance.gpuDisplayName ?? '?');
 	return {name, gpu, cpuOnly, status: podStatus(glance)};
 }
 

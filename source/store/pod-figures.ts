@@ -28,8 +28,8 @@ export type PodGlance = PodCostFields & {
 	readonly uptimeInSeconds: number | undefined;
 };
 
-/** A pod state that tells its glance itself (a past pod). */
-type Glancing = {readonly glance?: () => PodGlance};
+/** A pod state that tells its glance and its cost's fields itself (a past pod). */
+type Glancing = {readonly glance?: () => PodGlance; readonly costFields?: () => PodCostFields};
 
 /** The glance at a pod's record. */
 export function glanceOf(record: PodRecord): PodGlance {
@@ -56,8 +56,8 @@ export function glanceOf(record: PodRecord): PodGlance {
 /** A pod state's glance: its own when it tells one, else its record's. */
 export const podGlance = (pod: PodState): PodGlance => (pod as PodState & Glancing).glance?.() ?? glanceOf(pod.record);
 
-/** What a pod state's cost is made of: its glance when it tells one (no record made), else its record. */
-export const podCostFields = (pod: PodState): PodCostFields => (pod as PodState & Glancing).glance?.() ?? pod.record;
+/** What a pod state's cost is made of: its own fields when it tells them (no record made), else its record. */
+export const podCostFields = (pod: PodState): PodCostFields => (pod as PodState & Glancing).costFields?.() ?? pod.record;
 
 /** Mean GPU utilisation of a running pod; undefined when it has no runtime. */
 export function meanGpuUtil(record: PodRecord): number | undefined {
