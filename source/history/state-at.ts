@@ -90,10 +90,16 @@ step of the time cursor, and only the Pods pane reads its pods (the others their
 */
 function lazyCollection<S>(build: () => Record<string, S>, order: string[], at: number): Collection<S> {
 	let byId: Record<string, S> | undefined;
+	// Let go once built: what it reads (the samples of 10,000 pods) is not kept with the account.
+	let make: (() => Record<string, S>) | undefined = build;
 	return {
 		get byId() {
-			byId ??= build();
-			return byId;
+			if (make) {
+				byId = make();
+				make = undefined;
+			}
+
+			return byId!;
 		},
 		order,
 		updatedAt: at,

@@ -1,6 +1,6 @@
 import {useMemo} from 'react';
 import {usePodtop} from '../components/services.js';
-import {formatCostTotals, podCostTotals} from '../store/pod-figures.js';
+import {formatCostTotals, podCostFields, podCostTotals} from '../store/pod-figures.js';
 import {ListPane} from './list-pane.js';
 
 type Props = {readonly width: number; readonly height: number};
@@ -13,7 +13,8 @@ of the account cost together.
 export function PodsPane({width, height}: Props) {
 	const pods = usePodtop(state => state.pods);
 	const totals = useMemo(
-		() => (pods.updatedAt === undefined ? undefined : formatCostTotals(podCostTotals(pods.order.map(id => pods.byId[id]!.record)))),
+		// Past pods tell their cost without their records made (a time cursor's step: 10,000 pods).
+		() => (pods.updatedAt === undefined ? undefined : formatCostTotals(podCostTotals(pods.order.map(id => podCostFields(pods.byId[id]!))))),
 		[pods],
 	);
 	return <ListPane pane='pods' title='Pods' source='graphql' width={width} height={height} hint={totals} />;

@@ -1,7 +1,7 @@
 import {formatDuration} from '../format/duration.js';
 import {levels, sparkline, type Glyphs} from '../format/glyphs.js';
 import {sanitizeLine} from '../format/sanitize.js';
-import {formatCostNow, meanGpuUtil, podCost} from '../store/pod-figures.js';
+import {formatCostNow, glanceOf, podCost, podGlance, type PodGlance} from '../store/pod-figures.js';
 import {listUtilHistoryLimit} from '../store/write-pods.js';
 import type {PodRecord} from '../api/graphql-types.js';
 import type {PodState} from '../store/types.js';
@@ -45,10 +45,10 @@ const unknown: PodStatus = {label: '?', short: '?', rank: 0, attention: true};
 A pod's status for people, ranked for the default order: pods needing attention first (asked to
 run but not up, or in a state podtop does not know), then running, then the rest, exited last.
 */
-export function podStatus(record: PodRecord): PodStatus {
+export function podStatus(record: PodRecord | PodGlance): PodStatus {
 	const status = record.desiredStatus ?? undefined;
 	if (status === 'RUNNING') {
-		return record.runtime ? running : starting;
+		return ('up' in record ? record.up : record.runtime) ? running : starting;
 	}
 
 	if (status === 'EXITED') {
@@ -94,26 +94,38 @@ function raiseWidth(widths: number[], column: number, length: number): void {
 	}
 }
 
-/** What a pod's cells and sort values are both made of. */
-function podFigures(record: PodRecord) {
-	const name = sanitizeLine(record.name || record.id);
+/** The GPU cells made, by GPU type and count: one text for the rows of all pods alike (a time cursor's step makes 10,000 rows). */
+const gpuCells = new Map<string, Map<number, string>>();
+
+/** `2× H100 SXM`: the GPU cell of a pod with GPUs. */
+function gpuCell(count: number, displayName: string): string {
+	let byCount = gpuCells.get(displayName);
+	if (!byCount) {
+		// A few GPU types in any account; a bound all the same.
+		if (gpuCells.size >= 256) {
+			gpuCells.clear();
+		}
+
+		byCount = new Map();
+		gpuCells.set(displayName, byCount);
+	}
+
+	let cell = byCount.get(count);
+	if (cell === undefined) {
+		cell = `${count}× ${sanitizeLine(displayName)}`;
+		byCount.set(count, cell);
+	}
+
+	return cell;
+}
+
+/** What a pod's cells and sort values are both made of: its glance (a past pod's made without its record). */
+function podFigures(glance: PodGlance) {
+	const name = sanitizeLine(glance.name || glance.id);
 	// A pod may have no GPU at all: it is a CPU pod, with no GPU bars or history.
-	const cpuOnly = record.gpuCount === 0;
-	const gpu = cpuOnly ? 'CPU only' : `${record.gpuCount ?? 0}× ${sanitizeLine(record.machine?.gpuDisplayName ?? '?')}`;
-	const runtime = record.runtime ?? undefined;
-	const gpus = runtime?.gpus ?? [];
-	const vram = gpus.length > 0 ? gpus.reduce((sum, item) => sum + (item.memoryUtilPercent ?? 0), 0) / gpus.length : undefined;
-	return {
-		name,
-		gpu,
-		cpuOnly,
-		runtime,
-		status: podStatus(record),
-		util: meanGpuUtil(record),
-		vram,
-		cpu: runtime?.container?.cpuPercent ?? undefined,
-		memory: runtime?.container?.memoryPercent ?? undefined,
-	};
+	const cpuOnly = glance.gpuCount === 0;
+	const gpu = cpuOnly ? 'CPU only' : gpuCell(glance.gpuCount ?? 0, glance.gpuDisplayName ?? '?');
+	return {name, gpu, cpuOnly, status: podStatus(glance)};
 }
 
 /**
@@ -140,41 +152,44 @@ class PodRow implements SortableRow {
 		private readonly wide: boolean,
 		private readonly glyphs: Glyphs,
 	) {
-		const {record} = pod;
-		const {name, gpu, cpuOnly, runtime, status, util, vram, cpu, memory} = podFigures(record);
+		const glance = podGlance(pod);
+		const {name, gpu, cpuOnly, status} = podFigures(glance);
+		const {up, util, vram, cpu, memory, uptimeInSeconds} = glance;
 		// What the pod costs now: a stopped pod its volume, never its running price (that is in its details).
-		const cost = podCost(record);
-		this.key = record.id;
+		const cost = podCost(glance);
+		this.key = glance.id;
 		this.sortValues = wide
-			? [name, gpu, status.rank, util, util, util, vram, cpu, memory, runtime?.uptimeInSeconds ?? undefined, cost.now]
+			? [name, gpu, status.rank, util, util, util, vram, cpu, memory, uptimeInSeconds, cost.now]
 			: [name, gpu, status.rank, util, util, cpu, cost.now];
 		this.tone = status.attention ? 'warn' : undefined;
 		this.dim = status.rank > 1;
 		this.#statusLength = wide ? status.label.length : status.short.length;
-		this.#perGpuLength = runtime && !cpuOnly ? (runtime.gpus ?? []).length : 0;
-		this.#historyLength = runtime && !cpuOnly ? listUtilHistoryLimit : 0;
-		this.#uptimeLength = runtime ? formatDuration(runtime.uptimeInSeconds).length : 1;
+		this.#perGpuLength = up && !cpuOnly ? glance.gpus : 0;
+		this.#historyLength = up && !cpuOnly ? listUtilHistoryLimit : 0;
+		this.#uptimeLength = up ? formatDuration(uptimeInSeconds).length : 1;
 		this.#costLength = formatCostNow(cost).length;
 	}
 
 	get cells(): string[] {
 		const {record, utilHistory} = this.pod;
 		const {glyphs} = this;
-		const {name, gpu, cpuOnly, runtime, status, util, vram, cpu, memory} = podFigures(record);
+		const glance = glanceOf(record);
+		const {name, gpu, cpuOnly, status} = podFigures(glance);
+		const {up, util, vram, cpu, memory, uptimeInSeconds} = glance;
 		const perGpu =
-			runtime && !cpuOnly
+			up && !cpuOnly
 				? levels(
-						(runtime.gpus ?? []).map(item => item.gpuUtilPercent ?? 0),
+						(record.runtime?.gpus ?? []).map(item => item.gpuUtilPercent ?? 0),
 						glyphs,
 					)
 				: '';
-		const uptime = runtime ? formatDuration(runtime.uptimeInSeconds) : '–';
+		const uptime = up ? formatDuration(uptimeInSeconds) : '–';
 		const cost = formatCostNow(podCost(record));
 		if (!this.wide) {
 			return [name, gpu, status.short, perGpu, percent(util), percent(cpu), cost];
 		}
 
-		const history = runtime && !cpuOnly ? sparkline(utilHistory, listUtilHistoryLimit, glyphs, 100) : '';
+		const history = up && !cpuOnly ? sparkline(utilHistory, listUtilHistoryLimit, glyphs, 100) : '';
 		return [name, gpu, status.label, perGpu, percent(util), history, percent(vram), percent(cpu), percent(memory), uptime, cost];
 	}
 
@@ -202,7 +217,7 @@ class PodRow implements SortableRow {
 
 	get searchText(): string {
 		const {record} = this.pod;
-		const {name, gpu, status} = podFigures(record);
+		const {name, gpu, status} = podFigures(glanceOf(record));
 		return `${record.id} ${name} ${gpu} ${status.label} ${sanitizeLine(record.imageName ?? '')}`;
 	}
 }

@@ -1,6 +1,63 @@
 import type {PodRecord} from '../api/graphql-types.js';
 import {formatDollarsPerHour, formatPrice} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
+import type {PodState} from './types.js';
+
+/** What a pod's cost is made of (`podCost`): its record, or a glance at it. */
+export type PodCostFields = Pick<PodRecord, 'desiredStatus' | 'costPerHr' | 'volumeInGb'>;
+
+/**
+What the Pods pane's row and the cost totals read of a pod, in plain figures: a past pod tells them
+from its sample without making its record (a time cursor's step reads 10,000 pods; past-pod.ts).
+*/
+export type PodGlance = PodCostFields & {
+	readonly id: string;
+	readonly name: string | null | undefined;
+	readonly gpuCount: number | null | undefined;
+	readonly gpuDisplayName: string | null | undefined;
+	/** The pod has a runtime (it is up). */
+	readonly up: boolean;
+	/** How many GPUs its runtime lists. */
+	readonly gpus: number;
+	/** Mean GPU utilisation, rounded (`meanGpuUtil`); undefined without GPUs in its runtime. */
+	readonly util: number | undefined;
+	/** Mean GPU memory use; undefined without GPUs in its runtime. */
+	readonly vram: number | undefined;
+	readonly cpu: number | undefined;
+	readonly memory: number | undefined;
+	readonly uptimeInSeconds: number | undefined;
+};
+
+/** A pod state that tells its glance and its cost's fields itself (a past pod). */
+type Glancing = {readonly glance?: () => PodGlance; readonly costFields?: () => PodCostFields};
+
+/** The glance at a pod's record. */
+export function glanceOf(record: PodRecord): PodGlance {
+	const runtime = record.runtime ?? undefined;
+	const gpus = runtime?.gpus ?? [];
+	return {
+		id: record.id,
+		name: record.name,
+		desiredStatus: record.desiredStatus,
+		costPerHr: record.costPerHr,
+		volumeInGb: record.volumeInGb,
+		gpuCount: record.gpuCount,
+		gpuDisplayName: record.machine?.gpuDisplayName,
+		up: runtime !== undefined,
+		gpus: gpus.length,
+		util: meanGpuUtil(record),
+		vram: gpus.length > 0 ? gpus.reduce((sum, item) => sum + (item.memoryUtilPercent ?? 0), 0) / gpus.length : undefined,
+		cpu: runtime?.container?.cpuPercent ?? undefined,
+		memory: runtime?.container?.memoryPercent ?? undefined,
+		uptimeInSeconds: runtime?.uptimeInSeconds ?? undefined,
+	};
+}
+
+/** A pod state's glance: its own when it tells one, else its record's. */
+export const podGlance = (pod: PodState): PodGlance => (pod as PodState & Glancing).glance?.() ?? glanceOf(pod.record);
+
+/** What a pod state's cost is made of: its own fields when it tells them (no record made), else its record. */
+export const podCostFields = (pod: PodState): PodCostFields => (pod as PodState & Glancing).costFields?.() ?? pod.record;
 
 /** Mean GPU utilisation of a running pod; undefined when it has no runtime. */
 export function meanGpuUtil(record: PodRecord): number | undefined {
@@ -41,7 +98,7 @@ exporter, alerts). Asked to run (STARTING too): its `costPerHr`. Stopped (EXITED
 the published stopped rate, an estimate; a 0-GB volume costs $0; an unknown volume size is unknown,
 never the running price. Terminated: nothing. Any other status: unknown.
 */
-export function podCost(record: PodRecord): PodCost {
+export function podCost(record: PodCostFields): PodCost {
 	const runningPerHr = record.costPerHr ?? undefined;
 	const volumeInGb = record.volumeInGb ?? undefined;
 	// One object made per call, no function to make it (10,000 pods' rows and totals at each step of the time cursor).
@@ -87,7 +144,7 @@ export type CostSum = {readonly perHr: number; readonly pods: number; readonly u
 export type PodCostTotals = {readonly running: CostSum; readonly stopped: CostSum};
 
 /** Sums the pods' costs now, apart for the running pods and the others. */
-export function podCostTotals(records: Iterable<PodRecord>): PodCostTotals {
+export function podCostTotals(records: Iterable<PodCostFields>): PodCostTotals {
 	const running = {perHr: 0, pods: 0, unknown: 0, estimated: false};
 	const stopped = {perHr: 0, pods: 0, unknown: 0, estimated: false};
 	for (const record of records) {

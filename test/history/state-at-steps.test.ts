@@ -31,8 +31,15 @@ const pod = (id: string, util: number, image: string, status = 'RUNNING'): PodRe
 	runtime: status === 'RUNNING' ? {gpus: [{gpuUtilPercent: util, memoryUtilPercent: 30}], container: {cpuPercent: 5, memoryPercent: 10}} : null,
 });
 
-/** What a past account shows, whole (the pods' states made). */
-const shown = (account: PastAccount | undefined) => account && {...account, pods: {...account.pods, byId: account.pods.byId}};
+/** What a past account shows, whole (the pods' states made, each as the record and history it reads as: a past pod makes its record when first read). */
+const shown = (account: PastAccount | undefined) =>
+	account && {
+		...account,
+		pods: {
+			...account.pods,
+			byId: Object.fromEntries(Object.entries(account.pods.byId).map(([key, {record, utilHistory}]) => [key, {record, utilHistory}])),
+		},
+	};
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {

@@ -69,3 +69,20 @@ test("each Pods row widens the columns to its cells' lengths as its cells have t
 		}
 	}
 });
+
+test('the GPU cell says the count and the type (made safe for the terminal) of each pod, pods alike sharing it; a CPU pod says so', () => {
+	const pod = (id: string, gpuCount: number, gpuDisplayName: string | undefined): PodState => ({
+		record: {id, name: id, desiredStatus: 'EXITED', gpuCount, machine: gpuDisplayName === undefined ? null : {gpuDisplayName}},
+		utilHistory: [],
+	});
+	const pods = [
+		pod('a', 2, 'H100 SXM'),
+		pod('b', 2, 'H100 SXM'),
+		pod('c', 8, 'H100 SXM'),
+		pod('d', 1, 'RTX\u001B[31m 4090'),
+		pod('e', 0, 'H100 SXM'),
+		pod('f', 1, undefined),
+	];
+	const gpuCells = podRows(pods, true, unicodeGlyphs).map(row => row.cells[1]);
+	expect(gpuCells).toEqual(['2× H100 SXM', '2× H100 SXM', '8× H100 SXM', '1× RTX␛[31m 4090', 'CPU only', '1× ?']);
+});
