@@ -81,7 +81,11 @@ async function windowChanges(session, screen, endpoints) {
 	return latencies;
 }
 
-export async function cursorBench({week, report, presses = 20}) {
+/**
+The figures of the time cursor. Each case presses `[` `presses` times: with 20, a p95 was the slowest step
+(the 19th of 20), which is whichever step the dashboard's own poll of 10,000 pods (every 60 s) landed in.
+*/
+export async function cursorBench({week, report, presses = 60}) {
 	process.env.TZ = 'UTC';
 	const sim = await startSim(['--no-load', '--seed', String(weekFleet.seed), '--endpoints', String(weekFleet.endpoints), '--pods', String(weekFleet.pods)]);
 	const state = mkdtempSync(path.join(tmpdir(), 'podtop-bench-cursor-'));
@@ -120,7 +124,7 @@ export async function cursorBench({week, report, presses = 20}) {
 				`cursor step [ key→frame, ${label} (p95)`,
 				`${p95(latencies.wall).toFixed(0)} ms`,
 				'≤ 150 ms',
-				`median ${median(latencies.wall).toFixed(0)} ms; CPU median ${median(latencies.cpu).toFixed(0)}, p95 ${p95(latencies.cpu).toFixed(0)} ms`,
+				`median ${median(latencies.wall).toFixed(0)} ms, slowest ${Math.max(...latencies.wall).toFixed(0)} ms of ${presses}; CPU median ${median(latencies.cpu).toFixed(0)}, p95 ${p95(latencies.cpu).toFixed(0)} ms`,
 			);
 		}
 	} finally {
