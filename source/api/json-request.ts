@@ -1,19 +1,8 @@
-import type {Pool} from 'undici';
 import {ApiError, fromTransportError, kindForStatus, parseRetryAfter} from './errors.js';
-import {requestText, type TextAnswer} from './text-request.js';
+import {requestText, type TextAnswer, type TextRequest} from './text-request.js';
 
-export type JsonRequest = {
-	readonly pool: Pool;
-	readonly url: URL;
-	readonly method: 'GET' | 'POST';
-	readonly headers: Record<string, string>;
-	readonly body?: string;
-	readonly signal?: AbortSignal;
-	/** Overrides the pool's header timeout (long-polls wait longer). */
-	readonly headersTimeoutMs?: number;
-	/** What to call this request in error messages (never the URL with its query). */
-	readonly label: string;
-};
+/** A request of `requestText` by URL, named for error messages (never the URL with its query). */
+export type JsonRequest = Omit<TextRequest, 'path'> & {readonly url: URL; readonly label: string};
 
 function serviceMessage(text: string, status: number): string {
 	try {

@@ -1,14 +1,6 @@
 import {describe, expect, test, vi} from 'vitest';
 import {parseSplitJson} from '../../source/api/json-stream.js';
-
-/** A small deterministic random source, so a failure can be run again. */
-function random(seed: number) {
-	let state = seed;
-	return () => {
-		state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-		return state / 2_147_483_648;
-	};
-}
+import {seededRandom} from '../helpers/seeded-random.js';
 
 const awkward = ['{', '}', '[', ']', '"', '\\', ',', ':', 'é', '×', '😀', '\n', '\u0000', 'plain'];
 
@@ -61,7 +53,7 @@ function rejoined({document, elements}: {document: unknown; elements: unknown[]}
 describe('parseSplitJson', () => {
 	test('200 random answers in random chunks parse as JSON.parse parses them whole, each list object apart', async () => {
 		for (let seed = 1; seed <= 200; seed++) {
-			const next = random(seed);
+			const next = seededRandom(seed);
 			const pods = Array.from({length: Math.floor(next() * 6)}, () => ({id: String(next()), extra: value(next, 0), nested: [{deeper: value(next, 2)}]}));
 			const answer = {before: value(next, 1), data: {myself: {pods, after: value(next, 2)}}, errors: [{message: 'x', path: ['a'], locations: [{line: 1}]}]};
 			const text = JSON.stringify(answer, undefined, seed % 2 === 0 ? 2 : undefined);
@@ -75,7 +67,7 @@ describe('parseSplitJson', () => {
 	test('the list on the path is indices; lists elsewhere, at its depth or not, are left whole', async () => {
 		const text =
 			'{"other":[{"id":"c"}],"data":{"myself":{"list":[{"id":"d"}],"pods":[{"id":"a","gpus":[{"u":1}]},null,{"id":"b"}]}},"errors":[{"locations":[{"line":1}]}]}';
-		const split = await parseSplitJson(chunked(text, random(7), 10), ['data', 'myself', 'pods']);
+		const split = await parseSplitJson(chunked(text, seededRandom(7), 10), ['data', 'myself', 'pods']);
 		expect(split.document).toEqual({other: [{id: 'c'}], data: {myself: {list: [{id: 'd'}], pods: [0, null, 1]}}, errors: [{locations: [{line: 1}]}]});
 		expect(split.elements).toEqual([{id: 'a', gpus: [{u: 1}]}, {id: 'b'}]);
 	});
@@ -103,7 +95,7 @@ describe('parseSplitJson', () => {
 	test('a run of objects ends where the list holds something else between them, in one chunk or cut anywhere', async () => {
 		const text = '{"data":{"myself":{"pods":[ {"id":"a"} ,\n {"id":"b"},"s{",{"id":"c"},[{"id":"x"}],{"id":"d"},1,{"id":"e"} ]}}}';
 		for (const most of [text.length, 1, 7]) {
-			const split = await parseSplitJson(chunked(text, random(most), most), ['data', 'myself', 'pods']);
+			const split = await parseSplitJson(chunked(text, seededRandom(most), most), ['data', 'myself', 'pods']);
 			expect(split.document, `chunks up to ${most}`).toEqual({data: {myself: {pods: [0, 1, 's{', 2, [{id: 'x'}], 3, 1, 4]}}});
 			expect(split.elements).toEqual(['a', 'b', 'c', 'd', 'e'].map(id => ({id})));
 		}
@@ -112,10 +104,12 @@ describe('parseSplitJson', () => {
 	test('a truncated or malformed answer is a SyntaxError, as with JSON.parse', async () => {
 		const text = '{"data":{"myself":{"pods":[{"id":"a"},{"id":"b"}]}}}';
 		for (let end = 1; end < text.length; end++) {
-			await expect(parseSplitJson(chunked(text.slice(0, end), random(end), 5), ['data', 'myself', 'pods']), `cut at ${end}`).rejects.toThrow(SyntaxError);
+			await expect(parseSplitJson(chunked(text.slice(0, end), seededRandom(end), 5), ['data', 'myself', 'pods']), `cut at ${end}`).rejects.toThrow(SyntaxError);
 		}
 
-		await expect(parseSplitJson(chunked('{"data":{"myself":{"pods":[{"id":}]}}}', random(1), 5), ['data', 'myself', 'pods'])).rejects.toThrow(SyntaxError);
-		await expect(parseSplitJson(chunked('<html>502</html>', random(1), 5), ['data', 'myself', 'pods'])).rejects.toThrow(SyntaxError);
+		await expect(parseSplitJson(chunked('{"data":{"myself":{"pods":[{"id":}]}}}', seededRandom(1), 5), ['data', 'myself', 'pods'])).rejects.toThrow(
+			SyntaxError,
+		);
+		await expect(parseSplitJson(chunked('<html>502</html>', seededRandom(1), 5), ['data', 'myself', 'pods'])).rejects.toThrow(SyntaxError);
 	});
 });

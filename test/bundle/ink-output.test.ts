@@ -9,6 +9,7 @@ import stringWidth from 'string-width';
 import {describe, expect, test} from 'vitest';
 import {characterWidthLimit, createOutputClass} from '../../scripts/stubs/ink-output.js';
 import {fastAnsiTokenize, withNarrowFastPath} from '../../scripts/stubs/text-paths.js';
+import {seededRandom} from '../helpers/seeded-random.js';
 
 type Transformer = (line: string, index: number) => string;
 type Clip = {x1?: number; x2?: number; y1?: number; y2?: number};
@@ -21,15 +22,6 @@ type OutputLike = {
 type OutputClass = new (options: {width: number; height: number}) => OutputLike;
 
 const inkOutput = (await import(new URL('../../node_modules/ink/build/output.js', import.meta.url).href)) as {default: OutputClass};
-
-/** A small deterministic random source, so a failure can be run again. */
-function random(seed: number) {
-	let state = seed;
-	return () => {
-		state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-		return state / 2_147_483_648;
-	};
-}
 
 const pieces = [
 	'a',
@@ -126,7 +118,7 @@ const standIns: Array<[string, OutputClass]> = [
 describe('the bundle’s Output draws what Ink’s does', () => {
 	for (const [name, StandIn] of standIns) {
 		test(`${name}: 600 random frames, each the last one with some writes changed`, () => {
-			const next = random(7);
+			const next = seededRandom(7);
 			let operations: Operation[] = [];
 			let width = 30;
 			let height = 8;

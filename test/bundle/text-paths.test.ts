@@ -6,15 +6,7 @@ import * as tokenizer from '@alcalzone/ansi-tokenize';
 import stringWidth from 'string-width';
 import {describe, expect, test} from 'vitest';
 import {fastAnsiTokenize, narrowText, withNarrowFastPath} from '../../scripts/stubs/text-paths.js';
-
-/** A small deterministic random source, so a failure can be run again. */
-function random(seed: number) {
-	let state = seed;
-	return () => {
-		state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-		return state / 2_147_483_648;
-	};
-}
+import {seededRandom} from '../helpers/seeded-random.js';
 
 const narrowCharacters = Array.from({length: 0x26_00}, (_, code) => String.fromCodePoint(code)).filter(character => narrowText.test(character));
 /** What Ink's lines hold besides narrow text: SGR codes simple and compound, a stray escape, wide, joining and invisible characters. */
@@ -79,7 +71,7 @@ describe('narrow text', () => {
 
 describe('the bundle’s text paths answer as the packages do', () => {
 	test('string-width: 1,500 random lines for each copy', () => {
-		const next = random(1);
+		const next = seededRandom(1);
 		for (const [name, width] of widthCopies) {
 			const fastWidth = withNarrowFastPath(width);
 			for (let run = 0; run < 1500; run++) {
@@ -90,7 +82,7 @@ describe('the bundle’s text paths answer as the packages do', () => {
 	});
 
 	test('tokenize, styled characters and back: 2,000 random lines, alone and laid on a row of blanks as Ink lays them', () => {
-		const next = random(2);
+		const next = seededRandom(2);
 		for (let run = 0; run < 2000; run++) {
 			const line = randomLine(next);
 			const tokens = fast.tokenize(line);

@@ -6,15 +6,7 @@ import {PastPod} from '../../source/history/past-pod.js';
 import {podColumns, podRows} from '../../source/rows/pod-rows.js';
 import {glanceOf, podCostFields, podCostTotals, podGlance} from '../../source/store/pod-figures.js';
 import type {PodState} from '../../source/store/types.js';
-
-/** A small deterministic random source, so a failure can be run again. */
-function random(seed: number) {
-	let state = seed;
-	return () => {
-		state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-		return state / 2_147_483_648;
-	};
-}
+import {seededRandom} from '../helpers/seeded-random.js';
 
 type Case = {stored: PodRecord; state: string | null; values: Array<number | null>};
 
@@ -44,7 +36,7 @@ function randomCase(next: () => number, index: number): Case {
 }
 
 const cases = (count: number) => {
-	const next = random(23);
+	const next = seededRandom(23);
 	return Array.from({length: count}, (_, index) => randomCase(next, index));
 };
 

@@ -1,16 +1,8 @@
 import {expect, test} from 'vitest';
 import {naturalCompare} from '../../source/lib/natural-compare.js';
+import {seededRandom} from '../helpers/seeded-random.js';
 
 const collator = new Intl.Collator(undefined, {numeric: true, sensitivity: 'base'});
-
-/** A small deterministic random source, so a failure can be run again. */
-function random(seed: number) {
-	let state = seed;
-	return () => {
-		state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-		return state / 2_147_483_648;
-	};
-}
 
 const printable = Array.from({length: 95}, (_, index) => String.fromCodePoint(32 + index));
 /** Names as they come: mostly letters, digits (with leading zeros) and dashes, some other printable characters. */
@@ -54,7 +46,7 @@ test('every pair of printable ASCII characters is ordered as the Collator orders
 });
 
 test('50,000 random pairs of names are ordered as the Collator orders them', () => {
-	const next = random(11);
+	const next = seededRandom(11);
 	for (let run = 0; run < 50_000; run++) {
 		const left = randomName(next);
 		// Often a near twin: the same name with one piece changed, so the walk goes deep.

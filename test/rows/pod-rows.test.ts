@@ -4,15 +4,7 @@ import {asciiGlyphs, unicodeGlyphs} from '../../source/format/glyphs.js';
 import {podColumns, podRows} from '../../source/rows/pod-rows.js';
 import {contentWidths} from '../../source/rows/row.js';
 import type {PodState} from '../../source/store/types.js';
-
-/** A small deterministic random source, so a failure can be run again. */
-function random(seed: number) {
-	let state = seed;
-	return () => {
-		state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-		return state / 2_147_483_648;
-	};
-}
+import {seededRandom} from '../helpers/seeded-random.js';
 
 function randomPod(next: () => number, index: number): PodState {
 	const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
@@ -48,7 +40,7 @@ function randomPod(next: () => number, index: number): PodState {
 }
 
 test("each Pods row widens the columns to its cells' lengths as its cells have them, wide and compact, in both glyph sets", () => {
-	const next = random(3);
+	const next = seededRandom(3);
 	const pods = Array.from({length: 400}, (_, index) => randomPod(next, index));
 	for (const wide of [true, false]) {
 		for (const glyphs of [unicodeGlyphs, asciiGlyphs]) {

@@ -1,15 +1,7 @@
 import {expect, test} from 'vitest';
 import type {SortableRow} from '../../source/rows/row.js';
 import {filterAndSort, sortShown, type LastShown} from '../../source/rows/sort-rows.js';
-
-/** A small deterministic random source, so a failure can be run again. */
-function random(seed: number) {
-	let state = seed;
-	return () => {
-		state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-		return state / 2_147_483_648;
-	};
-}
+import {seededRandom} from '../helpers/seeded-random.js';
 
 const row = (key: string, name: string, rank: number | undefined, util: number): SortableRow => ({
 	key,
@@ -19,7 +11,7 @@ const row = (key: string, name: string, rank: number | undefined, util: number):
 });
 
 test("sorted in the last poll's order or from scratch, the order is the same; a changed sort or filter is sorted anew", () => {
-	const next = random(5);
+	const next = seededRandom(5);
 	const names = ['exp-2', 'exp-10', 'Exp-3', 'trainer', 'box', 'box'];
 	let rows = Array.from({length: 60}, (_, index) =>
 		row(`p${index}`, names[index % names.length]!, index % 4 === 0 ? undefined : index % 3, Math.floor(next() * 100)),
@@ -47,7 +39,7 @@ test("sorted in the last poll's order or from scratch, the order is the same; a 
 });
 
 test('with the same sort from poll to poll, only the rows that changed are compared, and the order is still what a sort gives', () => {
-	const next = random(11);
+	const next = seededRandom(11);
 	const names = ['exp-2', 'exp-10', 'Exp-3', 'trainer', 'box', 'box'];
 	let rows = Array.from({length: 80}, (_, index) =>
 		row(`p${index}`, names[index % names.length]!, index % 4 === 0 ? undefined : index % 3, Math.floor(next() * 100)),
@@ -75,7 +67,7 @@ test('with the same sort from poll to poll, only the rows that changed are compa
 });
 
 test('rows made anew that come with the same keys in the same order are put in the last order, and the order is still what a sort gives', () => {
-	const next = random(17);
+	const next = seededRandom(17);
 	const names = ['exp-2', 'exp-10', 'Exp-3', 'trainer', 'box', 'box'];
 	let rows = Array.from({length: 80}, (_, index) =>
 		row(`p${index}`, names[index % names.length]!, index % 4 === 0 ? undefined : index % 3, Math.floor(next() * 100)),
