@@ -1,7 +1,6 @@
 import type {Dispatcher, Pool} from 'undici';
 import {ApiError, fromTransportError} from './errors.js';
 import {graphqlError} from './graphql-errors.js';
-import {requestText, type TextAnswer} from './text-request.js';
 
 export type GraphqlPost = {
 	readonly pool: Pool;
@@ -15,28 +14,19 @@ export type GraphqlPost = {
 
 export type GraphqlAnswer<T = unknown> = {readonly data?: T | null; readonly errors?: Parameters<typeof graphqlError>[0]['errors']};
 
-/** A GraphQL document as graphql-request sends it (POST, JSON, the answers it accepts). */
-const queryRequest = ({url, headers, document, variables = {}}: GraphqlPost) => ({
-	path: url.pathname + url.search,
-	method: 'POST' as const,
-	headers: {...headers, accept: 'application/graphql-response+json, application/json', 'content-type': 'application/json'},
-	body: JSON.stringify({query: document, variables}),
-});
-
-/** A GraphQL document sent straight through the origin's pool, its answer a stream (a list read as it comes). */
-export async function sendQuery(query: GraphqlPost): Promise<Dispatcher.ResponseData> {
-	return query.pool.request({...queryRequest(query), signal: query.signal});
+/** A GraphQL document sent as graphql-request sends it (POST, JSON, the answers it accepts), straight through the origin's pool. */
+export async function sendQuery({pool, url, headers, document, variables = {}, signal}: GraphqlPost): Promise<Dispatcher.ResponseData> {
+	return pool.request({
+		path: url.pathname + url.search,
+		method: 'POST',
+		headers: {...headers, accept: 'application/graphql-response+json, application/json', 'content-type': 'application/json'},
+		body: JSON.stringify({query: document, variables}),
+		signal,
+	});
 }
 
 /** A status other than 2xx as graphql-request maps it, with the errors its body holds, if any; undefined for a 2xx. */
-export async function statusError(
-	response: Pick<Dispatcher.ResponseData, 'statusCode'> & {
-		readonly headers: Dispatcher.ResponseData['headers'];
-		readonly body?: Dispatcher.ResponseData['body'];
-	},
-	label: string,
-	text?: string,
-): Promise<ApiError | undefined> {
+export async function statusError(response: Dispatcher.ResponseData, label: string, text?: string): Promise<ApiError | undefined> {
 	const {statusCode} = response;
 	if (statusCode >= 200 && statusCode < 300) {
 		return undefined;
@@ -44,7 +34,7 @@ export async function statusError(
 
 	let errors: GraphqlAnswer['errors'];
 	try {
-		errors = (JSON.parse(text ?? (await response.body!.text())) as GraphqlAnswer).errors;
+		errors = (JSON.parse(text ?? (await response.body.text())) as GraphqlAnswer).errors;
 	} catch {}
 
 	return graphqlError({status: statusCode, errors, retryAfter: response.headers['retry-after']}, label);
@@ -57,14 +47,15 @@ map as graphql-request's do.
 */
 export async function postQuery<T>(query: GraphqlPost): Promise<T> {
 	const {label} = query;
-	let response: TextAnswer;
+	let response: Dispatcher.ResponseData;
+	let text: string;
 	try {
-		response = await requestText({pool: query.pool, signal: query.signal, ...queryRequest(query)});
+		response = await sendQuery(query);
+		text = await response.body.text();
 	} catch (error) {
 		throw fromTransportError(error, label);
 	}
 
-	const {text} = response;
 	const failed = await statusError(response, label, text);
 	if (failed) {
 		throw failed;

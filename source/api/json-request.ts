@@ -1,8 +1,18 @@
+import type {Dispatcher, Pool} from 'undici';
 import {ApiError, fromTransportError, kindForStatus, parseRetryAfter} from './errors.js';
-import {requestText, type TextAnswer, type TextRequest} from './text-request.js';
 
-/** A request of `requestText` by URL, named for error messages (never the URL with its query). */
-export type JsonRequest = Omit<TextRequest, 'path'> & {readonly url: URL; readonly label: string};
+export type JsonRequest = {
+	readonly pool: Pool;
+	readonly url: URL;
+	readonly method: 'GET' | 'POST';
+	readonly headers: Record<string, string>;
+	readonly body?: string;
+	readonly signal?: AbortSignal;
+	/** Overrides the pool's header timeout (long-polls wait longer). */
+	readonly headersTimeoutMs?: number;
+	/** What to call this request in error messages (never the URL with its query). */
+	readonly label: string;
+};
 
 function serviceMessage(text: string, status: number): string {
 	try {
@@ -19,14 +29,23 @@ function serviceMessage(text: string, status: number): string {
 /** One HTTP exchange with JSON out and in. The body is always consumed; failures become ApiError. */
 export async function requestJson<T>(options: JsonRequest): Promise<T> {
 	const {pool, url, method, headers, body, signal, headersTimeoutMs, label} = options;
-	let response: TextAnswer;
+	let response: Dispatcher.ResponseData;
+	let text: string;
 	try {
-		response = await requestText({pool, path: `${url.pathname}${url.search}`, method, headers, body, signal, headersTimeoutMs});
+		response = await pool.request({
+			path: `${url.pathname}${url.search}`,
+			method,
+			headers,
+			body,
+			signal,
+			...(headersTimeoutMs === undefined ? {} : {headersTimeout: headersTimeoutMs}),
+		});
+		text = await response.body.text();
 	} catch (error) {
 		throw fromTransportError(error, label);
 	}
 
-	const {statusCode, text} = response;
+	const {statusCode} = response;
 	if (statusCode < 200 || statusCode >= 300) {
 		// Bodies of 401, 404 and 429 are not something to depend on: the status says it all.
 		const message =
