@@ -29,9 +29,9 @@ export async function startSim(args) {
 podtop in a pty of the given size. `output` counts every byte the terminal receives. `launch` is how
 it is started: 'bin' runs the bundle itself (its shebang's Node flags apply), 'node' runs
 `node dist/bundle/podtop.js` (as a checkout is run; env without -S and npm's Windows shim do the same),
-with `nodeArgs` before the script if any.
+with `nodeArgs` before the script if any. `bundle` is another build's `podtop.js` (side-by-side.js).
 */
-export function startPodtop({columns = 120, rows = 40, args = [], simUrl, apiKey = 'bench-key', extraEnv = {}, launch = 'bin', nodeArgs = []}) {
+export function startPodtop({columns = 120, rows = 40, args = [], simUrl, apiKey = 'bench-key', extraEnv = {}, launch = 'bin', nodeArgs = [], bundle = cli}) {
 	const env = {...process.env, NODE_ENV: 'production', LANG: 'C.UTF-8', TERM: 'xterm-256color', HOME: '/nonexistent-podtop-home', ...extraEnv};
 	delete env.CI;
 	delete env.RUNPOD_API_KEY;
@@ -41,7 +41,7 @@ export function startPodtop({columns = 120, rows = 40, args = [], simUrl, apiKey
 	}
 
 	// Run the way users do: the bundle's own shebang (with its Node flags), or node and the bundle; the node binary on PATH.
-	const program = launch === 'node' ? `node ${nodeArgs.join(' ')} '${cli}'` : `'${cli}'`;
+	const program = launch === 'node' ? `node ${nodeArgs.join(' ')} '${bundle}'` : `'${bundle}'`;
 	const command = `stty cols ${columns} rows ${rows}; PATH='${path.dirname(process.execPath)}':"$PATH" exec ${program} ${target} ${args.join(' ')}`;
 	const startedAt = performance.now();
 	const child = spawn('script', ['-qfec', command, '/dev/null'], {env, stdio: ['pipe', 'pipe', 'inherit']});
