@@ -10,6 +10,7 @@ import {describe, expect, test} from 'vitest';
 import {characterWidthLimit, createOutputClass} from '../../scripts/stubs/ink-output.js';
 import {fastAnsiTokenize, withNarrowFastPath} from '../../scripts/stubs/text-paths.js';
 import {seededRandom} from '../helpers/seeded-random.js';
+import {sgrCodes} from '../helpers/sgr-codes.js';
 
 type Transformer = (line: string, index: number) => string;
 type Clip = {x1?: number; x2?: number; y1?: number; y2?: number};
@@ -23,31 +24,7 @@ type OutputClass = new (options: {width: number; height: number}) => OutputLike;
 
 const inkOutput = (await import(new URL('../../node_modules/ink/build/output.js', import.meta.url).href)) as {default: OutputClass};
 
-const pieces = [
-	'a',
-	'b',
-	'z',
-	' ',
-	'─',
-	'█',
-	'▁',
-	'●',
-	'·',
-	'漢',
-	'😀',
-	'⚠️',
-	'e\u0301',
-	'\u001B[2m',
-	'\u001B[22m',
-	'\u001B[7m',
-	'\u001B[27m',
-	'\u001B[33m',
-	'\u001B[39m',
-	'\u001B[1m',
-	'\u001B[0m',
-	'\u001B[38;5;12m',
-	'\u001B[1;31m',
-];
+const pieces = ['a', 'b', 'z', ' ', '─', '█', '▁', '●', '·', '漢', '😀', '⚠️', 'e\u0301', ...sgrCodes];
 const transformers: Transformer[] = [(line, index) => `${index}${line}`, line => `\u001B[2m${line}\u001B[22m`, line => line.toUpperCase()];
 
 type Operation =

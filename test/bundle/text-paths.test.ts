@@ -7,35 +7,11 @@ import stringWidth from 'string-width';
 import {describe, expect, test} from 'vitest';
 import {fastAnsiTokenize, narrowText, withNarrowFastPath} from '../../scripts/stubs/text-paths.js';
 import {seededRandom} from '../helpers/seeded-random.js';
+import {sgrCodes} from '../helpers/sgr-codes.js';
 
 const narrowCharacters = Array.from({length: 0x26_00}, (_, code) => String.fromCodePoint(code)).filter(character => narrowText.test(character));
 /** What Ink's lines hold besides narrow text: SGR codes simple and compound, a stray escape, wide, joining and invisible characters. */
-const others = [
-	'\u001B[2m',
-	'\u001B[22m',
-	'\u001B[7m',
-	'\u001B[27m',
-	'\u001B[33m',
-	'\u001B[39m',
-	'\u001B[1m',
-	'\u001B[0m',
-	'\u001B[m',
-	'\u001B[38;5;12m',
-	'\u001B[1;31m',
-	'\u001B',
-	'\u001B[',
-	'漢',
-	'😀',
-	'⚠️',
-	'e\u0301',
-	'\u0301',
-	'\u00AD',
-	'\u200D',
-	'\uFE0F',
-	'\t',
-	'\u2028',
-	'👍🏽',
-];
+const others = [...sgrCodes, '\u001B', '\u001B[', '漢', '😀', '⚠️', 'e\u0301', '\u0301', '\u00AD', '\u200D', '\uFE0F', '\t', '\u2028', '👍🏽'];
 
 function randomLine(next: () => number): string {
 	let line = '';
