@@ -26,8 +26,12 @@ async function timed(session, into, act) {
 	into.cpu.push((cpuSeconds(pid) - cpu) * 1000);
 }
 
-/** Presses `[` `presses` times from `from` on the pane shown; each step's key→frame and CPU in ms. */
-async function steps(session, screen, from, presses) {
+/**
+Presses `[` `presses` times from `from` on the pane shown, `pause` ms after each frame; each step's
+key→frame and CPU in ms. With a pause (someone stepping), the dashboard reads the next step's moment
+ahead in it; with none (a key held down), every step reads its own.
+*/
+async function steps(session, screen, from, presses, pause) {
 	const shows = at => s => s.rows.some(row => row?.includes(`AT ${formatClock(at)}`)) && !s.rows.some(row => row?.includes('reading '));
 	session.press(':');
 	await sleep(200);
@@ -42,7 +46,7 @@ async function steps(session, screen, from, presses) {
 			session.press('[');
 			await waitForScreen(session, screen, shows(at), 30_000);
 		});
-		await sleep(300);
+		await sleep(pause);
 	}
 
 	session.press('.');
@@ -109,17 +113,18 @@ export async function cursorBench({week, report, presses = 60}) {
 		const recent = week.to - 10 * 60_000;
 		const older = week.to - 3 * 86_400_000 - 5 * 60_000;
 		const cases = [
-			['Endpoints pane, raw tier (the last hour)', recent, ''],
-			['Endpoints pane, minute tier (3 days back)', older, ''],
-			['Pods pane, raw tier', recent, '2'],
+			['Endpoints pane, raw tier (the last hour)', recent, '', 300],
+			['Endpoints pane, minute tier (3 days back)', older, '', 300],
+			['Pods pane, raw tier', recent, '2', 300],
+			['Pods pane, raw tier, key held (no read-ahead)', recent, '', 0],
 		];
-		for (const [label, from, key] of cases) {
+		for (const [label, from, key, pause] of cases) {
 			if (key) {
 				session.press(key);
 				await sleep(3000);
 			}
 
-			const latencies = await steps(session, screen, from, presses);
+			const latencies = await steps(session, screen, from, presses, pause);
 			report(
 				`cursor step [ key→frame, ${label} (p95)`,
 				`${p95(latencies.wall).toFixed(0)} ms`,

@@ -2,8 +2,9 @@ import {formatClock} from '../format/clock.js';
 import type {HistoryReader, PastAccount} from '../history/history-types.js';
 import type {PodtopStore} from '../store/create-store.js';
 import type {ViewStore} from '../view-state/view-store.js';
-import {currentPlace, type ViewState} from '../view-state/view-state.js';
+import {currentPlace, currentWindow, type ViewState, windowStepMs} from '../view-state/view-state.js';
 import {pastState, type DisplayStore} from './display-store.js';
+import {createReadAhead} from './read-ahead.js';
 
 type Options = {
 	readonly live: PodtopStore;
@@ -19,12 +20,24 @@ const podsShown = (state: ViewState) => {
 };
 
 /**
+The cursor's last move when it was a step (`[` `]` `{` `}`: at most ten of the window's steps, not a
+jump with `:at`), else 0. The first step from live is counted in whole steps from now.
+*/
+function stepOf(state: ViewState, from: number | undefined): number {
+	const step = windowStepMs[currentWindow(state)];
+	const move = from === undefined ? Math.round((state.cursor! - Date.now()) / step) * step : state.cursor! - from;
+	return Math.abs(move) <= 10 * step ? move : 0;
+}
+
+/**
 Keeps what the panes show in step with the time cursor: when it moves into the past, the account as
 recorded then (asked of the history; a later move wins over an answer still on its way); when it
-comes back, live. Returns the function that stops it.
+comes back, live. After a step, the moment one more such step away is read ahead while nobody types
+(`read-ahead.ts`). Returns the function that stops it.
 */
 export function driveTimeCursor({live, display, view, reader}: Options): () => void {
 	let asked: number | undefined;
+	const ahead = createReadAhead();
 	const say = (text: string, tone: 'info' | 'bad' = 'info') => {
 		view.dispatch({type: 'message', text, tone});
 	};
@@ -51,11 +64,13 @@ export function driveTimeCursor({live, display, view, reader}: Options): () => v
 			return;
 		}
 
-		if (history.stateAtNow) {
+		const pods = podsShown(view.getState());
+		const readAhead = ahead.take(at, pods);
+		if (history.stateAtNow && !(readAhead?.answer instanceof Promise)) {
 			// Read within the cursor's own move: the banner's new time and the account then are one frame
 			// (awaited, the frame of the banner over the old account was drawn first, and the next waited out Ink's throttle).
 			try {
-				answered(at, history.stateAtNow(at, {pods: podsShown(view.getState())}));
+				answered(at, readAhead ? readAhead.answer : history.stateAtNow(at, {pods}));
 			} catch (error) {
 				failed(error);
 			}
@@ -65,7 +80,7 @@ export function driveTimeCursor({live, display, view, reader}: Options): () => v
 
 		view.dispatch({type: 'pending', text: `reading ${formatClock(at)}…`});
 		try {
-			const account = await history.stateAt(at);
+			const account = await (readAhead ? readAhead.answer : history.stateAt(at));
 			if (asked === at) {
 				answered(at, account);
 			}
@@ -80,18 +95,28 @@ export function driveTimeCursor({live, display, view, reader}: Options): () => v
 		}
 	};
 
-	const unsubscribe = view.subscribe(({cursor}, previous) => {
+	const unsubscribe = view.subscribe((state, previous) => {
+		const {cursor} = state;
 		if (cursor === previous.cursor) {
 			return;
 		}
 
 		asked = cursor;
 		if (cursor === undefined) {
+			ahead.clear();
 			display.show(undefined);
 			return;
 		}
 
 		void show(cursor);
+		const history = reader();
+		const move = stepOf(state, previous.cursor);
+		if (history && move !== 0) {
+			ahead.schedule(history, cursor + move, podsShown(state));
+		}
 	});
-	return unsubscribe;
+	return () => {
+		unsubscribe();
+		ahead.clear();
+	};
 }

@@ -2,7 +2,7 @@ import {mkdtempSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterEach, describe, expect, test} from 'vitest';
-import {createDisplayStore} from '../../source/dashboard/display-store.js';
+import {createDisplayStore, pastState} from '../../source/dashboard/display-store.js';
 import {driveTimeCursor} from '../../source/dashboard/time-cursor.js';
 import {openHistoryForWriting} from '../../source/history/history-file.js';
 import {createRecorder} from '../../source/history/recorder.js';
@@ -16,6 +16,8 @@ import {createViewStore} from '../../source/view-state/view-store.js';
 import {initialViewState} from '../../source/view-state/view-state.js';
 import type {Engine} from '../../source/engine/create-engine.js';
 import type {History} from '../../source/history/open-history.js';
+import type {StateAtOptions} from '../../source/history/history-types.js';
+import {readAheadIdleMs} from '../../source/dashboard/read-ahead.js';
 
 const health = (inQueue: number) => ({
 	jobs: {inQueue, inProgress: 0, completed: 10, failed: 0, retried: 0},
@@ -55,7 +57,16 @@ function recordedDashboard() {
 		recorder.flush(at);
 	}
 
-	const reader = createSqliteReader({db, file, ownsDatabase: false});
+	const sqlite = createSqliteReader({db, file, ownsDatabase: false});
+	// Every moment the history is asked for, in order (the steps' own reads and those read ahead).
+	const reads: number[] = [];
+	const reader = {
+		...sqlite,
+		stateAtNow(at: number, options?: StateAtOptions) {
+			reads.push(at);
+			return sqlite.stateAtNow!(at, options);
+		},
+	};
 	const view = createViewStore(initialViewState({columns: 120, rows: 40}));
 	const display = createDisplayStore(store);
 	const stop = driveTimeCursor({live: store, display, view, reader: () => reader});
@@ -66,7 +77,7 @@ function recordedDashboard() {
 	});
 	const engine = {readOnly: false, history: {reader: () => reader} as unknown as History} as unknown as Engine;
 	const context: OperationContext = {engine, store: display, view, rows: createRowSelectors(unicodeGlyphs), exit() {}};
-	return {store, writes, view, display, context, start, end};
+	return {store, writes, view, display, context, start, end, reads, sqlite};
 }
 
 describe('the time cursor', () => {
@@ -136,5 +147,59 @@ describe('the time cursor', () => {
 
 		handleKey(context, 'enter');
 		expect(view.getState().message?.text).toMatch(/:at needs a time like 03:12/);
+	});
+
+	test('after a step, the next one is read while nobody types; that step then shows it without reading, as a read would show it', async () => {
+		const {store, view, display, context, reads, sqlite} = recordedDashboard();
+		view.dispatch({type: 'window', step: -1});
+		handleKey(context, '[');
+		await until(() => view.getState().cursor !== undefined);
+		const first = view.getState().cursor!;
+		// The step's own read, then (once idle) the moment a step further back.
+		expect(reads).toEqual([first]);
+		await new Promise(resolve => setTimeout(resolve, readAheadIdleMs + 50));
+		expect(reads).toEqual([first, first - 10_000]);
+
+		handleKey(context, '[');
+		await until(() => view.getState().cursor === first - 10_000);
+		// Shown from what was read ahead: no read in the step itself.
+		expect(reads).toEqual([first, first - 10_000]);
+		expect(display.getState()).toEqual(pastState(store.getState(), sqlite.stateAtNow!(first - 10_000), first - 10_000));
+
+		// A step the other way is not the one read ahead: it reads its own moment.
+		await new Promise(resolve => setTimeout(resolve, readAheadIdleMs + 50));
+		expect(reads.at(-1)).toBe(first - 20_000);
+		handleKey(context, ']');
+		await until(() => view.getState().cursor === first);
+		expect(reads.at(-1)).toBe(first);
+	});
+
+	test('keys faster than the idle moment read nothing ahead; a jump with :at reads nothing ahead; live again drops what was read', async () => {
+		const {view, context, reads} = recordedDashboard();
+		// The 10m window steps 10 s: a jump of minutes is no step.
+		view.dispatch({type: 'window', step: -1});
+		handleKey(context, '[');
+		await until(() => view.getState().cursor !== undefined);
+		handleKey(context, '[');
+		await until(() => reads.length === 2);
+		handleKey(context, '[');
+		await until(() => reads.length === 3);
+		await new Promise(resolve => setTimeout(resolve, readAheadIdleMs + 50));
+		// Three steps of 10 s, then the fourth read ahead once they stopped.
+		expect(reads).toEqual([reads[0], reads[0]! - 10_000, reads[0]! - 20_000, reads[0]! - 30_000]);
+
+		handleKey(context, ':');
+		for (const key of 'at 9m') {
+			handleKey(context, key);
+		}
+
+		handleKey(context, 'enter');
+		await until(() => reads.length === 5);
+		await new Promise(resolve => setTimeout(resolve, readAheadIdleMs + 50));
+		expect(reads).toHaveLength(5);
+		handleKey(context, '.');
+		expect(view.getState().cursor).toBeUndefined();
+		await new Promise(resolve => setTimeout(resolve, readAheadIdleMs + 50));
+		expect(reads).toHaveLength(5);
 	});
 });
