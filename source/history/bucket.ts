@@ -1,56 +1,58 @@
-/** A summary of the values of one series over one bucket (a minute, an hour, a chart column). */
+/**
+A summary of the values of one series over one bucket (a minute, an hour, a chart column): per
+position, the lowest and highest value, the sum of means × counts and how many were counted, and
+the newest summary's value. Each is a list of doubles as long as the longest summary folded in,
+NaN where nothing is known: numbers are held unboxed (lists of numbers and nulls kept each figure
+as an object of its own), and `JSON.stringify` writes NaN as null, so a list's text is the stored one.
+*/
 export type Bucket = {
 	count: number;
 	state: string | undefined;
 	lastAt: number;
-	readonly min: Array<number | null>;
-	/** Sum of (mean × count) per position, and how many counted, so buckets merge exactly. */
+	readonly min: number[];
+	readonly max: number[];
 	readonly sum: number[];
 	readonly counted: number[];
-	readonly max: Array<number | null>;
-	readonly last: Array<number | null>;
+	/** The newest summary's values; a shorter one (a pod that lost GPUs) leaves the positions past it NaN. */
+	readonly last: number[];
 };
 
-export const emptyBucket = (): Bucket => ({count: 0, state: undefined, lastAt: Number.NEGATIVE_INFINITY, min: [], sum: [], counted: [], max: [], last: []});
+type Summary = {
+	readonly min: ReadonlyArray<number | null>;
+	readonly mean: ReadonlyArray<number | null>;
+	readonly max: ReadonlyArray<number | null>;
+	readonly last: ReadonlyArray<number | null>;
+};
+
+export const emptyBucket = (): Bucket => ({count: 0, state: undefined, lastAt: Number.NEGATIVE_INFINITY, min: [], max: [], sum: [], counted: [], last: []});
 
 /**
 Folds a summary into a bucket: a raw sample is a summary of one (min = mean = max = last). Values
 that are null (not known then) count for nothing; the newest sample's state and last values win.
-Written as plain loops over arrays of one shape: maintenance folds every raw sample of a minute
+Written as plain loops over lists of doubles: maintenance folds every raw sample of a minute
 (10,000 pods: about 100,000 a minute) through it.
 */
-export function addToBucket(
-	bucket: Bucket,
-	at: number,
-	count: number,
-	state: string | undefined,
-	summary: {
-		readonly min: ReadonlyArray<number | null>;
-		readonly mean: ReadonlyArray<number | null>;
-		readonly max: ReadonlyArray<number | null>;
-		readonly last: ReadonlyArray<number | null>;
-	},
-): void {
+export function addToBucket(bucket: Bucket, at: number, count: number, state: string | undefined, summary: Summary): void {
 	const length = Math.max(summary.min.length, summary.last.length);
-	const {min, max, sum, counted} = bucket;
+	const {min, max, sum, counted, last} = bucket;
 	while (min.length < length) {
-		min.push(null);
-		max.push(null);
+		min.push(Number.NaN);
+		max.push(Number.NaN);
 		sum.push(0);
 		counted.push(0);
+		last.push(Number.NaN);
 	}
 
 	for (let index = 0; index < length; index++) {
 		const low = summary.min[index];
-		if (low !== undefined && low !== null) {
-			const current = min[index]!;
-			min[index] = current === null || low < current ? low : current;
+		// Not below or equal: higher, or nothing known yet (NaN).
+		if (low !== undefined && low !== null && !(min[index]! <= low)) {
+			min[index] = low;
 		}
 
 		const high = summary.max[index];
-		if (high !== undefined && high !== null) {
-			const current = max[index]!;
-			max[index] = current === null || high > current ? high : current;
+		if (high !== undefined && high !== null && !(max[index]! >= high)) {
+			max[index] = high;
 		}
 
 		const mean = summary.mean[index];
@@ -64,49 +66,43 @@ export function addToBucket(
 	if (at >= bucket.lastAt) {
 		bucket.lastAt = at;
 		bucket.state = state;
-		// Written over in place (emptied and pushed again, the list's store was made anew at each sample: a
-		// minute's rollup of 2,000 pods allocated 6 MB in it); a shorter sample (a pod that lost GPUs)
-		// leaves no stale positions in `last`.
-		const {last} = bucket;
-		last.length = length;
-		for (let index = 0; index < length; index++) {
-			last[index] = summary.last[index] ?? null;
+
+		for (let index = 0; index < last.length; index++) {
+			last[index] = index < length ? (summary.last[index] ?? Number.NaN) : Number.NaN;
 		}
 	}
 }
 
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
 
-/** The bucket's means, per position (null where nothing was known). */
-export function bucketMeans(bucket: Bucket): Array<number | null> {
-	return bucket.sum.map((sum, index) => {
-		const counted = bucket.counted[index] ?? 0;
-		return counted > 0 ? round(sum / counted) : null;
-	});
+/** The list the means are made in for their text, reused (valid until the next call). */
+const scratch: number[] = [Number.NaN];
+
+/** The bucket's means, per position, NaN where nothing was known: a list reused by the next call. */
+function means(bucket: Bucket): readonly number[] {
+	const {sum, counted} = bucket;
+	scratch.length = sum.length;
+	// eslint-disable-next-line unicorn/no-for-loop -- two lists walked together
+	for (let index = 0; index < sum.length; index++) {
+		scratch[index] = counted[index]! > 0 ? round(sum[index]! / counted[index]!) : Number.NaN;
+	}
+
+	return scratch;
 }
 
-/** Pads the shorter arrays to the longest, so every position has all four figures (the bucket's own lists where they are that long already: a summary is read once its bucket is closed). */
+/** The four figures' texts as stored (JSON lists, null where nothing is known), with no list made for them. */
+export function bucketTexts(bucket: Bucket): {readonly min: string; readonly mean: string; readonly max: string; readonly last: string} {
+	return {min: JSON.stringify(bucket.min), mean: JSON.stringify(means(bucket)), max: JSON.stringify(bucket.max), last: JSON.stringify(bucket.last)};
+}
+
+const nullable = (values: readonly number[]): Array<number | null> => values.map(value => (Number.isNaN(value) ? null : value));
+
+/** The four figures per position, null where nothing is known. */
 export function bucketSummary(bucket: Bucket): {
 	readonly min: Array<number | null>;
 	readonly mean: Array<number | null>;
 	readonly max: Array<number | null>;
 	readonly last: Array<number | null>;
 } {
-	const mean = bucketMeans(bucket);
-	const length = Math.max(bucket.min.length, bucket.max.length, mean.length, bucket.last.length);
-	return {min: padded(bucket.min, length), mean: padded(mean, length), max: padded(bucket.max, length), last: padded(bucket.last, length)};
-}
-
-/** The values as long as `length`: the list itself when it is (a bucket's summary is read once it is closed), else a padded copy. */
-function padded(values: Array<number | null>, length: number): Array<number | null> {
-	if (values.length === length) {
-		return values;
-	}
-
-	const copy = values.slice(0, length);
-	while (copy.length < length) {
-		copy.push(null);
-	}
-
-	return copy;
+	return {min: nullable(bucket.min), mean: nullable(means(bucket)), max: nullable(bucket.max), last: nullable(bucket.last)};
 }

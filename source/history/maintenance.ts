@@ -1,7 +1,7 @@
 import {setImmediate as yieldToEvents} from 'node:timers/promises';
 import {createBulkInsert} from './bulk-insert.js';
 import {seriesChangedSql} from './write-batch.js';
-import {addToBucket, type Bucket, bucketSummary, emptyBucket} from './bucket.js';
+import {addToBucket, type Bucket, bucketTexts, emptyBucket} from './bucket.js';
 import type {SqliteDatabase} from './history-file.js';
 import {defaultRetention, type Retention} from './retention.js';
 
@@ -82,8 +82,8 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 	*/
 	const writeBuckets = async (tier: 'minute' | 'hour', at: number, buckets: Map<number, Bucket>, mark: string): Promise<void> => {
 		const rows = [...buckets].map(([sid, bucket]) => {
-			const {min, mean, max, last} = bucketSummary(bucket);
-			return [sid, bucket.count, bucket.state ?? null, JSON.stringify(min), JSON.stringify(mean), JSON.stringify(max), JSON.stringify(last)];
+			const {min, mean, max, last} = bucketTexts(bucket);
+			return [sid, bucket.count, bucket.state ?? null, min, mean, max, last];
 		});
 		for (let start = 0; start === 0 || start < rows.length; start += writeSliceRows) {
 			if (start > 0) {
