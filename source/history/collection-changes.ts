@@ -1,0 +1,216 @@
+import type {Collection} from '../store/state.js';
+import type {RunningPods} from './account-sample.js';
+import type {Batch, PendingWrites, Written} from './batch.js';
+import type {SeriesKind} from './history-types.js';
+import {type FilledValues, sameValues} from './sample-values.js';
+import type {SampleRows} from './sample-rows.js';
+import {keepNext, writtenText, type KnownSeries, thingKey, type Tracked, type TrackedKind, trackedOf} from './tracked.js';
+import {sameExcept} from './unchanged.js';
+
+export type KindSpec<S extends {readonly record: object}> = {
+	readonly kind: Exclude<SeriesKind, 'account'>;
+	readonly name: (state: S) => string;
+	/** Its sample's values, filled in place (`sample-values.ts`), or undefined when there is nothing to record (an endpoint with no health yet). */
+	readonly values: (state: S) => FilledValues | undefined;
+	/** Its sample's state (a pod's status, a GPU type's stock word). */
+	readonly sampleState: (state: S) => string | undefined;
+	readonly recordPart: (state: S) => unknown;
+	/** The keys `recordPart` leaves out: a record whose other keys are equal to the last one's has the same part (no JSON made). */
+	readonly partOmits?: readonly string[];
+	/** A change worth a timeline event (a pod's status), from the previous state of the same thing. */
+	readonly statusOf?: (state: S) => string | undefined;
+	/** Counts every thing of the collection (in its order) into the account's figures (the running pods). */
+	readonly tally?: (state: S | undefined, totals: RunningPods) => void;
+};
+
+export type Options = {
+	/** Write every live thing whole (the minute's keyframe), not only what changed. */
+	readonly keyframe: boolean;
+	/** What the file holds of a thing (undefined: never seen, so a new id after the first list is a creation worth an event). */
+	readonly known: (thing: string) => KnownSeries | undefined;
+	readonly batch: Batch;
+	/** The batch's samples, by state (put into `batch.samples` once all are in). */
+	readonly rows: SampleRows;
+	readonly written: Written;
+	/** Updates to `written`, applied once the batch is committed. */
+	readonly pending: PendingWrites;
+	/** The account's figures, counted by the kind's `tally` in the same walk (undefined: the walk did not see every thing in its order). */
+	totals?: RunningPods;
+};
+
+/** A thing's sample written again as it was last written (the keyframe of a thing unchanged since). */
+function pushUnchanged<S extends {readonly record: object}>(spec: KindSpec<S>, tracked: Tracked, state: S, rows: SampleRows): void {
+	const ref = tracked.series?.id ?? tracked.thing;
+	if (tracked.sampled) {
+		rows.add(ref, tracked.state, writtenText(tracked));
+		return;
+	}
+
+	const values = spec.values(state);
+	if (values) {
+		rows.add(ref, spec.sampleState(state), JSON.stringify(values));
+	}
+}
+
+/**
+A changed thing's sample, written when it differs from the one last written (always at a keyframe
+or when the thing is new or back): compared as numbers, its JSON made only when it is written (and
+let go with the batch).
+Returns whether it was written. What was last written is then its sample (`next*`, once committed).
+*/
+function pushSample(tracked: Tracked, state: string | undefined, values: FilledValues | undefined, always: boolean, rows: SampleRows): boolean {
+	const had = tracked.sampled;
+	const same = had && values !== undefined && tracked.state === state && sameValues(tracked.values, values);
+	if (!same && (values !== undefined || had)) {
+		if (values) {
+			keepNext(tracked, values);
+		}
+
+		tracked.nextSampled = values !== undefined;
+		tracked.nextState = state;
+		tracked.pendingSample = true;
+	}
+
+	if (!values || (same && !always)) {
+		return false;
+	}
+
+	// Equal values have equal text (0 and -0 both write 0): written again unchanged at a keyframe, the text is kept.
+	rows.add(tracked.series?.id ?? tracked.thing, state, same ? (tracked.text ??= JSON.stringify(values)) : JSON.stringify(values));
+	return true;
+}
+
+/** Each collection's ids as its map holds them, by its order: the same list polled again keeps its order (`mergeRecords`), and so its ids. */
+const idsByOrder = new WeakMap<readonly string[], readonly string[]>();
+
+/**
+A collection's ids by the map's own keys: a lookup with a key the map holds is cheap, one with a string
+fresh from the last poll's JSON (or made here) is not (10,000 pods: half the time of a flush went to
+those lookups). Listed once per order: a list of 10,000 keys made at every poll was a sixth of a flush's garbage.
+*/
+function idsOf(collection: Collection<unknown>): readonly string[] {
+	let ids = idsByOrder.get(collection.order);
+	if (!ids) {
+		ids = Object.keys(collection.byId);
+		idsByOrder.set(collection.order, ids);
+	}
+
+	return ids;
+}
+
+/**
+One collection's part of a batch (endpoints, pods or GPU types): the samples and records of the things
+whose state changed (all of them at a keyframe), things new, gone or whose status moved, and the
+account's running pods counted in the same walk.
+*/
+export function collectionChanges<S extends {readonly record: object}>(
+	spec: KindSpec<S>,
+	previous: Collection<S> | undefined,
+	next: Collection<S>,
+	options: Options,
+): void {
+	const {keyframe, known, batch, rows, written, pending} = options;
+	if (!keyframe && previous === next) {
+		return;
+	}
+
+	const things: TrackedKind = written.things[spec.kind];
+	const ids = idsOf(next);
+	const {order} = next;
+	const {tally} = spec;
+	// The account's figures in the same walk, when the map's keys are the list's order (each id once, as the service lists them).
+	let totals: RunningPods | undefined = tally && ids.length === order.length ? {running: 0, cost: 0} : undefined;
+	let kept = 0;
+	// eslint-disable-next-line unicorn/no-for-loop -- the index walks the list's order beside the keys
+	for (let index = 0; index < ids.length; index++) {
+		const id = ids[index]!;
+		const state = next.byId[id];
+		const before = previous?.byId[id];
+		if (before) {
+			kept++;
+		}
+
+		if (totals) {
+			if (order[index] === id) {
+				tally!(state, totals);
+			} else {
+				totals = undefined;
+			}
+		}
+
+		if (!state || (!keyframe && before === state)) {
+			continue;
+		}
+
+		const tracked = trackedOf(things, spec.kind, id);
+		tracked.series ??= known(tracked.thing);
+		if (before === state) {
+			// The minute's keyframe, for a thing unchanged since the last write: written again as it was.
+			pushUnchanged(spec, tracked, state, rows);
+			continue;
+		}
+
+		// A batch not committed (nothing in it) may have left its marks: this one starts afresh.
+		tracked.pendingSample = false;
+		tracked.pendingRecord = false;
+		const name = spec.name(state);
+		const entry = tracked.series;
+		let touched = false;
+		if (!before && previous && previous.order.length > 0 && !entry) {
+			touched = true;
+			batch.events.push({type: 'created', kind: spec.kind, subject: id, name, data: {}});
+		}
+
+		const samePart =
+			before !== undefined &&
+			spec.partOmits !== undefined &&
+			sameExcept(before.record as Record<string, unknown>, state.record as Record<string, unknown>, spec.partOmits);
+		if (!samePart) {
+			const record = JSON.stringify(spec.recordPart(state));
+			if (tracked.record !== record) {
+				touched = true;
+				batch.records.push({thing: tracked.thing, record});
+				tracked.nextRecord = record;
+				tracked.pendingRecord = true;
+			}
+		}
+
+		if (pushSample(tracked, spec.sampleState(state), spec.values(state), keyframe || !before, rows)) {
+			touched = true;
+		}
+
+		if (tracked.pendingSample || tracked.pendingRecord) {
+			pending.things[pending.thingCount++] = tracked;
+		}
+
+		const status = spec.statusOf?.(state);
+		const statusBefore = before ? spec.statusOf?.(before) : undefined;
+		if (before && status !== statusBefore) {
+			touched = true;
+			batch.events.push({type: 'status', kind: spec.kind, subject: id, name, data: {from: statusBefore ?? null, to: status ?? null}});
+		}
+
+		// Its series first, before anything of it is written: added, renamed or back.
+		if (touched && (!entry || entry.deleted || entry.name !== name)) {
+			batch.things.set(tracked.thing, {kind: spec.kind, key: id, name});
+		}
+	}
+
+	if (totals) {
+		options.totals = totals;
+	}
+
+	// Something left only when fewer of the previous things are still here.
+	if (previous && previous !== next && kept < previous.order.length) {
+		for (const id of Object.keys(previous.byId)) {
+			const before = previous.byId[id];
+			if (!next.byId[id] && before) {
+				const thing = things.get(id)?.thing ?? thingKey(spec.kind, id);
+				const name = spec.name(before);
+				batch.things.set(thing, {kind: spec.kind, key: id, name});
+				batch.deleted.push(thing);
+				batch.events.push({type: 'deleted', kind: spec.kind, subject: id, name, data: {}});
+			}
+		}
+	}
+}
