@@ -32,20 +32,17 @@ Ink's files podtop stands in for, by name: its text measuring and wrapping, with
 last 2,000 texts instead of every one (stubs/ink-text-caches.js), and its Output, which draws the same
 frames for less work (stubs/ink-output.js; test/bundle/ink-output.test.ts compares the two).
 */
-const inkStandIns = {
-	'measure-text.js': caches =>
-		`import widestLine from 'widest-line';\nimport {boundedMeasureText} from ${caches};\nexport default boundedMeasureText(widestLine);`,
-	'wrap-text.js': caches =>
-		`import wrapAnsi from 'wrap-ansi';\nimport cliTruncate from 'cli-truncate';\nimport {boundedWrapText} from ${caches};\nexport default boundedWrapText(wrapAnsi, cliTruncate);`,
-	'output.js': (_, output) =>
-		`import sliceAnsi from 'slice-ansi';\nimport stringWidth from 'string-width';\nimport {styledCharsFromTokens, styledCharsToString, tokenize} from '@alcalzone/ansi-tokenize';\nimport {createOutputClass} from ${output};\nexport default createOutputClass({sliceAnsi, stringWidth, tokenize, styledCharsFromTokens, styledCharsToString});`,
-};
 const stubPath = name => JSON.stringify(new URL(`stubs/${name}`, import.meta.url).pathname);
+const inkStandIns = {
+	'measure-text.js': `import widestLine from 'widest-line';\nimport {boundedMeasureText} from ${stubPath('ink-text-caches.js')};\nexport default boundedMeasureText(widestLine);`,
+	'wrap-text.js': `import wrapAnsi from 'wrap-ansi';\nimport cliTruncate from 'cli-truncate';\nimport {boundedWrapText} from ${stubPath('ink-text-caches.js')};\nexport default boundedWrapText(wrapAnsi, cliTruncate);`,
+	'output.js': `import sliceAnsi from 'slice-ansi';\nimport stringWidth from 'string-width';\nimport {styledCharsFromTokens, styledCharsToString, tokenize} from '@alcalzone/ansi-tokenize';\nimport {createOutputClass} from ${stubPath('ink-output.js')};\nexport default createOutputClass({sliceAnsi, stringWidth, tokenize, styledCharsFromTokens, styledCharsToString});`,
+};
 const inkFiles = {
 	name: 'ink-stand-ins',
 	setup(build) {
 		build.onLoad({filter: /[\\/]ink[\\/]build[\\/](?:measure-text|wrap-text|output)\.js$/}, args => ({
-			contents: inkStandIns[path.basename(args.path)](stubPath('ink-text-caches.js'), stubPath('ink-output.js')),
+			contents: inkStandIns[path.basename(args.path)],
 			resolveDir: path.dirname(args.path),
 			loader: 'js',
 		}));

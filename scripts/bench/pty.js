@@ -102,10 +102,13 @@ export async function waitForOutput(session, pattern, timeoutMs = 15_000) {
 	});
 }
 
-export function cpuSeconds(pid) {
-	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+/** User + system CPU seconds in a /proc stat file: a process's (`/proc/PID/stat`) or one of its threads' (`/proc/PID/task/TID/stat`). */
+export function statCpuSeconds(file) {
+	const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
 	return (Number(fields[11]) + Number(fields[12])) / 100;
 }
+
+export const cpuSeconds = pid => statCpuSeconds(`/proc/${pid}/stat`);
 
 export function rssBytes(pid) {
 	return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;

@@ -3,10 +3,10 @@
 // one minute of the steady bench moves by ±0.4 points between runs of one build, this by about 0.15.
 //   node scripts/bench/side-by-side.js A/podtop.js B/podtop.js [minutes] [bin|node]
 // A build's podtop.js must sit where Node finds libsql (under this checkout: copy dist/bundle to dist/side-a/).
-import {mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs';
+import {mkdtempSync, readdirSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {peakRssBytes, rssBytes, sleep, startPodtop, startSim, waitForOutput} from './pty.js';
+import {peakRssBytes, rssBytes, sleep, startPodtop, startSim, statCpuSeconds, waitForOutput} from './pty.js';
 
 const [bundleA, bundleB, minutesText = '4', launch = 'bin'] = process.argv.slice(2);
 if (!bundleA || !bundleB) {
@@ -20,8 +20,7 @@ function cpu(pid) {
 	let main = 0;
 	for (const thread of readdirSync(`/proc/${pid}/task`)) {
 		try {
-			const fields = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8').split(') ')[1].split(' ');
-			const seconds = (Number(fields[11]) + Number(fields[12])) / 100;
+			const seconds = statCpuSeconds(`/proc/${pid}/task/${thread}/stat`);
 			all += seconds;
 			main += thread === String(pid) ? seconds : 0;
 		} catch {}

@@ -12,7 +12,6 @@ import {createSampleRows} from './sample-rows.js';
 export type {EventRow} from './event-rows.js';
 export type {KnownSeries} from './tracked.js';
 export {thingKey} from './tracked.js';
-export {type Batch, emptyBatch, emptyWritten, isEmptyBatch, type PendingWrites, type Written, type WrittenSample} from './batch.js';
 
 const endpointSpec: KindSpec<PodtopState['endpoints']['byId'][string]> = {
 	kind: 'endpoint',

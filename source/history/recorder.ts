@@ -1,6 +1,7 @@
 import type {PodtopStore} from '../store/create-store.js';
 import type {PodtopState} from '../store/state.js';
-import {collectChanges, emptyBatch, emptyWritten, type EventRow, isEmptyBatch, type Written} from './changes.js';
+import {emptyBatch, emptyWritten, isEmptyBatch, type Written} from './batch.js';
+import {collectChanges, type EventRow} from './changes.js';
 import {isCorruption, isDiskFull, type SqliteDatabase} from './history-file.js';
 import type {RecordingState} from './history-types.js';
 import {keyframeMs} from './keyframe.js';

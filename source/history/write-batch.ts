@@ -1,5 +1,5 @@
 import {createBulkInsert} from './bulk-insert.js';
-import type {Batch} from './changes.js';
+import type {Batch} from './batch.js';
 import type {SqliteDatabase} from './history-file.js';
 import type {SeriesKind} from './history-types.js';
 import {releaseRows, type Rows} from './sample-rows.js';

@@ -3,8 +3,6 @@ import {filterMatcher, matchesEverything} from '../view-state/filter-matcher.js'
 import type {SortState} from '../view-state/view-state.js';
 import type {SortableRow} from './row.js';
 
-export {naturalCompare} from '../lib/natural-compare.js';
-
 function compareValues(left: string | number | undefined, right: string | number | undefined): number {
 	if (left === right) {
 		return 0;

@@ -35,6 +35,12 @@ const until = async (check: () => boolean, ms = 2000) => {
 	}
 };
 
+/** Long enough for the next step to have been read ahead. */
+const idle = async () =>
+	new Promise(resolve => {
+		setTimeout(resolve, readAheadIdleMs + 50);
+	});
+
 const cleanups: Array<() => void> = [];
 afterEach(() => {
 	for (const cleanup of cleanups.splice(0)) {
@@ -157,7 +163,7 @@ describe('the time cursor', () => {
 		const first = view.getState().cursor!;
 		// The step's own read, then (once idle) the moment a step further back.
 		expect(reads).toEqual([first]);
-		await new Promise(resolve => setTimeout(resolve, readAheadIdleMs + 50));
+		await idle();
 		expect(reads).toEqual([first, first - 10_000]);
 
 		handleKey(context, '[');
@@ -167,7 +173,7 @@ describe('the time cursor', () => {
 		expect(display.getState()).toEqual(pastState(store.getState(), sqlite.stateAtNow!(first - 10_000), first - 10_000));
 
 		// A step the other way is not the one read ahead: it reads its own moment.
-		await new Promise(resolve => setTimeout(resolve, readAheadIdleMs + 50));
+		await idle();
 		expect(reads.at(-1)).toBe(first - 20_000);
 		handleKey(context, ']');
 		await until(() => view.getState().cursor === first);
@@ -184,7 +190,7 @@ describe('the time cursor', () => {
 		await until(() => reads.length === 2);
 		handleKey(context, '[');
 		await until(() => reads.length === 3);
-		await new Promise(resolve => setTimeout(resolve, readAheadIdleMs + 50));
+		await idle();
 		// Three steps of 10 s, then the fourth read ahead once they stopped.
 		expect(reads).toEqual([reads[0], reads[0]! - 10_000, reads[0]! - 20_000, reads[0]! - 30_000]);
 
@@ -195,11 +201,11 @@ describe('the time cursor', () => {
 
 		handleKey(context, 'enter');
 		await until(() => reads.length === 5);
-		await new Promise(resolve => setTimeout(resolve, readAheadIdleMs + 50));
+		await idle();
 		expect(reads).toHaveLength(5);
 		handleKey(context, '.');
 		expect(view.getState().cursor).toBeUndefined();
-		await new Promise(resolve => setTimeout(resolve, readAheadIdleMs + 50));
+		await idle();
 		expect(reads).toHaveLength(5);
 	});
 });

@@ -5,7 +5,7 @@ import {localeIsUtf8} from '../../source/format/glyphs.js';
 import {formatCount, formatDollarsPerHour, formatPercent, formatPrice, formatRate} from '../../source/format/numbers.js';
 import {sanitizeLine, sanitizeText} from '../../source/format/sanitize.js';
 import {textTable} from '../../source/format/text-table.js';
-import {naturalCompare} from '../../source/rows/sort-rows.js';
+import {naturalCompare} from '../../source/lib/natural-compare.js';
 
 describe('untrusted text', () => {
 	test('escape sequences and control characters are shown inert', () => {
