@@ -36,7 +36,7 @@ const stubPath = name => JSON.stringify(new URL(`stubs/${name}`, import.meta.url
 const inkStandIns = {
 	'measure-text.js': `import widestLine from 'widest-line';\nimport {boundedMeasureText} from ${stubPath('ink-text-caches.js')};\nexport default boundedMeasureText(widestLine);`,
 	'wrap-text.js': `import wrapAnsi from 'wrap-ansi';\nimport cliTruncate from 'cli-truncate';\nimport {boundedWrapText} from ${stubPath('ink-text-caches.js')};\nexport default boundedWrapText(wrapAnsi, cliTruncate);`,
-	'output.js': `import sliceAnsi from 'slice-ansi';\nimport stringWidth from 'string-width';\nimport {styledCharsFromTokens, styledCharsToString, tokenize} from '@alcalzone/ansi-tokenize';\nimport {createOutputClass} from ${stubPath('ink-output.js')};\nexport default createOutputClass({sliceAnsi, stringWidth, tokenize, styledCharsFromTokens, styledCharsToString});`,
+	'output.js': `import sliceAnsi from 'slice-ansi';\nimport stringWidth from 'string-width';\nimport {drawNarrowRow, styledCharsFromTokens, styledCharsToString, tokenize} from '@alcalzone/ansi-tokenize';\nimport {createOutputClass} from ${stubPath('ink-output.js')};\nexport default createOutputClass({sliceAnsi, stringWidth, tokenize, styledCharsFromTokens, styledCharsToString, drawNarrowRow});`,
 };
 const inkFiles = {
 	name: 'ink-stand-ins',
@@ -57,7 +57,7 @@ const wrappers = {
 	'string-width': (original, stub) =>
 		`import original from ${original};\nimport {withNarrowFastPath} from ${stub};\nexport default withNarrowFastPath(original);`,
 	'@alcalzone/ansi-tokenize': (original, stub) =>
-		`import * as original from ${original};\nimport {fastAnsiTokenize} from ${stub};\nexport * from ${original};\nexport const {tokenize, styledCharsFromTokens, styledCharsToString} = fastAnsiTokenize(original);`,
+		`import * as original from ${original};\nimport {fastAnsiTokenize} from ${stub};\nexport * from ${original};\nexport const {tokenize, styledCharsFromTokens, styledCharsToString, drawNarrowRow} = fastAnsiTokenize(original);`,
 };
 const fastTextPaths = {
 	name: 'fast-text-paths',

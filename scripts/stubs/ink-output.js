@@ -11,8 +11,8 @@
 /** Characters whose width is kept (a screen draws a few hundred different ones). */
 export const characterWidthLimit = 4096;
 
-/** Ink's Output class over the same packages (slice-ansi, string-width, ansi-tokenize). */
-export function createOutputClass({sliceAnsi, stringWidth, tokenize, styledCharsFromTokens, styledCharsToString}) {
+/** Ink's Output class over the same packages (slice-ansi, string-width, ansi-tokenize), with the bundle's narrow rows (text-paths.js) when given. */
+export function createOutputClass({sliceAnsi, stringWidth, tokenize, styledCharsFromTokens, styledCharsToString, drawNarrowRow}) {
 	/** Ink's `Math.max(1, stringWidth(character))`, by character. */
 	const columnsOf = new Map();
 	const columns = character => {
@@ -61,6 +61,12 @@ export function createOutputClass({sliceAnsi, stringWidth, tokenize, styledChars
 
 	/** A row's string as Ink makes it: empty cells, each write's characters in order, wide ones clearing the cells they cover. */
 	const drawRow = (width, writes) => {
+		// Rows of narrow text (nearly all of podtop's) are drawn without the objects below (text-paths.js), when given.
+		const narrow = drawNarrowRow?.(width, writes);
+		if (narrow !== undefined) {
+			return narrow;
+		}
+
 		const cells = [];
 		for (let x = 0; x < width; x++) {
 			cells.push(blank);

@@ -8,4 +8,7 @@ type Tokenizer = {
 
 export const narrowText: RegExp;
 export function withNarrowFastPath<F extends (input: string, options?: {ambiguousIsNarrow?: boolean}) => number>(stringWidth: F): F;
-export function fastAnsiTokenize(original: Tokenizer & Record<string, unknown>): Tokenizer;
+export function fastAnsiTokenize(original: Tokenizer & Record<string, unknown>): Tokenizer & {
+	/** A row's string from its writes (column, line, …) as Ink's Output makes it, or undefined when a write is not narrow text with plain SGR codes inside the row. */
+	drawNarrowRow(width: number, writes: Array<number | string>): string | undefined;
+};

@@ -127,5 +127,88 @@ export function fastAnsiTokenize(original) {
 		return result;
 	}
 
-	return {tokenize, styledCharsFromTokens, styledCharsToString};
+	/** No styles: what every write starts with. */
+	const unstyled = Object.freeze([]);
+	/** One row's columns while it is drawn, kept from row to row: each column's character code and styles. */
+	let characters = new Uint16Array(0);
+	const stylesAt = [];
+
+	/**
+	Puts one write's line at column `x` of the row (`characters`, `stylesAt`); false when the line is not
+	narrow text with plain SGR codes, or does not fit between column 0 and `width`.
+	*/
+	function place(x, line, width) {
+		let column = x;
+		let styles = unstyled;
+		const put = (from, to) => {
+			if (column < 0 || column + to - from > width || !narrowText.test(from === 0 && to === line.length ? line : line.slice(from, to))) {
+				return false;
+			}
+
+			for (let index = from; index < to; index++) {
+				characters[column] = line.codePointAt(index);
+				stylesAt[column++] = styles;
+			}
+
+			return true;
+		};
+
+		let from = 0;
+		simpleCode.lastIndex = 0;
+		for (let match = simpleCode.exec(line); match; match = simpleCode.exec(line)) {
+			if (!put(from, match.index)) {
+				return false;
+			}
+
+			styles = original.reduceAnsiCodesIncremental(styles, [ansiToken(match[0])]);
+			from = match.index + match[0].length;
+		}
+
+		return put(from, line.length);
+	}
+
+	/**
+	A row's string as Ink's Output makes it (empty cells, each write's characters in order, the styles'
+	codes where they change, trailing spaces cut), with no object per character, when every write is
+	narrow text with plain SGR codes inside the row; undefined otherwise (the row is drawn as Ink does).
+	*/
+	function drawNarrowRow(width, writes) {
+		if (characters.length < width) {
+			characters = new Uint16Array(width);
+		}
+
+		characters.fill(32, 0, width);
+		stylesAt.length = width;
+		stylesAt.fill(unstyled, 0, width);
+		for (let index = 0; index < writes.length; index += 2) {
+			if (!place(writes[index], writes[index + 1], width)) {
+				return undefined;
+			}
+		}
+
+		let result = '';
+		let runFrom = 0;
+		let last = unstyled;
+		for (let column = 0; column < width; column++) {
+			const styles = stylesAt[column];
+			if (!sameStyles(last, styles)) {
+				result += String.fromCodePoint.apply(undefined, characters.subarray(runFrom, column));
+				result += original.ansiCodesToString(original.diffAnsiCodes(last, styles));
+				runFrom = column;
+			}
+
+			last = styles;
+		}
+
+		result += String.fromCodePoint.apply(undefined, characters.subarray(runFrom, width));
+		if (last.length > 0) {
+			result += original.ansiCodesToString(original.diffAnsiCodes(last, []));
+		}
+
+		// Let go of the styles (the row's string is all that is kept).
+		stylesAt.fill(unstyled, 0, width);
+		return result.trimEnd();
+	}
+
+	return {tokenize, styledCharsFromTokens, styledCharsToString, drawNarrowRow};
 }
