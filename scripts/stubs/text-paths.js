@@ -40,6 +40,7 @@ export function fastAnsiTokenize(original) {
 	const simpleCode = /\u001B\[\d*m/g;
 	const ansiTokens = new Map();
 
+	/** The library's token of a plain SGR code, made once per code (shared: never changed). */
 	function ansiToken(code) {
 		let token = ansiTokens.get(code);
 		if (token === undefined) {
@@ -47,7 +48,27 @@ export function fastAnsiTokenize(original) {
 			ansiTokens.set(code, token);
 		}
 
-		return {type: 'ansi', code: token.code, endCode: token.endCode};
+		return token;
+	}
+
+	/**
+	Walks a line of narrow text with plain SGR codes: `onText(line, from, to)` for each run of characters
+	between codes, `onCode(token)` for each code; false, and stopped, at the first run that is not narrow
+	text or that `onText` refuses (returns false).
+	*/
+	function scanNarrow(line, onText, onCode) {
+		let from = 0;
+		simpleCode.lastIndex = 0;
+		for (let match = simpleCode.exec(line); match; match = simpleCode.exec(line)) {
+			if (!narrowText.test(line.slice(from, match.index)) || onText(line, from, match.index) === false) {
+				return false;
+			}
+
+			onCode(ansiToken(match[0]));
+			from = match.index + match[0].length;
+		}
+
+		return narrowText.test(from === 0 ? line : line.slice(from)) && onText(line, from, line.length) !== false;
 	}
 
 	function tokenize(string, endChar = Number.POSITIVE_INFINITY) {
@@ -56,30 +77,18 @@ export function fastAnsiTokenize(original) {
 		}
 
 		const tokens = [];
-		const text = (from, to) => {
-			for (let index = from; index < to; index++) {
-				tokens.push({type: 'char', value: string[index], fullWidth: false});
-			}
-		};
-
-		let from = 0;
-		simpleCode.lastIndex = 0;
-		for (let match = simpleCode.exec(string); match; match = simpleCode.exec(string)) {
-			if (!narrowText.test(string.slice(from, match.index))) {
-				return original.tokenize(string);
-			}
-
-			text(from, match.index);
-			tokens.push(ansiToken(match[0]));
-			from = match.index + match[0].length;
-		}
-
-		if (!narrowText.test(from === 0 ? string : string.slice(from))) {
-			return original.tokenize(string);
-		}
-
-		text(from, string.length);
-		return tokens;
+		const narrow = scanNarrow(
+			string,
+			(line, from, to) => {
+				for (let index = from; index < to; index++) {
+					tokens.push({type: 'char', value: line[index], fullWidth: false});
+				}
+			},
+			token => {
+				tokens.push({type: 'ansi', code: token.code, endCode: token.endCode});
+			},
+		);
+		return narrow ? tokens : original.tokenize(string);
 	}
 
 	function styledCharsFromTokens(tokens) {
@@ -129,42 +138,54 @@ export function fastAnsiTokenize(original) {
 
 	/** No styles: what every write starts with. */
 	const unstyled = Object.freeze([]);
-	/** One row's columns while it is drawn, kept from row to row: each column's character code and styles. */
+	/** One row's columns while it is drawn, kept from row to row: each column's character code and styles (unstyled between rows). */
 	let characters = new Uint16Array(0);
 	const stylesAt = [];
+	/** The write being placed: the row's width, its next column and its styles so far. */
+	let rowWidth = 0;
+	let column = 0;
+	let styles = unstyled;
 
-	/**
-	Puts one write's line at column `x` of the row (`characters`, `stylesAt`); false when the line is not
-	narrow text with plain SGR codes, or does not fit between column 0 and `width`.
-	*/
-	function place(x, line, width) {
-		let column = x;
-		let styles = unstyled;
-		const put = (from, to) => {
-			if (column < 0 || column + to - from > width || !narrowText.test(from === 0 && to === line.length ? line : line.slice(from, to))) {
-				return false;
-			}
-
-			for (let index = from; index < to; index++) {
-				characters[column] = line.codePointAt(index);
-				stylesAt[column++] = styles;
-			}
-
-			return true;
-		};
-
-		let from = 0;
-		simpleCode.lastIndex = 0;
-		for (let match = simpleCode.exec(line); match; match = simpleCode.exec(line)) {
-			if (!put(from, match.index)) {
-				return false;
-			}
-
-			styles = original.reduceAnsiCodesIncremental(styles, [ansiToken(match[0])]);
-			from = match.index + match[0].length;
+	/** Puts a run of a write's characters at its next column; false when it does not fit between column 0 and the row's width. */
+	const placeText = (line, from, to) => {
+		if (column < 0 || column + to - from > rowWidth) {
+			return false;
 		}
 
-		return put(from, line.length);
+		for (let index = from; index < to; index++) {
+			characters[column] = line.codePointAt(index);
+			stylesAt[column++] = styles;
+		}
+
+		return true;
+	};
+
+	const placeCode = token => {
+		styles = original.reduceAnsiCodesIncremental(styles, [token]);
+	};
+
+	/** The row's string from its columns: runs of one style, the codes where they change (as styledCharsToString writes them), trailing spaces cut. */
+	function rowText(width) {
+		let result = '';
+		let runFrom = 0;
+		let last = unstyled;
+		for (let at = 0; at < width; at++) {
+			const next = stylesAt[at];
+			if (!sameStyles(last, next)) {
+				result += String.fromCodePoint.apply(undefined, characters.subarray(runFrom, at));
+				result += original.ansiCodesToString(original.diffAnsiCodes(last, next));
+				runFrom = at;
+			}
+
+			last = next;
+		}
+
+		result += String.fromCodePoint.apply(undefined, characters.subarray(runFrom, width));
+		if (last.length > 0) {
+			result += original.ansiCodesToString(original.diffAnsiCodes(last, []));
+		}
+
+		return result.trimEnd();
 	}
 
 	/**
@@ -178,36 +199,23 @@ export function fastAnsiTokenize(original) {
 		}
 
 		characters.fill(32, 0, width);
-		stylesAt.length = width;
+		while (stylesAt.length < width) {
+			stylesAt.push(unstyled);
+		}
+
+		rowWidth = width;
+		let placed = true;
+		for (let index = 0; placed && index < writes.length; index += 2) {
+			column = writes[index];
+			styles = unstyled;
+			placed = scanNarrow(writes[index + 1], placeText, placeCode);
+		}
+
+		const text = placed ? rowText(width) : undefined;
+		// The styles let go, drawn or not (the row's string is all that is kept).
 		stylesAt.fill(unstyled, 0, width);
-		for (let index = 0; index < writes.length; index += 2) {
-			if (!place(writes[index], writes[index + 1], width)) {
-				return undefined;
-			}
-		}
-
-		let result = '';
-		let runFrom = 0;
-		let last = unstyled;
-		for (let column = 0; column < width; column++) {
-			const styles = stylesAt[column];
-			if (!sameStyles(last, styles)) {
-				result += String.fromCodePoint.apply(undefined, characters.subarray(runFrom, column));
-				result += original.ansiCodesToString(original.diffAnsiCodes(last, styles));
-				runFrom = column;
-			}
-
-			last = styles;
-		}
-
-		result += String.fromCodePoint.apply(undefined, characters.subarray(runFrom, width));
-		if (last.length > 0) {
-			result += original.ansiCodesToString(original.diffAnsiCodes(last, []));
-		}
-
-		// Let go of the styles (the row's string is all that is kept).
-		stylesAt.fill(unstyled, 0, width);
-		return result.trimEnd();
+		styles = unstyled;
+		return text;
 	}
 
 	return {tokenize, styledCharsFromTokens, styledCharsToString, drawNarrowRow};

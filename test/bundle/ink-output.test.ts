@@ -92,28 +92,39 @@ const standIns: Array<[string, OutputClass]> = [
 	['over the bundle’s text paths', createOutputClass({sliceAnsi, stringWidth: withNarrowFastPath(stringWidth), ...fast}) as OutputClass],
 ];
 
+/**
+Random frames (`count`), each the last one with some writes' texts replaced (a share of `changed`), a new frame of
+operations every `newEvery`: each frame's size, operations and whether it kept the last one's writes.
+*/
+function* randomFrames(seed: number, {count, newEvery, changed, from = pieces}: {count: number; newEvery: number; changed: number; from?: readonly string[]}) {
+	const next = seededRandom(seed);
+	let operations: Operation[] = [];
+	let width = 30;
+	let height = 8;
+	for (let frame = 0; frame < count; frame++) {
+		const kept = frame % newEvery !== 0;
+		if (kept) {
+			// Most of the last frame kept (rows drawn again from the stand-in's memory), a few writes replaced.
+			operations = operations.map(operation => (operation.kind === 'write' && next() < changed ? {...operation, text: randomText(next, from)} : operation));
+		} else {
+			width = 10 + Math.floor(next() * 40);
+			height = 1 + Math.floor(next() * 12);
+			operations = randomOperations(next, width, height, from);
+		}
+
+		yield {frame, width, height, operations, kept};
+	}
+}
+
 describe('the bundle’s Output draws what Ink’s does', () => {
 	for (const [name, StandIn] of standIns) {
 		test(`${name}: 600 random frames, each the last one with some writes changed`, () => {
-			const next = seededRandom(7);
-			let operations: Operation[] = [];
-			let width = 30;
-			let height = 8;
 			let reused = 0;
-			for (let frame = 0; frame < 600; frame++) {
-				if (frame % 50 === 0) {
-					width = 10 + Math.floor(next() * 40);
-					height = 1 + Math.floor(next() * 12);
-					operations = randomOperations(next, width, height);
-				} else {
-					// Most of the last frame kept (rows drawn again from the stand-in's memory), a few writes replaced.
-					operations = operations.map(operation => (operation.kind === 'write' && next() < 0.2 ? {...operation, text: randomText(next)} : operation));
-				}
-
+			for (const {frame, width, height, operations, kept} of randomFrames(7, {count: 600, newEvery: 50, changed: 0.2})) {
 				const expected = draw(inkOutput.default, width, height, operations);
 				const actual = draw(StandIn, width, height, operations);
 				expect(actual, `frame ${frame}: ${JSON.stringify(operations)}`).toEqual(expected);
-				reused += operations.length > 0 && frame % 50 !== 0 ? 1 : 0;
+				reused += operations.length > 0 && kept ? 1 : 0;
 			}
 
 			expect(reused).toBeGreaterThan(400);
@@ -134,21 +145,7 @@ describe('the bundle’s Output draws what Ink’s does', () => {
 				return row;
 			},
 		}) as OutputClass;
-		const next = seededRandom(11);
-		let operations: Operation[] = [];
-		let width = 30;
-		let height = 8;
-		for (let frame = 0; frame < 600; frame++) {
-			if (frame % 20 === 0) {
-				width = 10 + Math.floor(next() * 40);
-				height = 1 + Math.floor(next() * 12);
-				operations = randomOperations(next, width, height, narrowPieces);
-			} else {
-				operations = operations.map(operation =>
-					operation.kind === 'write' && next() < 0.3 ? {...operation, text: randomText(next, narrowPieces)} : operation,
-				);
-			}
-
+		for (const {frame, width, height, operations} of randomFrames(11, {count: 600, newEvery: 20, changed: 0.3, from: narrowPieces})) {
 			expect(draw(counted, width, height, operations), `frame ${frame}: ${JSON.stringify(operations)}`).toEqual(
 				draw(inkOutput.default, width, height, operations),
 			);
