@@ -7,6 +7,7 @@
 import {createSqliteReader} from '../../dist/history/sqlite-reader.js';
 import {openHistoryForReading} from '../../dist/history/history-file.js';
 import {tuneHeap} from '../../dist/lib/heap-tuning.js';
+import {lowerHelperThreadPriority} from '../../dist/lib/helper-priority.js';
 import {tuneJitForLongRuns} from '../../dist/lib/jit-tuning.js';
 import {agentCost} from './history-agent.js';
 import {cursorBench} from './history-cursor.js';
@@ -14,11 +15,12 @@ import {readFleet} from './history-fleet.js';
 import {recordingCost} from './history-recording.js';
 import {weekOfHistory} from './history-week.js';
 
-// The heap and the JIT as podtop sets them at start (cli.tsx), in the agent as in the dashboard: the recorder's figures are
-// of the heap it runs in (a young generation of at most two 4 MB semi-spaces; V8's own default grows it to 16 MB each,
-// which made fewer, longer collector pauses).
+// The heap, the JIT and V8's helper threads as podtop sets them at start (cli.tsx, and the agent's and the dashboard's
+// commands): the recorder's figures are of the process it runs in (a young generation of at most two 4 MB semi-spaces;
+// V8's own default grows it to 16 MB each, which made fewer, longer collector pauses; helpers below the main thread).
 tuneHeap();
 tuneJitForLongRuns();
+lowerHelperThreadPriority();
 
 const only = new Set((process.env.HISTORY_BENCH_ONLY ?? 'recording,disk,read,cursor,agent').split(','));
 const mb = bytes => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

@@ -2,6 +2,7 @@ import {basename, join} from 'node:path';
 import {groupAgentDirectory, type AgentFeature} from '../api/agent-protocol.js';
 import type {RecordingState} from '../history/history-types.js';
 import {sanitizeLine} from '../format/sanitize.js';
+import {lowerHelperThreadPriority} from '../lib/helper-priority.js';
 import {tuneJitForLongRuns} from '../lib/jit-tuning.js';
 import {UsageError} from '../lib/usage-error.js';
 import type {WebhookReport} from '../poll/alert-notifier.js';
@@ -55,6 +56,7 @@ ${alertHelp}
 export async function runAgent(argv: readonly string[]): Promise<void> {
 	const cli = parseCommandLine(agentHelp, argv, commandFlags.agent, 'podtop agent');
 	tuneJitForLongRuns();
+	lowerHelperThreadPriority();
 	const {target, endpointFilter, budget, auditPath} = readConnectionFlags(cli.flags);
 	const history = readHistoryFlags(cli.flags);
 	if (endpointFilter) {

@@ -9,6 +9,7 @@ import {resolveTarget} from '../engine/resolve-target.js';
 import {asciiGlyphs, localeIsUtf8, unicodeGlyphs} from '../format/glyphs.js';
 import {createImageLoader} from '../images/image-loader.js';
 import {profileNames} from '../config/api-key.js';
+import {lowerHelperThreadPriority} from '../lib/helper-priority.js';
 import {tuneJitForLongRuns} from '../lib/jit-tuning.js';
 import {UsageError} from '../lib/usage-error.js';
 import type {Accounts} from '../operations/operation.js';
@@ -42,6 +43,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	}
 
 	tuneJitForLongRuns();
+	lowerHelperThreadPriority();
 	const target = resolveTarget(options.target);
 	const views: View[] = options.initialJob ? [{type: 'list'}, {type: 'job', ...options.initialJob}] : [{type: 'list'}];
 	const view = createViewStore(
