@@ -7,8 +7,7 @@
 import {createSqliteReader} from '../../dist/history/sqlite-reader.js';
 import {openHistoryForReading} from '../../dist/history/history-file.js';
 import {tuneHeap} from '../../dist/lib/heap-tuning.js';
-import {lowerHelperThreadPriority} from '../../dist/lib/helper-priority.js';
-import {tuneJitForLongRuns} from '../../dist/lib/jit-tuning.js';
+import {tuneForLongRuns} from '../../dist/lib/long-runs.js';
 import {agentCost} from './history-agent.js';
 import {cursorBench} from './history-cursor.js';
 import {readFleet} from './history-fleet.js';
@@ -19,8 +18,7 @@ import {weekOfHistory} from './history-week.js';
 // commands): the recorder's figures are of the process it runs in (a young generation of at most two 4 MB semi-spaces;
 // V8's own default grows it to 16 MB each, which made fewer, longer collector pauses; helpers below the main thread).
 tuneHeap();
-tuneJitForLongRuns();
-lowerHelperThreadPriority();
+tuneForLongRuns();
 
 const only = new Set((process.env.HISTORY_BENCH_ONLY ?? 'recording,disk,read,cursor,agent').split(','));
 const mb = bytes => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

@@ -13,8 +13,9 @@ pods a write used 100-140 ms of the process's CPU inside 55-75 ms of wall time, 
 waiting for a core. Their work is the same; it waits for a core the main thread does not need.
 
 Linux only (each thread of the process is listed in /proc, and a thread's nice value is its own);
-elsewhere, or where it is refused, nothing changes. Threads started later (libuv's pool, image
-decoders) run at the main thread's priority. Returns how many threads were lowered.
+elsewhere, or where it is refused, nothing changes. Every thread there is lowered (libuv's pool too,
+once loading the modules has started it); threads started later (image decoders) run at the main
+thread's priority. Returns how many threads were lowered.
 */
 export function lowerHelperThreadPriority(): number {
 	let threads: string[];
@@ -24,10 +25,11 @@ export function lowerHelperThreadPriority(): number {
 		return 0;
 	}
 
+	const main = String(process.pid);
 	const nice = Math.min(19, getPriority() + helperNiceSteps);
 	let lowered = 0;
 	for (const thread of threads) {
-		if (thread === String(process.pid)) {
+		if (thread === main) {
 			continue;
 		}
 
