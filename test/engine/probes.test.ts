@@ -110,8 +110,18 @@ describe('probes against the simulator over real HTTP', () => {
 			.map(line => JSON.parse(line) as {operation: string; target: {endpointId: string}; outcome: string});
 		// (One sent as the engine closed may have had no answer: audited as may-have-happened, never sent again.)
 		expect(audited.every(line => line.operation === 'endpoint.probe' && ['ok', 'may-have-happened'].includes(line.outcome))).toBe(true);
-		const sent = (id: string) => audited.filter(line => line.target.endpointId === id).length;
-		expect(await runRequests()).toEqual({'ep-fast': sent('ep-fast'), 'ep-slow': sent('ep-slow'), 'ep-other': 0});
+		const sent = (id: string, outcome?: string) =>
+			audited.filter(line => line.target.endpointId === id && (outcome === undefined || line.outcome === outcome)).length;
+		// Each one audited `ok` reached the service; the one under way as the engine closed, audited as may-have-happened, may not
+		// have (its request cut before the service read it).
+		const requests = await runRequests();
+		for (const id of ['ep-fast', 'ep-slow'] as const) {
+			expect(requests[id]).toBeGreaterThanOrEqual(sent(id, 'ok'));
+			expect(requests[id]).toBeLessThanOrEqual(sent(id));
+		}
+
+		expect(sent('ep-fast', 'may-have-happened') + sent('ep-slow', 'may-have-happened')).toBeLessThanOrEqual(1);
+		expect(requests['ep-other']).toBe(0);
 		expect(sent('ep-fast')).toBeGreaterThanOrEqual(2);
 
 		// Recorded: a `probe` event per probe that ended, read back by a process that only reads.
