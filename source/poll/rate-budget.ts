@@ -22,7 +22,8 @@ export class RateBudget {
 	readonly #window: SlidingWindow;
 	readonly #random: () => number;
 	#inFlight = 0;
-	#lastStart = Number.NEGATIVE_INFINITY;
+	/** When the last request may have reached the service: its start, then its answer once it came. */
+	#lastArrival = Number.NEGATIVE_INFINITY;
 	#backoffUntil = 0;
 	#attempt = 0;
 
@@ -62,12 +63,12 @@ export class RateBudget {
 			return Math.max(1, this.#window.msUntilSlotFrees(now));
 		}
 
-		const spacing = (this.limit.minIntervalMs ?? 0) - (now - this.#lastStart);
+		const spacing = (this.limit.minIntervalMs ?? 0) - (now - this.#lastArrival);
 		if (spacing > 0) {
 			return spacing;
 		}
 
-		this.#lastStart = now;
+		this.#lastArrival = now;
 		this.#window.add(now);
 		this.#inFlight++;
 		return 0;
@@ -77,11 +78,15 @@ export class RateBudget {
 	A request taken at `startedAt` ended at `now`. It counts from its end from then on: the service
 	counts arrivals, and a request delayed on the way (a busy event loop, a slow network) arrived as
 	late as its answer came, so a slot freed by its send time alone could put two in one of its windows.
+	The spacing between requests (`minIntervalMs`) counts from its end too: a service that held three
+	podtops' requests for two seconds, then answered them together, got their next three at once
+	(GraphQL: six in one second of its count, where each podtop meant one).
 	*/
 	release(startedAt?: number, now?: number): void {
 		this.#inFlight = Math.max(0, this.#inFlight - 1);
 		if (startedAt !== undefined && now !== undefined && now > startedAt) {
 			this.#window.move(startedAt, now);
+			this.#lastArrival = Math.max(this.#lastArrival, now);
 		}
 	}
 

@@ -81,7 +81,7 @@ describe('podtop watch --jsonl', () => {
 		expect(events.filter(event => event.type === 'health').length).toBeLessThan(60);
 	}, 150_000);
 
-	test('three instances on one key with 50 endpoints together cause no 429', async () => {
+	test('three instances on one key with 50 endpoints together cause no 429, even when the service holds their first requests and answers them together', async () => {
 		// The simulator's default GraphQL rate (5 per second) and the job API's limits scaled to 1 %.
 		const crowded = await startTestSim({apiKey: key, graphqlRate: 5, rateLimitScale: 0.01, endpointCount: 50, load: true, speed: 5});
 		const children = [1, 2, 3].map(() =>
@@ -89,12 +89,27 @@ describe('podtop watch --jsonl', () => {
 				env: cliEnv({RUNPOD_API_KEY: key}),
 			}),
 		);
+		// The simulator (in this process) stops answering three times as the three start: their first GraphQL requests are
+		// answered together, late. Each podtop's next request then waits its spacing from that answer, not from its send
+		// (sent at once, the three next ones reached the service in the same second as the three answered: a 429).
+		const stalls = [700, 1500, 2500].map(at =>
+			setTimeout(() => {
+				const until = Date.now() + 1500;
+				while (Date.now() < until) {
+					// The service is busy.
+				}
+			}, at),
+		);
 		setTimeout(() => {
 			for (const child of children) {
 				child.kill('SIGTERM');
 			}
 		}, 30_000);
 		const results = await Promise.all(children.map(async child => collect(child, 60_000)));
+		for (const stall of stalls) {
+			clearTimeout(stall);
+		}
+
 		for (const result of results) {
 			expect(result.code).toBe(0);
 			expect(result.stdout.split('\n').filter(line => line.includes('"type":"health"')).length).toBeGreaterThan(50);
