@@ -3,7 +3,7 @@ import type {PodtopState} from '../store/state.js';
 import {accountSample, alertData, countRunning} from './account-sample.js';
 import {emptyBatch, emptyPending, type Batch, type PendingWrites} from './batch.js';
 import {collectionChanges, type KindSpec, type Options} from './collection-changes.js';
-import {endpointRecordPart, gpuRecordPart, podRecordPart} from './fields.js';
+import {endpointRecordPart, gpuRecordPart, podRecordPart, podStartedAt} from './fields.js';
 import {jobEvent} from './event-rows.js';
 import {endpointValues, gpuValues, podValues} from './sample-values.js';
 import {thingKey} from './tracked.js';
@@ -29,6 +29,7 @@ const podSpec: KindSpec<PodtopState['pods']['byId'][string]> = {
 	sampleState: state => state.record.desiredStatus ?? undefined,
 	recordPart: state => podRecordPart(state.record),
 	partOmits: ['runtime', 'desiredStatus', 'costPerHr', 'env'],
+	startedAt: (state, polledAt) => podStartedAt(state.record, polledAt),
 	statusOf: state => state.record.desiredStatus ?? undefined,
 	tally(state, totals) {
 		countRunning(state?.record, totals);

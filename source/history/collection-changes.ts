@@ -17,11 +17,26 @@ export type KindSpec<S extends {readonly record: object}> = {
 	readonly recordPart: (state: S) => unknown;
 	/** The keys `recordPart` leaves out: a record whose other keys are equal to the last one's has the same part (no JSON made). */
 	readonly partOmits?: readonly string[];
+	/**
+	When the thing last started (a pod's runtime: the poll's instant less its uptime), kept in its record's part as
+	`startedAt`, so that the past tells its uptime. Written again only when it moves by more than `startSlackMs`: the
+	uptime is in whole seconds and the poll's instant moves with the network, and a pod's record is not to be
+	written again at every poll for that.
+	*/
+	readonly startedAt?: (state: S, polledAt: number) => number | undefined;
 	/** A change worth a timeline event (a pod's status), from the previous state of the same thing. */
 	readonly statusOf?: (state: S) => string | undefined;
 	/** Counts every thing of the collection (in its order) into the account's figures (the running pods). */
 	readonly tally?: (state: S | undefined, totals: RunningPods) => void;
 };
+
+/** How far a thing's start may move (told again at each poll) before its record is written again: a restart moves it further. */
+export const startSlackMs = 15_000;
+
+/** A thing's start now: the one last written while it has not moved by more than the slack (undefined: it is not running). */
+function startNow(told: number | undefined, last: number | undefined): number | undefined {
+	return told === undefined || last === undefined || Math.abs(told - last) > startSlackMs ? told : last;
+}
 
 export type Options = {
 	/** Write every live thing whole (the minute's keyframe), not only what changed. */
@@ -161,16 +176,20 @@ export function collectionChanges<S extends {readonly record: object}>(
 			batch.events.push({type: 'created', kind: spec.kind, subject: id, name, data: {}});
 		}
 
+		const startedAt = spec.startedAt ? startNow(spec.startedAt(state, next.updatedAt ?? 0), tracked.startedAt) : undefined;
 		const samePart =
 			before !== undefined &&
 			spec.partOmits !== undefined &&
+			startedAt === tracked.startedAt &&
 			sameExcept(before.record as Record<string, unknown>, state.record as Record<string, unknown>, spec.partOmits);
 		if (!samePart) {
-			const record = JSON.stringify(spec.recordPart(state));
+			const part = spec.recordPart(state);
+			const record = JSON.stringify(startedAt === undefined ? part : {...(part as Record<string, unknown>), startedAt});
 			if (tracked.record !== record) {
 				touched = true;
 				batch.records.push({thing: tracked.thing, record});
 				tracked.nextRecord = record;
+				tracked.nextStartedAt = startedAt;
 				tracked.pendingRecord = true;
 			}
 		}

@@ -72,6 +72,18 @@ export function endpointRecordPart(record: EndpointRecord): EndpointRecord {
 	return rest;
 }
 
+/** When a running pod started, to the second, told from its uptime at `polledAt` (undefined: it is not running, or says no uptime). */
+export function podStartedAt(record: PodRecord, polledAt: number): number | undefined {
+	const uptime = record.runtime?.uptimeInSeconds;
+	return typeof uptime === 'number' && Number.isFinite(uptime) && polledAt > 0 ? Math.round(polledAt / 1000 - uptime) * 1000 : undefined;
+}
+
+/** A pod's uptime at `at` from the start its stored part says (`podStartedAt`), when it says one. */
+export function podUptimeAt(stored: PodRecord, at: number | undefined): number | null {
+	const {startedAt} = stored as {startedAt?: unknown};
+	return typeof startedAt === 'number' && at !== undefined ? Math.max(0, Math.round((at - startedAt) / 1000)) : null;
+}
+
 /** A pod's record without what the samples hold (status, cost, runtime) and never its env (it holds secrets). */
 export function podRecordPart(record: PodRecord): PodRecord {
 	const {runtime: _runtime, desiredStatus: _status, costPerHr: _cost, env: _env, ...rest} = record;
@@ -121,9 +133,9 @@ export function endpointAt(record: EndpointRecord, values: ReadonlyArray<number 
 }
 
 /** A pod's record as it was: its stored part with the sample's status, cost and runtime. */
-export function podAt(record: PodRecord, sample: Sample | undefined): PodRecord {
+export function podAt(record: PodRecord, sample: Sample | undefined, at?: number): PodRecord {
 	if (!sample) {
-		return record;
+		return withoutStart(record);
 	}
 
 	const {state, values} = sample;
@@ -143,8 +155,20 @@ export function podAt(record: PodRecord, sample: Sample | undefined): PodRecord 
 		desiredStatus: state ?? null,
 		costPerHr: value(values, 0),
 		gpuCount: value(values, 1) ?? record.gpuCount,
-		runtime: up ? {gpus, container: {cpuPercent: value(values, 3), memoryPercent: value(values, 4)}} : null,
+		runtime: up ? {uptimeInSeconds: podUptimeAt(record, at), gpus, container: {cpuPercent: value(values, 3), memoryPercent: value(values, 4)}} : null,
+		// The stored start is the history's, not the service's: the record reads as the service's did.
+		startedAt: undefined,
 	});
+}
+
+/** A stored pod part as the service's record (without the start the history keeps in it). */
+function withoutStart(record: PodRecord): PodRecord {
+	if (!Object.hasOwn(record, 'startedAt')) {
+		return record;
+	}
+
+	const {startedAt: _startedAt, ...rest} = record as PodRecord & {startedAt?: unknown};
+	return rest;
 }
 
 /** A GPU type's record as it was: its stored part with the sample's prices, count and stock. */

@@ -1,7 +1,7 @@
 import type {PodRecord} from '../api/graphql-types.js';
 import type {PodCostFields, PodGlance} from '../store/pod-figures.js';
 import type {PodState} from '../store/types.js';
-import {kindFields, podAt} from './fields.js';
+import {kindFields, podAt, podUptimeAt} from './fields.js';
 
 type Values = ReadonlyArray<number | null>;
 
@@ -24,15 +24,18 @@ export class PastPod implements PodState {
 	readonly #stored: PodRecord;
 	readonly #state: string | null;
 	readonly #values: Values;
+	/** The moment it is of: its uptime is told from it. */
+	readonly #at: number;
 
-	constructor(stored: PodRecord, state: string | null, values: Values) {
+	constructor(stored: PodRecord, state: string | null, values: Values, at: number) {
 		this.#stored = stored;
 		this.#state = state;
 		this.#values = values;
+		this.#at = at;
 	}
 
 	get record(): PodRecord {
-		this.#record ??= podAt(this.#stored, {state: this.#state ?? undefined, values: this.#values});
+		this.#record ??= podAt(this.#stored, {state: this.#state ?? undefined, values: this.#values}, this.#at);
 		return this.#record;
 	}
 
@@ -71,7 +74,7 @@ export class PastPod implements PodState {
 			vram,
 			cpu: up ? (values[3] ?? undefined) : undefined,
 			memory: up ? (values[4] ?? undefined) : undefined,
-			uptimeInSeconds: undefined,
+			uptimeInSeconds: up ? (podUptimeAt(stored, this.#at) ?? undefined) : undefined,
 		};
 	}
 
@@ -100,9 +103,14 @@ export class PastPod implements PodState {
 		return {record: this.record, utilHistory: this.utilHistory};
 	}
 
-	/** Whether this pod was made of the same stored record (the same object), status and values. */
-	madeOf(stored: PodRecord, state: string | null, values: Values): boolean {
+	/** Whether this pod was made of the same stored record (the same object), status and values, and at `at` says the same uptime. */
+	madeOf(stored: PodRecord, state: string | null, values: Values, at: number): boolean {
 		if (this.#stored !== stored || this.#state !== state || this.#values.length !== values.length) {
+			return false;
+		}
+
+		// A running pod's uptime moves with the moment (a pod up at another moment is another pod's row).
+		if (at !== this.#at && values[2] === 1 && podUptimeAt(stored, at) !== null) {
 			return false;
 		}
 

@@ -247,7 +247,7 @@ function podsAt(db: SqliteDatabase, statements: ReturnType<typeof prepare>, tier
 		}
 
 		const was = before[sid];
-		const pod = was?.madeOf(stored, found.state, found.values) ? was : new PastPod(stored, found.state, found.values);
+		const pod = was?.madeOf(stored, found.state, found.values, at) ? was : new PastPod(stored, found.state, found.values, at);
 		made[sid] = pod;
 		pods[key] = pod;
 	}

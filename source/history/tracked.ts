@@ -30,6 +30,9 @@ export type Tracked = {
 	text: string | undefined;
 	/** Its record's part as last written (JSON). */
 	record: string | undefined;
+	/** The start its record's part says, as last written (`KindSpec.startedAt`). */
+	startedAt: number | undefined;
+	nextStartedAt: number | undefined;
 	nextState: string | undefined;
 	nextValues: Float64Array;
 	nextSampled: boolean;
@@ -60,6 +63,8 @@ export function trackedOf(things: TrackedKind, kind: SeriesKind, id: string): Tr
 			values: none,
 			text: undefined,
 			record: undefined,
+			startedAt: undefined,
+			nextStartedAt: undefined,
 			nextState: undefined,
 			nextValues: none,
 			nextSampled: false,
@@ -89,12 +94,14 @@ export function commitTracked(pending: readonly Tracked[], count = pending.lengt
 
 		if (tracked.pendingRecord) {
 			tracked.record = tracked.nextRecord;
+			tracked.startedAt = tracked.nextStartedAt;
 			tracked.pendingRecord = false;
 		}
 
 		tracked.nextState = undefined;
 		tracked.nextSampled = false;
 		tracked.nextRecord = undefined;
+		tracked.nextStartedAt = undefined;
 	}
 }
 

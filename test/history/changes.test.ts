@@ -79,6 +79,34 @@ describe('what a flush writes', () => {
 		expect((await reader.stateAt(start + 22_000))?.pods.byId.p1?.record.imageName).toBe('runpod/pytorch:2');
 	});
 
+	test("a running pod's start is kept in its record, written again when it restarts, not as its uptime wobbles; the past tells its uptime", async () => {
+		const {writes, recorder, reader, db} = setup();
+		// Polled every 5 s, answered 0.4-1.6 s late now and then (the uptime is whole seconds): one start.
+		const late = [0, 400, 1600, 900, 0, 1200];
+		for (const [index, delay] of late.entries()) {
+			const at = start + index * 5000 + delay;
+			writes.setPods([pod({uptime: 100 + index * 5, util: 50 + index})], at);
+			recorder.flush(at);
+		}
+
+		// It restarts: up 3 s at 30 s.
+		writes.setPods([pod({uptime: 3, util: 10})], start + 30_000);
+		recorder.flush(start + 30_000);
+		writes.setPods([pod({uptime: 8, util: 12})], start + 35_000);
+		recorder.flush(start + 35_000);
+		const starts = db.prepare(`SELECT at - ?, (record ->> 'startedAt') - ? FROM records ORDER BY at`).raw().all(start, start);
+		expect(starts).toEqual([
+			[0, -100_000],
+			[30_000, 27_000],
+		]);
+		// The Pods pane at the cursor: the uptime at that moment, whatever poll the sample was.
+		const past = await reader.stateAt(start + 22_000);
+		expect(past?.pods.byId.p1?.record.runtime?.uptimeInSeconds).toBe(122);
+		expect((await reader.stateAt(start + 36_000))?.pods.byId.p1?.record.runtime?.uptimeInSeconds).toBe(9);
+		// Read back, the record is the service's: no start of the history's in it.
+		expect(JSON.stringify(past?.pods.byId.p1?.record)).not.toContain('startedAt');
+	});
+
 	test('figures the service does not give are stored null and are no change while they stay unknown; a GPU more or less is one', async () => {
 		const {writes, recorder, db} = setup();
 		const unknown = (gpus: number, util: number | null): PodRecord => ({

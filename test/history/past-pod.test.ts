@@ -10,6 +10,9 @@ import {seededRandom} from '../helpers/seeded-random.js';
 
 type Case = {stored: PodRecord; state: string | null; values: Array<number | null>};
 
+/** The moment the past pods are of. */
+const moment = Date.UTC(2026, 10, 27, 3, 12, 40);
+
 /** A stored record and a sample as a history file may hold them: up or not, GPUs or none, a pair cut short, nulls, an unknown status. */
 function randomCase(next: () => number, index: number): Case {
 	const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
@@ -20,6 +23,8 @@ function randomCase(next: () => number, index: number): Case {
 		volumeInGb: pick([undefined, null, 0, 20, 200]),
 		gpuCount: pick([undefined, 0, 1, 2]),
 		machine: pick([undefined, null, {gpuDisplayName: 'H100 SXM', location: 'EU'}, {gpuDisplayName: null}]),
+		// The start the recorder keeps of a running pod (an hour and two minutes before the moment), or none.
+		...(next() < 0.5 ? {startedAt: moment - 3_723_000} : {}),
 	};
 	const gpus = pick([0, 1, 2, 8]);
 	const pairs = Array.from({length: 2 * gpus}, () => pick([null, 0, 37, 100, 9.5, 12.5, 99.5]));
@@ -42,8 +47,8 @@ const cases = (count: number) => {
 
 test("a past pod's glance, told from its sample, is its record's; its record is the one podAt makes, made once, and JSON says it", () => {
 	for (const {stored, state, values} of cases(600)) {
-		const pod = new PastPod(stored, state, values);
-		const record = podAt(stored, {state: state ?? undefined, values});
+		const pod = new PastPod(stored, state, values, moment);
+		const record = podAt(stored, {state: state ?? undefined, values}, moment);
 		expect(pod.glance(), JSON.stringify({stored, state, values})).toEqual(glanceOf(record));
 		expect(podGlance(pod)).toEqual(glanceOf(record));
 		expect(pod.record).toEqual(record);
@@ -53,7 +58,7 @@ test("a past pod's glance, told from its sample, is its record's; its record is 
 });
 
 test("the Pods pane's rows and cost totals of past pods are those of the same pods with their records made", () => {
-	const past = cases(600).map(({stored, state, values}) => new PastPod(stored, state, values));
+	const past = cases(600).map(({stored, state, values}) => new PastPod(stored, state, values, moment));
 	const made: PodState[] = past.map(pod => ({record: podAt(pod.record, undefined), utilHistory: []}));
 	for (const wide of [true, false]) {
 		for (const glyphs of [unicodeGlyphs, asciiGlyphs]) {
@@ -80,4 +85,23 @@ test("the Pods pane's rows and cost totals of past pods are those of the same po
 	expect(podCostTotals(past.map(pod => podCostFields(pod)))).toEqual(podCostTotals(made.map(pod => pod.record)));
 	// A live pod's cost is its record's, as it was.
 	expect(podCostFields(made[0]!)).toBe(made[0]!.record);
+});
+
+test("a running pod's uptime at a moment is the moment less the start its record keeps; the record reads as the service's (no start in it)", () => {
+	const kept: PodRecord & {startedAt: number} = {id: 'p', name: 'trainer', startedAt: moment - 3_723_000};
+	const stored: PodRecord = kept;
+	const up = [3.99, 1, 1, 20, 30, 90, 80];
+	const pod = new PastPod(stored, 'RUNNING', up, moment);
+	expect(pod.record.runtime?.uptimeInSeconds).toBe(3723);
+	expect(pod.glance().uptimeInSeconds).toBe(3723);
+	expect(JSON.stringify(pod.record)).not.toContain('startedAt');
+	expect(JSON.stringify(podAt(stored, undefined))).not.toContain('startedAt');
+	// The same sample a minute later is another row (its uptime moved); a stopped pod's is the same.
+	expect(pod.madeOf(stored, 'RUNNING', up, moment + 60_000)).toBe(false);
+	expect(pod.madeOf(stored, 'RUNNING', up, moment)).toBe(true);
+	const stopped = new PastPod(stored, 'EXITED', [0, 1, 0], moment);
+	expect(stopped.glance().uptimeInSeconds).toBeUndefined();
+	expect(stopped.madeOf(stored, 'EXITED', [0, 1, 0], moment + 60_000)).toBe(true);
+	// A record kept before the start was: no uptime, as before.
+	expect(new PastPod({id: 'q', name: 'old'}, 'RUNNING', up, moment).record.runtime?.uptimeInSeconds).toBeNull();
 });
