@@ -1,4 +1,5 @@
 import {afterEach, describe, expect, test} from 'vitest';
+import {budgetLimit, defaultBudgetSettings} from '../../source/poll/budget-limits.js';
 import {startTestSim, type TestSim} from '../helpers/sim-client.js';
 import {hasTmux, TmuxSession} from '../helpers/tmux.js';
 
@@ -61,7 +62,12 @@ describe.runIf(hasTmux)('the dashboard under injected faults, in a real terminal
 			const started = performance.now();
 
 			const degraded = await session.waitFor(/DEGRADED: GraphQL failing since/, 20_000);
-			expect(performance.now() - started).toBeLessThan(pollMs + 1500);
+			// Within a poll, the one retry of a read after a transient failure and a frame. GraphQL's requests wait its spacing
+			// after the answer before (1.2 s, so the service never counts two of one podtop in a second), and a visible request
+			// may go between a failed one and its retry: two spacings. Resets (each set just after a poll) were measured at
+			// 6.19-6.27 s alone and 6.58-7.01 s under the whole suite's load; 503s (set at any point of the poll) at 2.4 s.
+			const spacingMs = budgetLimit('graphql', defaultBudgetSettings).minIntervalMs ?? 0;
+			expect(performance.now() - started).toBeLessThan(pollMs + 2 * spacingMs + 1000);
 			expect(degraded).toMatch(/Pods \(6\)/);
 			for (const name of names) {
 				expect(degraded).toContain(name);
