@@ -31,7 +31,7 @@ export type KindSpec<S extends {readonly record: object}> = {
 };
 
 /** How far a thing's start may move (told again at each poll) before its record is written again: a restart moves it further. */
-export const startSlackMs = 15_000;
+const startSlackMs = 15_000;
 
 /** A thing's start now: the one last written while it has not moved by more than the slack (undefined: it is not running). */
 function startNow(told: number | undefined, last: number | undefined): number | undefined {

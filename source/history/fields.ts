@@ -78,10 +78,16 @@ export function podStartedAt(record: PodRecord, polledAt: number): number | unde
 	return typeof uptime === 'number' && Number.isFinite(uptime) && polledAt > 0 ? Math.round(polledAt / 1000 - uptime) * 1000 : undefined;
 }
 
-/** A pod's uptime at `at` from the start its stored part says (`podStartedAt`), when it says one. */
-export function podUptimeAt(stored: PodRecord, at: number | undefined): number | null {
+/** The start a stored pod part says (`podStartedAt`), if it says one (parts stored before it was kept do not). */
+export function storedStart(stored: PodRecord): number | undefined {
 	const {startedAt} = stored as {startedAt?: unknown};
-	return typeof startedAt === 'number' && at !== undefined ? Math.max(0, Math.round((at - startedAt) / 1000)) : null;
+	return typeof startedAt === 'number' ? startedAt : undefined;
+}
+
+/** A pod's uptime at `at` from the start its stored part says, when it says one. */
+export function podUptimeAt(stored: PodRecord, at: number | undefined): number | null {
+	const startedAt = storedStart(stored);
+	return startedAt !== undefined && at !== undefined ? Math.max(0, Math.round((at - startedAt) / 1000)) : null;
 }
 
 /** A pod's record without what the samples hold (status, cost, runtime) and never its env (it holds secrets). */

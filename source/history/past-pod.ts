@@ -1,7 +1,7 @@
 import type {PodRecord} from '../api/graphql-types.js';
 import type {PodCostFields, PodGlance} from '../store/pod-figures.js';
 import type {PodState} from '../store/types.js';
-import {kindFields, podAt, podUptimeAt} from './fields.js';
+import {kindFields, podAt, podUptimeAt, storedStart} from './fields.js';
 
 type Values = ReadonlyArray<number | null>;
 
@@ -110,7 +110,7 @@ export class PastPod implements PodState {
 		}
 
 		// A running pod's uptime moves with the moment (a pod up at another moment is another pod's row).
-		if (at !== this.#at && values[2] === 1 && podUptimeAt(stored, at) !== null) {
+		if (at !== this.#at && values[2] === 1 && storedStart(stored) !== undefined) {
 			return false;
 		}
 
