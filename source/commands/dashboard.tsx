@@ -2,7 +2,6 @@ import {supportsColor} from 'chalk';
 import {render} from 'ink';
 import {colorful, colorless, ServicesProvider, type Pictures, type Services} from '../components/services.js';
 import {App} from '../dashboard/app.js';
-import {createFrameWriter} from '../dashboard/frame-writer.js';
 import {takeOverTerminal} from '../dashboard/terminal.js';
 import type {Engine} from '../engine/create-engine.js';
 import {resolveTarget} from '../engine/resolve-target.js';
@@ -87,17 +86,16 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		);
 	};
 
-	const restore = takeOverTerminal();
-	const undoCrashRestore = onCrash(restore);
-	const writer = createFrameWriter(process.stdout);
+	const terminal = takeOverTerminal();
+	const undoCrashRestore = onCrash(terminal.restore);
 	const onResize = () => {
-		writer.invalidate();
+		terminal.invalidate();
 	};
 
 	const instance = render(
 		app(current, undefined),
 		// Whole frames from Ink, differences only to the terminal: see frame-writer.ts for why not incrementalRendering.
-		{stdout: writer.stdout, exitOnCtrlC: false, patchConsole: false, incrementalRendering: false, maxFps: 30},
+		{stdout: terminal.stdout, exitOnCtrlC: false, patchConsole: false, incrementalRendering: false, maxFps: 30},
 	);
 	const show = (account: AccountSession<DashboardOptions>) => (engine: Engine) => {
 		instance.rerender(app(account, engine));
@@ -170,7 +168,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		process.stdout.off('resize', onResize);
 		instance.unmount();
 		instance.cleanup();
-		restore();
+		terminal.restore();
 		undoCrashRestore();
 		// A switch under way stops short of starting its engine (exited); then whichever account is on screen is closed.
 		await switching?.catch(() => undefined);

@@ -15,6 +15,11 @@ export type FrameWriter = {
 	readonly stdout: NodeJS.WriteStream;
 	/** Forget the previous frame, so the next one is drawn whole (after a resize). */
 	readonly invalidate: () => void;
+	/**
+	Writes nothing more, ever: the terminal was given back. On `process.exit` (a crash) Ink's own exit
+	hook still draws its pending frame, which would otherwise land on the shell's screen.
+	*/
+	readonly close: () => void;
 };
 
 export function diffFrame(previous: readonly string[], next: readonly string[]): string {
@@ -34,8 +39,9 @@ export function diffFrame(previous: readonly string[], next: readonly string[]):
 
 export function createFrameWriter(target: NodeJS.WriteStream = process.stdout): FrameWriter {
 	let previous: string[] = [];
+	let closed = false;
 	const send = (text: string) => {
-		if (text) {
+		if (text && !closed) {
 			target.write(text);
 		}
 	};
@@ -74,6 +80,9 @@ export function createFrameWriter(target: NodeJS.WriteStream = process.stdout): 
 		invalidate() {
 			previous = [];
 			send('\u001B[2J');
+		},
+		close() {
+			closed = true;
 		},
 	};
 }
