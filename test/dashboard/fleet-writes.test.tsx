@@ -80,8 +80,14 @@ test('pods: x stops after y, u resumes (a spot pod asks its bid in a form), Ctrl
 	stdin.write('u');
 	await frameMatching(lastFrame, /Resume spot pod ui-spot/);
 	expect(lastFrame()).toMatch(/bid per GPU \(\$\/h\) +[\d.]+ .*the minimum now is \$[\d.]+/);
+	// A bid well above it: the simulated market moves, and the minimum the form offers (from the last GPU poll)
+	// may be below the service's by the time it is sent, which the service refuses (as it should).
+	stdin.write('\u007F'.repeat(8));
+	await tick();
+	stdin.write('5');
+	await frameMatching(lastFrame, /bid per GPU \(\$\/h\) +5 /);
 	stdin.write(keys.ctrlS);
-	await frameMatching(lastFrame, /Resume pod ui-spot with 1 GPU\(s\) at a bid of \$[\d.]+\/GPU = \$[\d.]+\/h\? y\/N/);
+	await frameMatching(lastFrame, /Resume pod ui-spot with 1 GPU\(s\) at a bid of \$5\/GPU = \$5\.00\/h\? y\/N/);
 	stdin.write('y');
 	await waitFor(async () => (await statusOf(spot)) === 'RUNNING', 15_000);
 

@@ -21,7 +21,8 @@ describe.runIf(hasTmux)('a profile in the dashboard', () => {
 		let screen = await session.waitFor(/Endpoints \(8\)/, 60_000);
 		expect(screen).toMatch(/^podtop +DEMO {2}READ-ONLY {2}prod +/m);
 		session.send('?');
-		screen = await session.waitFor(/Keys: Endpoints/);
+		// The whole help box, to its bottom edge (a large frame reaches tmux in pieces).
+		screen = await session.waitFor(/Keys: Endpoints[\s\S]*╰─/);
 		expect(screen).not.toMatch(/\(write\)|\(destructive\)/);
 		session.send('q');
 		// No ~/.runpod/config.toml: no account to switch to, and it says what is needed.
