@@ -42,7 +42,10 @@ export function foldColumns(points: readonly TimedPoint[], grid: ChartGrid, fiel
 	const {start, columnMs, columns} = grid;
 	const result: Columns = {mean: nulls(columns), min: nulls(columns), max: nulls(columns), last: nulls(columns), lastAt: nulls(columns)};
 	let index = 0;
-	let previous: {value: number; at: number} | undefined;
+	// The value carried into the next columns and when it was taken (undefined: none), as two numbers: no object a point
+	// (a Pods pane's trend cells fold a few hundred points a row at every poll).
+	let previousValue: number | undefined;
+	let previousAt = 0;
 	for (let column = 0; column < columns; column++) {
 		const from = start + column * columnMs;
 		const to = from + columnMs;
@@ -50,20 +53,23 @@ export function foldColumns(points: readonly TimedPoint[], grid: ChartGrid, fiel
 		let high: number | undefined;
 		let sum = 0;
 		let counted = 0;
-		let last: {value: number; at: number} | undefined;
+		let lastValue: number | undefined;
+		let lastAt = 0;
 		let seen = false;
 		for (; index < points.length && points[index]!.at < to; index++) {
 			const point = points[index]!;
 			const value = pick(point.last);
 			if (point.at < from) {
-				previous = value === null ? undefined : {value, at: point.at};
+				previousValue = value ?? undefined;
+				previousAt = point.at;
 				continue;
 			}
 
 			seen = true;
-			const lowest = pick(point.min);
-			const highest = pick(point.max);
-			const mean = pick(point.mean);
+			// A raw sample's four figures are one list: picked once.
+			const lowest = point.min === point.last ? value : pick(point.min);
+			const highest = point.max === point.last ? value : pick(point.max);
+			const mean = point.mean === point.last ? value : pick(point.mean);
 			if (lowest !== null) {
 				low = low === undefined ? lowest : Math.min(low, lowest);
 			}
@@ -77,7 +83,8 @@ export function foldColumns(points: readonly TimedPoint[], grid: ChartGrid, fiel
 				counted += Math.max(1, point.count);
 			}
 
-			last = value === null ? undefined : {value, at: point.at};
+			lastValue = value ?? undefined;
+			lastAt = point.at;
 		}
 
 		if (seen) {
@@ -87,15 +94,16 @@ export function foldColumns(points: readonly TimedPoint[], grid: ChartGrid, fiel
 				result.max[column] = high ?? null;
 			}
 
-			result.last[column] = last?.value ?? null;
-			result.lastAt[column] = last?.at ?? null;
+			result.last[column] = lastValue ?? null;
+			result.lastAt[column] = lastValue === undefined ? null : lastAt;
 			// A point that says the figure was unknown then (a stopped pod's GPUs) ends the carry.
-			previous = last;
-		} else if (previous && from - previous.at <= holdMs) {
-			result.mean[column] = previous.value;
-			result.min[column] = previous.value;
-			result.max[column] = previous.value;
-			result.last[column] = previous.value;
+			previousValue = lastValue;
+			previousAt = lastAt;
+		} else if (previousValue !== undefined && from - previousAt <= holdMs) {
+			result.mean[column] = previousValue;
+			result.min[column] = previousValue;
+			result.max[column] = previousValue;
+			result.last[column] = previousValue;
 		}
 	}
 

@@ -13,8 +13,10 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 			return false;
 		}
 
-		for (const [index, item] of a.entries()) {
-			if (!deepEqual(item, b[index])) {
+		// By index: `entries()` made an iterator and a pair an element, for every list of every record at every poll.
+		// eslint-disable-next-line unicorn/no-for-loop -- two lists walked together
+		for (let index = 0; index < a.length; index++) {
+			if (!deepEqual(a[index], b[index])) {
 				return false;
 			}
 		}

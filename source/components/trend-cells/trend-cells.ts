@@ -28,9 +28,19 @@ const field = (series: Series, name: string) => series.fields.indexOf(name);
 /** A pod's GPUs' mean utilisation at a point (its `gpuN.util` fields); null when none is known. */
 function meanGpuUtil(series: Series): (values: ReadonlyArray<number | null>) => number | null {
 	const positions = series.fields.flatMap((name, index) => (name.endsWith('.util') ? [index] : []));
+	// A plain loop: it runs for each point of each row on screen at every poll, and made two lists a point.
 	return values => {
-		const known = positions.flatMap(position => (typeof values[position] === 'number' ? [values[position]] : []));
-		return known.length === 0 ? null : known.reduce((sum, value) => sum + value, 0) / known.length;
+		let sum = 0;
+		let known = 0;
+		for (const position of positions) {
+			const value = values[position];
+			if (typeof value === 'number') {
+				sum += value;
+				known++;
+			}
+		}
+
+		return known === 0 ? null : sum / known;
 	};
 }
 
