@@ -11,14 +11,24 @@ export const hasTmux = (() => {
 	}
 })();
 
-/** Reads a screen every 100 ms until it matches `pattern`; throws with the last one after `timeoutMs`. */
+/** How long after a match the screen is read again: a large frame reaches the terminal in pieces, and a match may be on half of one. */
+const settleMs = 60;
+
+/**
+Reads a screen every 100 ms until it matches `pattern`; throws with the last one after `timeoutMs`.
+A match is read again a moment later and that screen returned while it still matches: what the test
+then asserts is the whole frame, not the part of it that had arrived (a clean CI run once read the
+help box cut after its first lines).
+*/
 export async function waitForScreen(read: () => string, pattern: RegExp, timeoutMs: number): Promise<string> {
 	const deadline = Date.now() + timeoutMs;
 	let screen = '';
 	while (Date.now() < deadline) {
 		screen = read();
 		if (pattern.test(screen)) {
-			return screen;
+			await new Promise(resolve => setTimeout(resolve, settleMs));
+			const settled = read();
+			return pattern.test(settled) ? settled : screen;
 		}
 
 		await new Promise(resolve => setTimeout(resolve, 100));
