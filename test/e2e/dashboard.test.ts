@@ -1,5 +1,5 @@
 import {afterEach, describe, expect, test} from 'vitest';
-import {hasTmux, TmuxSession} from '../helpers/tmux.js';
+import {hasTmux, TmuxSession, wholeEndpointsHelp} from '../helpers/tmux.js';
 
 let session: TmuxSession | undefined;
 /** The demo's past is the first test's subject; the others (layout, signals) simulate an hour of it, not two. */
@@ -131,8 +131,7 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 		session.send('P');
 		session.send('n');
 		session.send('?');
-		// The whole help box, to its bottom edge (a large frame reaches tmux in pieces).
-		screen = await session.waitFor(/Keys: Endpoints[\s\S]*╰─/);
+		screen = await session.waitFor(wholeEndpointsHelp);
 		expect(screen).not.toMatch(/test job|new job|purge|\(write\)|\(destructive\)/);
 		expect(screen).not.toMatch(/New job on/);
 		expect(screen).not.toMatch(/y\/N|Type "/);

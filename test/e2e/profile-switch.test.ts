@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, test} from 'vitest';
 import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
-import {hasTmux, TmuxSession} from '../helpers/tmux.js';
+import {hasTmux, TmuxSession, wholeEndpointsHelp} from '../helpers/tmux.js';
 
 let session: TmuxSession | undefined;
 let sims: TestSim[] = [];
@@ -108,8 +108,7 @@ describe.runIf(hasTmux)(':profile in a real terminal', () => {
 
 		// The profile's read-only rule holds: a write key is gone from help, and :profile is listed.
 		session.send('?');
-		// Up to the help box's bottom edge: a frame this large reaches tmux in pieces, and a capture may come between them.
-		screen = await session.waitFor(/Keys: Endpoints[\s\S]*╰─/);
+		screen = await session.waitFor(wholeEndpointsHelp);
 		expect(screen).toMatch(/:profile <profile>/);
 		expect(screen).not.toMatch(/\(write\)|\(destructive\)/);
 		session.send('q');

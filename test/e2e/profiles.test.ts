@@ -2,7 +2,7 @@ import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, test} from 'vitest';
-import {hasTmux, TmuxSession} from '../helpers/tmux.js';
+import {hasTmux, TmuxSession, wholeEndpointsHelp} from '../helpers/tmux.js';
 
 let session: TmuxSession | undefined;
 afterEach(() => {
@@ -21,8 +21,7 @@ describe.runIf(hasTmux)('a profile in the dashboard', () => {
 		let screen = await session.waitFor(/Endpoints \(8\)/, 60_000);
 		expect(screen).toMatch(/^podtop +DEMO {2}READ-ONLY {2}prod +/m);
 		session.send('?');
-		// The whole help box, to its bottom edge (a large frame reaches tmux in pieces).
-		screen = await session.waitFor(/Keys: Endpoints[\s\S]*╰─/);
+		screen = await session.waitFor(wholeEndpointsHelp);
 		expect(screen).not.toMatch(/\(write\)|\(destructive\)/);
 		session.send('q');
 		// No ~/.runpod/config.toml: no account to switch to, and it says what is needed.

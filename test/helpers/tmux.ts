@@ -11,6 +11,9 @@ export const hasTmux = (() => {
 	}
 })();
 
+/** The Endpoints pane's help box down to its bottom edge: the whole box drawn, not its first lines (a large frame reaches tmux in pieces). */
+export const wholeEndpointsHelp = /Keys: Endpoints[\s\S]*╰─/;
+
 /** How long after a match the screen is read again: a large frame reaches the terminal in pieces, and a match may be on half of one. */
 const settleMs = 60;
 
