@@ -19,7 +19,10 @@ export function mergeRecords<R extends {readonly id: string}, S extends {readonl
 	let changed = !deepEqual(collection.order, polledOrder);
 	const order = changed ? polledOrder : collection.order;
 	const byId: Record<string, S> = {};
-	for (const record of records) {
+	// By index: run a few times a minute, this stays unoptimised, where `for…of` makes an object a step.
+	// eslint-disable-next-line unicorn/no-for-loop, @typescript-eslint/prefer-for-of -- see above
+	for (let index = 0; index < records.length; index++) {
+		const record = records[index]!;
 		const previous = collection.byId[record.id];
 		if (previous && shareEqual(previous.record, record)) {
 			byId[record.id] = previous;

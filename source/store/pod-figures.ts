@@ -99,36 +99,47 @@ the published stopped rate, an estimate; a 0-GB volume costs $0; an unknown volu
 never the running price. Terminated: nothing. Any other status: unknown.
 */
 export function podCost(record: PodCostFields): PodCost {
-	const runningPerHr = record.costPerHr ?? undefined;
+	const running = record.desiredStatus === 'RUNNING';
+	return {
+		now: costNow(record),
+		estimated: isEstimatedCost(record),
+		running,
+		runningPerHr: record.costPerHr ?? undefined,
+		volumeInGb: record.volumeInGb ?? undefined,
+	};
+}
+
+/** A stopped pod's volume size when it tells one podtop can price. */
+function priceableVolume(record: PodCostFields): number | undefined {
 	const volumeInGb = record.volumeInGb ?? undefined;
-	// One object made per call, no function to make it (10,000 pods' rows and totals at each step of the time cursor).
-	let now: number | undefined;
-	let estimated = false;
+	return volumeInGb !== undefined && Number.isFinite(volumeInGb) && volumeInGb >= 0 ? volumeInGb : undefined;
+}
+
+/** `podCost(record).now`, with no object made (the totals sum it for every pod at each poll). */
+function costNow(record: PodCostFields): number | undefined {
 	switch (record.desiredStatus) {
 		case 'RUNNING': {
-			return {now: runningPerHr, estimated, running: true, runningPerHr, volumeInGb};
+			return record.costPerHr ?? undefined;
 		}
 
 		case 'EXITED': {
-			if (volumeInGb !== undefined && Number.isFinite(volumeInGb) && volumeInGb >= 0) {
-				now = volumeInGb === 0 ? 0 : (volumeInGb * stoppedVolumeDollarsPerGbMonth) / hoursPerMonth;
-				estimated = volumeInGb !== 0;
-			}
-
-			break;
+			const volumeInGb = priceableVolume(record);
+			return volumeInGb === undefined || volumeInGb === 0 ? volumeInGb : (volumeInGb * stoppedVolumeDollarsPerGbMonth) / hoursPerMonth;
 		}
 
 		case 'TERMINATED': {
-			now = 0;
-			break;
+			return 0;
 		}
 
 		default: {
-			break;
+			return undefined;
 		}
 	}
+}
 
-	return {now, estimated, running: false, runningPerHr, volumeInGb};
+/** `podCost(record).estimated`: a stopped pod's volume priced at the published rate. */
+function isEstimatedCost(record: PodCostFields): boolean {
+	return record.desiredStatus === 'EXITED' && (priceableVolume(record) ?? 0) > 0;
 }
 
 /** A pod's cost now for people: `$3.99/h`, an estimate as `~$0.027/h`, unknown as `–`. */
@@ -147,15 +158,16 @@ export type PodCostTotals = {readonly running: CostSum; readonly stopped: CostSu
 export function podCostTotals(records: Iterable<PodCostFields>): PodCostTotals {
 	const running = {perHr: 0, pods: 0, unknown: 0, estimated: false};
 	const stopped = {perHr: 0, pods: 0, unknown: 0, estimated: false};
+	// No cost object a pod: 2,000 pods' totals are summed at each poll of the rows on screen.
 	for (const record of records) {
-		const cost = podCost(record);
-		const sum = cost.running ? running : stopped;
+		const sum = record.desiredStatus === 'RUNNING' ? running : stopped;
 		sum.pods++;
-		if (cost.now === undefined) {
+		const now = costNow(record);
+		if (now === undefined) {
 			sum.unknown++;
 		} else {
-			sum.perHr += cost.now;
-			sum.estimated ||= cost.estimated;
+			sum.perHr += now;
+			sum.estimated ||= isEstimatedCost(record);
 		}
 	}
 
