@@ -16,6 +16,7 @@ const hourMs = 3_600_000;
 const pruneSliceMs = {raw: minuteMs, minute: hourMs, hour: 24 * hourMs} as const;
 /** How many rollup rows one transaction writes at most (an hour of 10,000 pods is written in six). */
 const writeSliceRows = 2000;
+
 export type Maintenance = {
 	/** Does every rollup and deletion that is due, a slice at a time. */
 	readonly run: () => Promise<void>;
@@ -60,7 +61,7 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 		},
 	};
 	const columns = ['sid', 'n', 'state', 'vmin', 'vmean', 'vmax', 'vlast'];
-	const inserts = {hour: createBulkInsert(db, 'hour', columns, ['at'])};
+	const insertHours = createBulkInsert(db, 'hour', columns, ['at']);
 	let running: Promise<void> | undefined;
 	let timer: NodeJS.Timeout | undefined;
 	let stopped = false;
@@ -87,11 +88,11 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 		(statement.get(...parameters) as [number | null] | undefined)?.[0] ?? undefined;
 
 	/**
-	Writes a rollup a slice at a time, each slice its own transaction and a yield between them
+	Writes an hour's rollup a slice at a time, each slice its own transaction and a yield between them
 	(10,000 pods: 11,000 rows an hour), the mark with the last one. Cut short by a crash, the
 	bucket is rolled again whole (the rows are replaced), so nothing is lost or counted twice.
 	*/
-	const writeBuckets = async (tier: 'hour', at: number, buckets: Map<number, Bucket>, mark: string): Promise<void> => {
+	const writeHour = async (hour: number, buckets: Map<number, Bucket>): Promise<void> => {
 		const rows = [...buckets].map(([sid, bucket]) => {
 			const {min, mean, max, last} = bucketTexts(bucket);
 			return [sid, bucket.count, bucket.state ?? null, min, mean, max, last];
@@ -105,11 +106,11 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 			const slice = rows.slice(start, start + writeSliceRows);
 			inTransaction(() => {
 				if (slice.length > 0) {
-					inserts[tier](slice.flat(), [at]);
+					insertHours(slice.flat(), [hour]);
 				}
 
 				if (start + writeSliceRows >= rows.length) {
-					statements.setMeta.run(mark, String(at));
+					statements.setMeta.run('rolled_hour', String(hour));
 				}
 			});
 		}
@@ -210,7 +211,7 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 			}
 		}
 
-		await writeBuckets('hour', hour, buckets, 'rolled_hour');
+		await writeHour(hour, buckets);
 		return true;
 	};
 

@@ -155,11 +155,14 @@ export type CostSum = {readonly perHr: number; readonly pods: number; readonly u
 export type PodCostTotals = {readonly running: CostSum; readonly stopped: CostSum};
 
 /** Sums the pods' costs now, apart for the running pods and the others. */
-export function podCostTotals(records: Iterable<PodCostFields>): PodCostTotals {
+export function podCostTotals(records: readonly PodCostFields[]): PodCostTotals {
 	const running = {perHr: 0, pods: 0, unknown: 0, estimated: false};
 	const stopped = {perHr: 0, pods: 0, unknown: 0, estimated: false};
-	// No cost object a pod: 2,000 pods' totals are summed at each poll of the rows on screen.
-	for (const record of records) {
+	// No cost object a pod, and by index (cold code makes an object a step of `for…of`): 2,000 pods' totals are summed at
+	// each poll of the rows on screen.
+	// eslint-disable-next-line unicorn/no-for-loop, @typescript-eslint/prefer-for-of -- see above
+	for (let index = 0; index < records.length; index++) {
+		const record = records[index]!;
 		const sum = record.desiredStatus === 'RUNNING' ? running : stopped;
 		sum.pods++;
 		const now = costNow(record);
