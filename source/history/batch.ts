@@ -1,4 +1,4 @@
-import {type Tracked, type TrackedThings, emptyTracked} from './tracked.js';
+import {type PositionsByKind, type Tracked, type TrackedThings, emptyPositions, emptyTracked} from './tracked.js';
 import type {EventRow} from './event-rows.js';
 import type {SeriesKind} from './history-types.js';
 import type {RowLists, Rows} from './sample-rows.js';
@@ -34,6 +34,8 @@ export type Written = {
 	readonly samples: Map<string, WrittenSample>;
 	readonly jobStatus: Map<string, string>;
 	readonly things: TrackedThings;
+	/** The same things by their position in the collection's ids, and the states the last walk saw. */
+	readonly positions: PositionsByKind;
 	/** The lists of samples by state, filled by each batch in turn (`sample-rows.ts`). */
 	readonly rowLists: RowLists;
 	/** The list of things a batch holds `next*` of (`PendingWrites.things`), filled by each batch in turn. */
@@ -49,7 +51,14 @@ export type PendingWrites = {
 	thingCount: number;
 };
 
-export const emptyWritten = (): Written => ({samples: new Map(), jobStatus: new Map(), things: emptyTracked(), rowLists: new Map(), pendingThings: []});
+export const emptyWritten = (): Written => ({
+	samples: new Map(),
+	jobStatus: new Map(),
+	things: emptyTracked(),
+	positions: emptyPositions(),
+	rowLists: new Map(),
+	pendingThings: [],
+});
 
 export const emptyPending = (things: Tracked[]): PendingWrites => ({samples: new Map(), jobStatus: new Map(), things, thingCount: 0});
 

@@ -1,10 +1,12 @@
 import type {Collection} from '../store/state.js';
+import {statesInOrder} from '../store/states-in-order.js';
 import type {RunningPods} from './account-sample.js';
 import type {Batch, PendingWrites, Written} from './batch.js';
+import {idsOf} from './collection-ids.js';
 import type {SeriesKind} from './history-types.js';
 import {type FilledValues, sameValues} from './sample-values.js';
 import type {SampleRows} from './sample-rows.js';
-import {keepNext, writtenText, type KnownSeries, thingKey, type Tracked, type TrackedKind, trackedOf} from './tracked.js';
+import {keepNext, positionsFor, writtenText, type KnownSeries, thingKey, type Tracked, type TrackedKind, trackedOf} from './tracked.js';
 import {sameExcept} from './unchanged.js';
 
 export type KindSpec<S extends {readonly record: object}> = {
@@ -95,24 +97,6 @@ function pushSample(tracked: Tracked, state: string | undefined, values: FilledV
 	return true;
 }
 
-/** Each collection's ids as its map holds them, by its order: the same list polled again keeps its order (`mergeRecords`), and so its ids. */
-const idsByOrder = new WeakMap<readonly string[], readonly string[]>();
-
-/**
-A collection's ids by the map's own keys: a lookup with a key the map holds is cheap, one with a string
-fresh from the last poll's JSON (or made here) is not (10,000 pods: half the time of a flush went to
-those lookups). Listed once per order: a list of 10,000 keys made at every poll was a sixth of a flush's garbage.
-*/
-function idsOf(collection: Collection<unknown>): readonly string[] {
-	let ids = idsByOrder.get(collection.order);
-	if (!ids) {
-		ids = Object.keys(collection.byId);
-		idsByOrder.set(collection.order, ids);
-	}
-
-	return ids;
-}
-
 /**
 One collection's part of a batch (endpoints, pods or GPU types): the samples and records of the things
 whose state changed (all of them at a keyframe), things new, gone or whose status moved, and the
@@ -130,34 +114,44 @@ export function collectionChanges<S extends {readonly record: object}>(
 	}
 
 	const things: TrackedKind = written.things[spec.kind];
-	const ids = idsOf(next);
-	const {order} = next;
+	const {ids, inOrder} = idsOf(next);
+	// The states by index where the store listed them (no lookup by id), when its map's keys are the list's order.
+	const listed = inOrder ? statesInOrder(next) : undefined;
 	const {tally} = spec;
 	// The account's figures in the same walk, when the map's keys are the list's order (each id once, as the service lists them).
-	let totals: RunningPods | undefined = tally && ids.length === order.length ? {running: 0, cost: 0} : undefined;
+	const totals: RunningPods | undefined = tally && inOrder ? {running: 0, cost: 0} : undefined;
 	let kept = 0;
+	const positions = positionsFor(written.positions[spec.kind], ids);
+	const trackedAt = positions.tracked;
+	// The previous collection's states by index, when the last walk saw it (the same order: the same ids), else by id.
+	const statesBefore = previous !== undefined && positions.statesOf === previous ? (positions.states as Array<S | undefined>) : undefined;
+	const states = positions.states as Array<S | undefined>;
+	positions.statesOf = undefined;
 	// eslint-disable-next-line unicorn/no-for-loop -- the index walks the list's order beside the keys
 	for (let index = 0; index < ids.length; index++) {
 		const id = ids[index]!;
-		const state = next.byId[id];
-		const before = previous?.byId[id];
+		const state = listed ? listed[index] : next.byId[id];
+		const before = statesBefore ? statesBefore[index] : previous?.byId[id];
+		// Read before it is written over (`statesBefore` is this list).
+		states[index] = state;
 		if (before) {
 			kept++;
 		}
 
 		if (totals) {
-			if (order[index] === id) {
-				tally!(state, totals);
-			} else {
-				totals = undefined;
-			}
+			tally!(state, totals);
 		}
 
 		if (!state || (!keyframe && before === state)) {
 			continue;
 		}
 
-		const tracked = trackedOf(things, spec.kind, id);
+		let tracked = trackedAt[index];
+		if (!tracked) {
+			tracked = trackedOf(things, spec.kind, id);
+			trackedAt[index] = tracked;
+		}
+
 		tracked.series ??= known(tracked.thing);
 		if (before === state) {
 			// The minute's keyframe, for a thing unchanged since the last write: written again as it was.
@@ -215,6 +209,7 @@ export function collectionChanges<S extends {readonly record: object}>(
 		}
 	}
 
+	positions.statesOf = next;
 	if (totals) {
 		options.totals = totals;
 	}

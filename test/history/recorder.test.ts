@@ -140,6 +140,39 @@ describe('the recorder', () => {
 		expect((await reader.stateAt(history.now()))?.pods.byId.p1?.record.imageName).toBe('runpod/pytorch:2');
 	});
 
+	test("finds each pod's last state by its place while the list's order holds, and by id when the order moves or the map is made anew", () => {
+		const history = setup();
+		cleanups.push(() => history.db.close());
+		const {writes, recorder, db} = history;
+		const written = (at: number) =>
+			(
+				db.prepare(`SELECT s.key, r.v FROM raw r JOIN series s ON s.id = r.sid WHERE r.at = ? AND s.kind = 'pod' ORDER BY s.key`).raw().all(at) as Array<
+					[string, string]
+				>
+			).map(([key, v]) => `${key} ${(JSON.parse(v) as number[])[5]}`);
+		writes.setPods([pod('a', 10), pod('b', 20), pod('c', 30)], history.now());
+		recorder.flush(history.now());
+		// The same order: only b moved.
+		writes.setPods([pod('a', 10), pod('b', 21), pod('c', 30)], history.tick(5000));
+		recorder.flush(history.now());
+		expect(written(history.now())).toEqual(['b 21']);
+		// A few rows read again (a new map, the same order): only c moved.
+		writes.updatePods([pod('c', 31)], history.tick(5000));
+		recorder.flush(history.now());
+		expect(written(history.now())).toEqual(['c 31']);
+		// The order moved, and a with it.
+		writes.setPods([pod('c', 31), pod('a', 11), pod('b', 21)], history.tick(5000));
+		recorder.flush(history.now());
+		expect(written(history.now())).toEqual(['a 11']);
+		// The same order again: b moved; then an id listed twice (the map holds the last) with c moved.
+		writes.setPods([pod('c', 31), pod('a', 11), pod('b', 22)], history.tick(5000));
+		recorder.flush(history.now());
+		expect(written(history.now())).toEqual(['b 22']);
+		writes.setPods([pod('c', 32), pod('a', 11), pod('a', 12), pod('b', 22)], history.tick(5000));
+		recorder.flush(history.now());
+		expect(written(history.now())).toEqual(['a 12', 'c 32']);
+	});
+
 	test('never stores the key or a pod env, and keeps the file private', async () => {
 		const history = setup();
 		cleanups.push(() => history.db.close());
