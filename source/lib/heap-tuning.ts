@@ -15,17 +15,21 @@ without `-S`, npm's Windows shim and `node dist/bundle/podtop.js` all lose the s
   is read only at start, but its growth factor at each growth: after each collection the factor is
   set so that the next growth cannot pass 4 MB (2 below it, 1 at it). V8 also shrinks the space
   in quiet times, and it grows back.
-- V8's memory reducer (the extra full collections it starts when the heap looks idle) runs one
-  collection each time it starts, not two or three: it is made when the heap is set up, so only the
-  shebang's `--no-memory-reducer` turns it off. Started as `node dist/bundle/podtop.js`, it ran
-  three reducing mark-compacts a minute at 500 endpoints + 2,000 pods (8-35 ms each on the main
-  thread, more on helpers); now one every 40-80 s.
+- V8's memory reducer (the extra full collections it starts when the heap looks idle, which it
+  does whenever less than 1 MB a second is allocated: podtop's steady state) is made when the heap
+  is set up, so `--no-memory-reducer` only works in the shebang. What it reads later is how long to
+  wait after a full collection before it starts: the longest wait there is (24 days), so it never
+  starts, as in the bin. Started as `node dist/bundle/podtop.js` at 500 endpoints + 2,000 pods, it
+  ran two reducing mark-compacts a minute beside the two the heap's growth needs (full collections
+  2.8 → 2.0 a minute; the collector 709 → 590 ms a minute, main thread and helpers). It also runs a
+  single collection each time, should it start (`--memory-reducer-single-gc`).
 - Wasm stays on its baseline compiler (Yoga's optimising compile was a 35 MB spike at start); set
   before Ink loads, as this runs first.
 */
 export function tuneHeap(): void {
 	setFlagsFromString('--heap-growing-percent=30');
 	setFlagsFromString('--memory-reducer-single-gc');
+	setFlagsFromString(`--gc-memory-reducer-start-delay-ms=${2 ** 31 - 1}`);
 	setFlagsFromString('--no-wasm-tier-up');
 	setFlagsFromString('--no-wasm-dynamic-tiering');
 	const largest = 2 * semiSpaceMb * 1024 * 1024;
