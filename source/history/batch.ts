@@ -49,6 +49,8 @@ export type PendingWrites = {
 	/** The things whose `next*` the batch holds (`commitTracked`): the first `thingCount` of the list (kept from batch to batch: 10,000 pods' list grown each poll was 230 KB). */
 	readonly things: Tracked[];
 	thingCount: number;
+	/** Things gone from the service's list: let go of (their map, their id) once the batch that says so is committed, so that an agent's memory does not grow with every pod it ever saw. */
+	readonly gone: Array<readonly [Map<string, Tracked>, string]>;
 };
 
 export const emptyWritten = (): Written => ({
@@ -60,7 +62,7 @@ export const emptyWritten = (): Written => ({
 	pendingThings: [],
 });
 
-export const emptyPending = (things: Tracked[]): PendingWrites => ({samples: new Map(), jobStatus: new Map(), things, thingCount: 0});
+export const emptyPending = (things: Tracked[]): PendingWrites => ({samples: new Map(), jobStatus: new Map(), things, thingCount: 0, gone: []});
 
 export const emptyBatch = (): Batch => ({things: new Map(), samples: new Map(), records: [], deleted: [], events: [], meta: new Map()});
 

@@ -224,6 +224,7 @@ export function collectionChanges<S extends {readonly record: object}>(
 				batch.things.set(thing, {kind: spec.kind, key: id, name});
 				batch.deleted.push(thing);
 				batch.events.push({type: 'deleted', kind: spec.kind, subject: id, name, data: {}});
+				pending.gone.push([things, id]);
 			}
 		}
 	}

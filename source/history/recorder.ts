@@ -164,6 +164,10 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 			copyInto(written.samples, pending.samples);
 			copyInto(written.jobStatus, pending.jobStatus);
 			commitTracked(pending.things, pending.thingCount);
+			// Back one day, a thing starts afresh (its series is found again, and revived).
+			for (const [things, id] of pending.gone) {
+				things.delete(id);
+			}
 		}
 
 		if (state.state === 'paused') {

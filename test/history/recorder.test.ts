@@ -203,6 +203,27 @@ describe('the recorder', () => {
 		expect(p2?.points.length).toBeGreaterThan(0);
 	});
 
+	test('a pod deleted and back again is one series, revived, its record and samples written again from its return', async () => {
+		const history = setup();
+		cleanups.push(() => history.db.close());
+		const {writes, recorder, reader, db} = history;
+		writes.setPods([pod('p1', 90), pod('p2', 10)], history.now());
+		recorder.flush(history.now());
+		writes.setPods([pod('p1', 90)], history.tick(5000));
+		recorder.flush(history.now());
+		const back = history.tick(5000);
+		writes.setPods([pod('p1', 90), pod('p2', 10)], back);
+		recorder.flush(back);
+		writes.setPods([pod('p1', 90), pod('p2', 11)], history.tick(5000));
+		recorder.flush(history.now());
+		const [p2] = await reader.series({kind: 'pod', keys: ['p2'], from: start, to: history.now()});
+		expect(p2?.deletedAt).toBeUndefined();
+		expect(p2?.points.filter(point => point.at >= back).map(point => point.last[5])).toEqual([10, 11]);
+		const records = db.prepare(`SELECT r.at FROM records r JOIN series s ON s.id = r.sid WHERE s.key = 'p2' ORDER BY r.at`).raw().all() as Array<[number]>;
+		expect(records.map(([at]) => at)).toEqual([start, back]);
+		expect(db.prepare(`SELECT count(*) FROM series WHERE key = 'p2'`).raw().get()).toEqual([1]);
+	});
+
 	test('rolls minutes and hours up, and the tiers answer wider windows', async () => {
 		const history = setup();
 		cleanups.push(() => history.db.close());
