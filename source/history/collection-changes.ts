@@ -123,16 +123,16 @@ export function collectionChanges<S extends {readonly record: object}>(
 	let kept = 0;
 	const positions = positionsFor(written.positions[spec.kind], ids);
 	const trackedAt = positions.tracked;
-	// The previous collection's states by index, when the last walk saw it (the same order: the same ids), else by id.
-	const statesBefore = previous !== undefined && positions.statesOf === previous ? (positions.states as Array<S | undefined>) : undefined;
+	// The states the last walk saw, written over by this one as it goes: the previous collection's by index when that walk
+	// was of it (the same ids), else looked up by id.
 	const states = positions.states as Array<S | undefined>;
+	const statesBefore = previous !== undefined && positions.statesOf === previous ? states : undefined;
 	positions.statesOf = undefined;
 	// eslint-disable-next-line unicorn/no-for-loop -- the index walks the list's order beside the keys
 	for (let index = 0; index < ids.length; index++) {
 		const id = ids[index]!;
 		const state = listed ? listed[index] : next.byId[id];
 		const before = statesBefore ? statesBefore[index] : previous?.byId[id];
-		// Read before it is written over (`statesBefore` is this list).
 		states[index] = state;
 		if (before) {
 			kept++;

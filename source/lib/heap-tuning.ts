@@ -21,14 +21,12 @@ without `-S`, npm's Windows shim and `node dist/bundle/podtop.js` all lose the s
   wait after a full collection before it starts: the longest wait there is (24 days), so it never
   starts, as in the bin. Started as `node dist/bundle/podtop.js` at 500 endpoints + 2,000 pods, it
   ran two reducing mark-compacts a minute beside the two the heap's growth needs (full collections
-  2.8 → 2.0 a minute; the collector 709 → 590 ms a minute, main thread and helpers). It also runs a
-  single collection each time, should it start (`--memory-reducer-single-gc`).
+  2.8 → 2.0 a minute; the collector 709 → 590 ms a minute, main thread and helpers).
 - Wasm stays on its baseline compiler (Yoga's optimising compile was a 35 MB spike at start); set
   before Ink loads, as this runs first.
 */
 export function tuneHeap(): void {
 	setFlagsFromString('--heap-growing-percent=30');
-	setFlagsFromString('--memory-reducer-single-gc');
 	setFlagsFromString(`--gc-memory-reducer-start-delay-ms=${2 ** 31 - 1}`);
 	setFlagsFromString('--no-wasm-tier-up');
 	setFlagsFromString('--no-wasm-dynamic-tiering');
