@@ -6,6 +6,7 @@ import type {Engine} from '../engine/create-engine.js';
 import type {Target} from '../engine/resolve-target.js';
 import type {HistoryOptions} from '../history/open-history.js';
 import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/create-store.js';
+import {healthKeepFor} from '../store/health-keep.js';
 import type {ViewStore} from '../view-state/view-store.js';
 import type {Connection} from './connection-flags.js';
 
@@ -51,10 +52,11 @@ export function openAccount<Options extends AccountOptions>({
 	// The header always names the account: the profile given, else where the key came from (`default`, `env`).
 	const profileName = options.profile ?? (target.mode === 'live' ? target.keyLabel : undefined);
 	const profile = profileName === undefined ? undefined : {name: profileName, color: options.band};
+	const healthKeepMs = healthKeepFor(options.alerts?.rules);
 	const state =
 		target.mode === 'live'
-			? createPodtopStore({mode: 'live', apiHost: new URL(target.apiUrl).host, keyFingerprint: keyFingerprint(target.apiKey), profile})
-			: createPodtopStore({mode: 'demo', apiHost: 'starting the simulator…', keyFingerprint: '••••', profile});
+			? createPodtopStore({mode: 'live', apiHost: new URL(target.apiUrl).host, keyFingerprint: keyFingerprint(target.apiKey), profile, healthKeepMs})
+			: createPodtopStore({mode: 'demo', apiHost: 'starting the simulator…', keyFingerprint: '••••', profile, healthKeepMs});
 	const display = createDisplayStore(state.store);
 	// A new firing rings the bell (BEL moves no cursor: the frame stays whole).
 	let firing = new Set<string>();

@@ -21,6 +21,7 @@ import {createScheduledApi} from '../poll/scheduled-api.js';
 import {Scheduler} from '../poll/scheduler.js';
 import type {RunningSimulator} from '../sim/start-simulator.js';
 import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/create-store.js';
+import {healthKeepFor} from '../store/health-keep.js';
 import type {PaneName} from '../store/types.js';
 import {createAgentForwarding} from './agent-forwarding.js';
 import {perform, type PerformResult} from './perform.js';
@@ -162,7 +163,14 @@ export async function createEngine({
 		graphqlApi: createGraphqlApi({url: graphqlUrl, apiKey, pools}),
 		scheduler,
 	});
-	const {store, writes} = state ?? createPodtopStore({mode: target.mode, apiHost: new URL(apiUrl).host, keyFingerprint: keyFingerprint(apiKey)});
+	const {store, writes} =
+		state ??
+		createPodtopStore({
+			mode: target.mode,
+			apiHost: new URL(apiUrl).host,
+			keyFingerprint: keyFingerprint(apiKey),
+			healthKeepMs: healthKeepFor(alerts?.rules.rules),
+		});
 	writes.setService(new URL(apiUrl).host, keyFingerprint(apiKey));
 
 	// Probes (off unless configured) go out from the processes that poll the account: the agent, or a dashboard or `watch` alone.

@@ -21,10 +21,15 @@ export type StoreOptions = {
 	readonly apiHost: string;
 	readonly keyFingerprint: string;
 	readonly profile?: Profile;
+	/** How long an endpoint's health samples are kept (`healthKeepFor` the alert rules; ten minutes without). */
+	readonly healthKeepMs?: number;
 };
 
 /** The app's one store, and apart from it, its writers. */
-export function createPodtopStore({mode, apiHost, keyFingerprint, profile}: StoreOptions): {readonly store: PodtopStore; readonly writes: StoreWrites} {
+export function createPodtopStore({mode, apiHost, keyFingerprint, profile, healthKeepMs}: StoreOptions): {
+	readonly store: PodtopStore;
+	readonly writes: StoreWrites;
+} {
 	const jobs = new Map<string, TrackedJob>();
 	const store = createStore<PodtopState>()(() => ({
 		mode,
@@ -46,7 +51,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint, profile}: Stor
 	}));
 	const {setState: set, getState: get} = store;
 	const writes: StoreWrites = {
-		...endpointWrites(set, get),
+		...endpointWrites(set, get, healthKeepMs),
 		...podWrites(set, get),
 		...gpuWrites(set, get),
 		...jobWrites(set, get, jobs),

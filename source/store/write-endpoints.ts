@@ -1,12 +1,12 @@
 import type {EndpointRecord, ServerlessDiscount} from '../api/graphql-types.js';
 import type {Health} from '../api/job-types.js';
-import {appendBounded} from '../lib/bounded.js';
 import {deepEqual} from '../lib/deep-equal.js';
 import {endpointFigures} from './endpoint-figures.js';
+import {healthKeepMs} from './health-keep.js';
 import type {GetState, SetState} from './state.js';
-import type {EndpointState} from './types.js';
+import type {EndpointState, HealthSample} from './types.js';
 
-/** Samples kept per endpoint (at one per change, or one per 30 s when quiet: well over 30 minutes). */
+/** Samples kept per endpoint at most (at one per change, or one per 30 s when quiet), and none older than the store's `healthKeepMs`. */
 export const healthHistoryLimit = 120;
 /** A quiet endpoint still gets a sample this often, so rates decay and sparklines keep time. */
 export const quietSampleMs = 30_000;
@@ -22,8 +22,20 @@ export type EndpointWrites = {
 	readonly setHealthError: (endpointId: string, error: string | undefined) => void;
 };
 
+/** The history with `sample` appended: at most `healthHistoryLimit` samples, none older than `keepMs` before it. */
+function appendSample(history: readonly HealthSample[], sample: HealthSample, keepMs: number): HealthSample[] {
+	let start = Math.max(0, history.length + 1 - healthHistoryLimit);
+	while (start < history.length && history[start]!.at < sample.at - keepMs) {
+		start++;
+	}
+
+	const next = history.slice(start);
+	next.push(sample);
+	return next;
+}
+
 /** The endpoint after a health answer, or the same object when nothing worth a write changed. */
-function withHealth(current: EndpointState, health: Health, at: number): EndpointState {
+function withHealth(current: EndpointState, health: Health, at: number, keepMs: number): EndpointState {
 	const lastSample = current.history.at(-1);
 	// A quiet endpoint still gets a sample every 30 s while its rates have something to decay from;
 	// once they read zero, an unchanged answer writes nothing (an idle screen stays still).
@@ -33,7 +45,7 @@ function withHealth(current: EndpointState, health: Health, at: number): Endpoin
 		return current;
 	}
 
-	const history = appendBounded(
+	const history = appendSample(
 		current.history,
 		{
 			at,
@@ -44,14 +56,15 @@ function withHealth(current: EndpointState, health: Health, at: number): Endpoin
 			retried: health.jobs.retried,
 			running: health.workers.running,
 		},
-		healthHistoryLimit,
+		keepMs,
 	);
 	return {record: current.record, health, healthAt: at, history, figures: endpointFigures(history)};
 }
 
 const emptyFigures = endpointFigures([]);
 
-export function endpointWrites(set: SetState, get: GetState): EndpointWrites {
+/** `keepMs`: how long a sample is kept (`healthKeepFor` the alert rules). */
+export function endpointWrites(set: SetState, get: GetState, keepMs = healthKeepMs): EndpointWrites {
 	const setHealthResults = (results: readonly HealthResult[], at: number) => {
 		const state = get().endpoints;
 		let byId: Record<string, EndpointState> | undefined;
@@ -61,7 +74,7 @@ export function endpointWrites(set: SetState, get: GetState): EndpointWrites {
 				continue;
 			}
 
-			const next = health ? withHealth(current, health, at) : current.healthError === error ? current : {...current, healthError: error};
+			const next = health ? withHealth(current, health, at, keepMs) : current.healthError === error ? current : {...current, healthError: error};
 			if (next !== current) {
 				byId ??= {...state.byId};
 				byId[endpointId] = next;

@@ -2,6 +2,7 @@ import {describe, expect, test} from 'vitest';
 import type {Health} from '../../source/api/job-types.js';
 import {createPodtopStore} from '../../source/store/create-store.js';
 import {jobKey} from '../../source/store/job-key.js';
+import {healthKeepFor, healthKeepMs} from '../../source/store/health-keep.js';
 import {healthHistoryLimit, quietSampleMs} from '../../source/store/write-endpoints.js';
 import {textLimit, trackedJobLimit, unfollowedTextLimit} from '../../source/store/write-jobs.js';
 import {listUtilHistoryLimit} from '../../source/store/write-pods.js';
@@ -122,6 +123,32 @@ describe('store', () => {
 		expect(podtop.getState().endpoints.byId.e!.history.at(-1)).toBe(last);
 		actions.setHealth('e', health(last.inQueue, last.completed), last.at + quietSampleMs);
 		expect(podtop.getState().endpoints.byId.e!.history.at(-1)!.at).toBe(last.at + quietSampleMs);
+	});
+
+	test('health samples older than the keep are let go: ten minutes, or the longest failure-rate window of the rules', () => {
+		// An endpoint off screen, polled once a minute for two hours: the count alone would keep all 120 samples.
+		const poll = (podtop: ReturnType<typeof store>) => {
+			podtop.writes.setEndpoints([{id: 'e', name: 'e'}], 0);
+			for (let minute = 0; minute < 120; minute++) {
+				podtop.writes.setHealth('e', health(minute % 7, minute * 10), minute * 60_000);
+			}
+
+			return podtop.getState().endpoints.byId.e!;
+		};
+
+		const kept = poll(store());
+		expect(kept.history.map(sample => sample.at / 60_000)).toEqual([109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119]);
+		// The figures read five minutes: all there.
+		expect(kept.figures.throughputPerMinute).toBe(10);
+		const rules = [
+			{name: 'queue', kind: 'queue', over: 5, forMs: 0, endpoint: '*'},
+			{name: 'failing', kind: 'failure-rate', overPercent: 20, windowMs: 30 * 60_000, endpoint: '*'},
+		] as const;
+		expect(healthKeepFor(undefined)).toBe(healthKeepMs);
+		expect(healthKeepFor([rules[0]])).toBe(healthKeepMs);
+		expect(healthKeepFor(rules)).toBe(30 * 60_000);
+		const {store: podtop, writes} = createPodtopStore({mode: 'demo', apiHost: '127.0.0.1:1', keyFingerprint: '••••abcd', healthKeepMs: healthKeepFor(rules)});
+		expect(poll(Object.assign(podtop, {writes})).history).toHaveLength(31);
 	});
 
 	test('derives throughput, failure rate and drain ETA from the health history', () => {
