@@ -1,16 +1,16 @@
-// Two builds of the dashboard at once against one simulator (500 endpoints, 2,000 living pods, Pods pane
+// Two builds of the dashboard at once against one simulator (500 endpoints, 2,000 living pods unless told, Pods pane
 // shown, each with its own history), so that load and the simulator's events are the same for both:
 // one minute of the steady bench moves by ±0.4 points between runs of one build, this by about 0.15.
-//   node scripts/bench/side-by-side.js A/podtop.js B/podtop.js [minutes] [bin|node]
+//   node scripts/bench/side-by-side.js A/podtop.js B/podtop.js [minutes] [bin|node] [endpoints] [pods]
 // A build's podtop.js must sit where Node finds libsql (under this checkout: copy dist/bundle to dist/side-a/).
 import {mkdtempSync, readdirSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {peakRssBytes, rssBytes, sleep, startPodtop, startSim, statCpuSeconds, waitForOutput} from './pty.js';
 
-const [bundleA, bundleB, minutesText = '4', launch = 'bin'] = process.argv.slice(2);
+const [bundleA, bundleB, minutesText = '4', launch = 'bin', endpoints = '500', pods = '2000'] = process.argv.slice(2);
 if (!bundleA || !bundleB) {
-	console.error('usage: node scripts/bench/side-by-side.js A/podtop.js B/podtop.js [minutes] [bin|node]');
+	console.error('usage: node scripts/bench/side-by-side.js A/podtop.js B/podtop.js [minutes] [bin|node] [endpoints] [pods]');
 	process.exit(2);
 }
 
@@ -29,7 +29,7 @@ function cpu(pid) {
 	return {all, main};
 }
 
-const sim = await startSim(['--endpoints', '500', '--pods', '2000']);
+const sim = await startSim(['--endpoints', endpoints, '--pods', pods]);
 const states = [];
 const sessions = [bundleA, bundleB].map(bundle => {
 	const state = mkdtempSync(path.join(tmpdir(), 'podtop-side-'));
@@ -38,9 +38,9 @@ const sessions = [bundleA, bundleB].map(bundle => {
 });
 try {
 	for (const session of sessions) {
-		await waitForOutput(session, /Endpoints \(500\)/, 60_000);
+		await waitForOutput(session, new RegExp(String.raw`Endpoints \(${endpoints}\)`), 60_000);
 		session.press('2');
-		await waitForOutput(session, /Pods \(2000\)/, 60_000);
+		await waitForOutput(session, new RegExp(String.raw`Pods \(${pods}\)`), 60_000);
 	}
 
 	// The first minute's one-off work (statements prepared, code warming, the heap finding its size) left out.
