@@ -15,7 +15,7 @@ import {recordingCost} from './history-recording.js';
 import {weekOfHistory} from './history-week.js';
 
 // The heap, the JIT and V8's helper threads as podtop sets them at start (cli.tsx, and the agent's and the dashboard's
-// commands): the recorder's figures are of the process it runs in (a young generation of at most two 4 MB semi-spaces;
+// commands): the recorder's figures are of the process it runs in (a young generation of at most two 2 MB semi-spaces;
 // V8's own default grows it to 16 MB each, which made fewer, longer collector pauses; helpers below the main thread).
 tuneHeap();
 tuneForLongRuns();
