@@ -6,7 +6,10 @@ import {healthKeepMs} from './health-keep.js';
 import type {GetState, SetState} from './state.js';
 import type {EndpointState, HealthSample} from './types.js';
 
-/** Samples kept per endpoint at most (at one per change, or one per 30 s when quiet), and none older than the store's `healthKeepMs`. */
+/**
+Samples kept per endpoint at most over the default ten minutes (one per change, every 5 s on screen,
+or one per 30 s when quiet); a longer keep keeps as many more. None is older than the keep.
+*/
 export const healthHistoryLimit = 120;
 /** A quiet endpoint still gets a sample this often, so rates decay and sparklines keep time. */
 export const quietSampleMs = 30_000;
@@ -22,10 +25,13 @@ export type EndpointWrites = {
 	readonly setHealthError: (endpointId: string, error: string | undefined) => void;
 };
 
-/** The history with `sample` appended: at most `healthHistoryLimit` samples, none older than `keepMs` before it. */
-function appendSample(history: readonly HealthSample[], sample: HealthSample, keepMs: number): HealthSample[] {
-	let start = Math.max(0, history.length + 1 - healthHistoryLimit);
-	while (start < history.length && history[start]!.at < sample.at - keepMs) {
+/** How long, and how many, of an endpoint's samples are kept. */
+type Keep = {readonly ms: number; readonly samples: number};
+
+/** The history with `sample` appended: at most `keep.samples`, none older than `keep.ms` before it. */
+function appendSample(history: readonly HealthSample[], sample: HealthSample, keep: Keep): HealthSample[] {
+	let start = Math.max(0, history.length + 1 - keep.samples);
+	while (start < history.length && history[start]!.at < sample.at - keep.ms) {
 		start++;
 	}
 
@@ -35,7 +41,7 @@ function appendSample(history: readonly HealthSample[], sample: HealthSample, ke
 }
 
 /** The endpoint after a health answer, or the same object when nothing worth a write changed. */
-function withHealth(current: EndpointState, health: Health, at: number, keepMs: number): EndpointState {
+function withHealth(current: EndpointState, health: Health, at: number, keep: Keep): EndpointState {
 	const lastSample = current.history.at(-1);
 	// A quiet endpoint still gets a sample every 30 s while its rates have something to decay from;
 	// once they read zero, an unchanged answer writes nothing (an idle screen stays still).
@@ -56,7 +62,7 @@ function withHealth(current: EndpointState, health: Health, at: number, keepMs: 
 			retried: health.jobs.retried,
 			running: health.workers.running,
 		},
-		keepMs,
+		keep,
 	);
 	return {record: current.record, health, healthAt: at, history, figures: endpointFigures(history)};
 }
@@ -65,6 +71,7 @@ const emptyFigures = endpointFigures([]);
 
 /** `keepMs`: how long a sample is kept (`healthKeepFor` the alert rules). */
 export function endpointWrites(set: SetState, get: GetState, keepMs = healthKeepMs): EndpointWrites {
+	const keep: Keep = {ms: keepMs, samples: Math.ceil((healthHistoryLimit * Math.max(keepMs, healthKeepMs)) / healthKeepMs)};
 	const setHealthResults = (results: readonly HealthResult[], at: number) => {
 		const state = get().endpoints;
 		let byId: Record<string, EndpointState> | undefined;
@@ -74,7 +81,7 @@ export function endpointWrites(set: SetState, get: GetState, keepMs = healthKeep
 				continue;
 			}
 
-			const next = health ? withHealth(current, health, at, keepMs) : current.healthError === error ? current : {...current, healthError: error};
+			const next = health ? withHealth(current, health, at, keep) : current.healthError === error ? current : {...current, healthError: error};
 			if (next !== current) {
 				byId ??= {...state.byId};
 				byId[endpointId] = next;

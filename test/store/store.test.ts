@@ -147,8 +147,22 @@ describe('store', () => {
 		expect(healthKeepFor(undefined)).toBe(healthKeepMs);
 		expect(healthKeepFor([rules[0]])).toBe(healthKeepMs);
 		expect(healthKeepFor(rules)).toBe(30 * 60_000);
-		const {store: podtop, writes} = createPodtopStore({mode: 'demo', apiHost: '127.0.0.1:1', keyFingerprint: '••••abcd', healthKeepMs: healthKeepFor(rules)});
-		expect(poll(Object.assign(podtop, {writes})).history).toHaveLength(31);
+		const longer = () => {
+			const {store: podtop, writes} = createPodtopStore({mode: 'demo', apiHost: '127.0.0.1:1', keyFingerprint: '••••abcd', healthKeepMs: healthKeepFor(rules)});
+			return Object.assign(podtop, {writes});
+		};
+
+		expect(poll(longer()).history).toHaveLength(31);
+		// On screen (every 5 s), the rule's half hour is there too (as ten minutes are without it): the count grows with the keep.
+		const onScreen = longer();
+		onScreen.writes.setEndpoints([{id: 'e', name: 'e'}], 0);
+		for (let second = 0; second <= 40 * 60; second += 5) {
+			onScreen.writes.setHealth('e', health(second % 7, second), second * 1000);
+		}
+
+		const {history} = onScreen.getState().endpoints.byId.e!;
+		expect(history).toHaveLength(360);
+		expect(history.at(-1)!.at - history[0]!.at).toBe(30 * 60_000 - 5000);
 	});
 
 	test('derives throughput, failure rate and drain ETA from the health history', () => {
