@@ -26,7 +26,7 @@ collections in every quiet moment were a third of the idle CPU at 10,000 pods. T
 when podtop is started as `node dist/bundle/podtop.js`, by a busybox env without -S or by npm's
 Windows shim: podtop sets what V8 still reads after start itself (source/lib/heap-tuning.ts).
 */
-export const nodeFlags = '--max-semi-space-size=2 --max-old-space-size=256 --no-wasm-tier-up --no-wasm-dynamic-tiering --no-memory-reducer';
+export const nodeFlags = '--max-semi-space-size=4 --max-old-space-size=256 --no-wasm-tier-up --no-wasm-dynamic-tiering --no-memory-reducer';
 /**
 Ink's files podtop stands in for, by name: its text measuring and wrapping, with caches that keep the
 last 2,000 texts instead of every one (stubs/ink-text-caches.js), and its Output, which draws the same
