@@ -17,23 +17,58 @@ const newline = 10;
 const tab = 9;
 const carriageReturn = 13;
 
-/** The scanner's place in the document between calls and chunks: depth, whether in a string, whether the last byte escaped the next. */
+/**
+What a hostile answer may not exceed (a Prometheus's, say); each is refused as it streams in, before it
+is held. Unset, a bound is as good as none.
+*/
+export type JsonBounds = {
+	/** Containers open at once, the root's included. */
+	readonly depth?: number;
+	/** Elements (objects) of the list at the path. */
+	readonly elements?: number;
+	/** Containers inside one element of the list, itself not counted. */
+	readonly perElement?: number;
+	/** Containers inside all of the list's elements together. */
+	readonly inElements?: number;
+	/** Bytes held waiting for a chunk to come: a part of an element, of a string, or of the rest of the document. */
+	readonly keptBytes?: number;
+	/** Characters of the document outside the list's elements. */
+	readonly skeletonChars?: number;
+};
+
+/** An answer over one of its bounds: said as a phrase (`nests deeper than 8`). */
+export class JsonBoundError extends RangeError {
+	override readonly name = 'JsonBoundError';
+}
+
+/** The scanner's place in the document between calls and chunks: depth, whether in a string, whether the last byte escaped the next, containers in the element and in all elements. */
 const depthSlot = 0;
 const inStringSlot = 1;
 const escapedSlot = 2;
+const elementContainersSlot = 3;
+const allContainersSlot = 4;
+/** The bounds as the scanner reads them. */
+const maxDepthSlot = 0;
+const maxPerElementSlot = 1;
+const maxInElementsSlot = 2;
+/** What `scan` answers when a bound is passed (the state's depth and counts say which). */
+const overBound = -2;
+const unbounded = 2 ** 31 - 1;
 
 /**
 Moves through `bytes` from `from` until a byte the reader must see: a quote above the list's depth
 (a key that may be on the path), or a bracket or brace that opens or closes a container down to one
 of the list's elements. Returns that byte's index, with the depth already moved past it, or -1 at
-the end of the chunk. Numbers only, so V8 compiles it once and keeps it (a pass over 1 MB at every
+the end of the chunk, or `overBound` when a container passes one of `bounds`. Numbers only, so V8 compiles it once and keeps it (a pass over 1 MB at every
 poll of 2,000 pods; a loop that also built the strings and lists was optimised and thrown away
 again at every poll).
 */
-function scan(bytes: Uint8Array, from: number, state: Int32Array, listDepth: number): number {
+function scan(bytes: Uint8Array, from: number, state: Int32Array, listDepth: number, bounds: Int32Array): number {
 	let depth = state[depthSlot]!;
 	let inString = state[inStringSlot]!;
 	let escaped = state[escapedSlot]!;
+	let inElement = state[elementContainersSlot]!;
+	let inAll = state[allContainersSlot]!;
 	let found = -1;
 	for (let index = from; index < bytes.length; index++) {
 		const byte = bytes[index]!;
@@ -60,7 +95,17 @@ function scan(bytes: Uint8Array, from: number, state: Int32Array, listDepth: num
 				case openBrace:
 				case openBracket: {
 					depth++;
-					found = depth <= listDepth + 1 ? index : -1;
+					if (depth > listDepth + 1) {
+						inElement++;
+						inAll++;
+					}
+
+					found =
+						depth > bounds[maxDepthSlot]! || inElement > bounds[maxPerElementSlot]! || inAll > bounds[maxInElementsSlot]!
+							? overBound
+							: depth <= listDepth + 1
+								? index
+								: -1;
 					break;
 				}
 
@@ -83,6 +128,8 @@ function scan(bytes: Uint8Array, from: number, state: Int32Array, listDepth: num
 	state[depthSlot] = depth;
 	state[inStringSlot] = inString;
 	state[escapedSlot] = escaped;
+	state[elementContainersSlot] = inElement;
+	state[allContainersSlot] = inAll;
 	return found;
 }
 
@@ -112,13 +159,37 @@ matched as written (no escapes).
 
 JSON's structure is all ASCII and a multi-byte UTF-8 character never holds an ASCII byte, so the
 bytes are scanned as they come and only what is kept is decoded: each run of elements, the
-strings above the list, the rest of the document.
+strings above the list, the rest of the document. An answer past one of `bounds` throws a
+JsonBoundError as soon as the byte that passes it is read.
 */
-export async function parseSplitJson(chunks: AsyncIterable<Uint8Array | string>, path: readonly string[]): Promise<SplitJson> {
+export async function parseSplitJson(chunks: AsyncIterable<Uint8Array | string>, path: readonly string[], bounds: JsonBounds = {}): Promise<SplitJson> {
 	const listDepth = path.length + 1;
 	const decoder = new TextDecoder();
-	const state = new Int32Array(3);
-	const skeleton: string[] = [];
+	const state = new Int32Array(5);
+	const scanBounds = Int32Array.from([bounds.depth ?? unbounded, bounds.perElement ?? unbounded, bounds.inElements ?? unbounded]);
+	const maxElements = bounds.elements ?? Number.POSITIVE_INFINITY;
+	const maxKept = bounds.keptBytes ?? Number.POSITIVE_INFINITY;
+	const maxSkeleton = bounds.skeletonChars ?? Number.POSITIVE_INFINITY;
+	let kept = 0;
+	let skeletonChars = 0;
+	const skeletonParts: string[] = [];
+	const skeleton = {
+		push(text: string) {
+			skeletonChars += text.length;
+			if (skeletonChars > maxSkeleton) {
+				throw new JsonBoundError(`holds over ${maxSkeleton} characters beside its list`);
+			}
+
+			skeletonParts.push(text);
+		},
+	};
+	/** Which bound `scan` found passed. */
+	const passed = (): JsonBoundError =>
+		state[depthSlot]! > scanBounds[maxDepthSlot]!
+			? new JsonBoundError(`nests deeper than ${scanBounds[maxDepthSlot]}`)
+			: state[elementContainersSlot]! > scanBounds[maxPerElementSlot]!
+				? new JsonBoundError(`holds over ${scanBounds[maxPerElementSlot]} arrays and objects in one element of its list`)
+				: new JsonBoundError(`holds over ${scanBounds[maxInElementsSlot]} arrays and objects in its list`);
 	const elements: unknown[] = [];
 	/** Whether each open container down to the list's depth lies on the path (the root does). */
 	const onPath: boolean[] = [true];
@@ -141,6 +212,7 @@ export async function parseSplitJson(chunks: AsyncIterable<Uint8Array | string>,
 		const part = bytes.subarray(from, end);
 		const text = decoder.decode(pieces.length === 0 ? part : Buffer.concat([...pieces, part]));
 		pieces.length = 0;
+		kept = 0;
 		return text;
 	};
 
@@ -177,6 +249,11 @@ export async function parseSplitJson(chunks: AsyncIterable<Uint8Array | string>,
 				onPath[depth] = onPath[depth - 1]! && (depth === 1 || lastString === path[depth - 2]);
 				inList = depth === listDepth && onPath[depth] && byte === openBracket;
 			} else if (inList && byte === openBrace) {
+				if (elements.length + runCount >= maxElements) {
+					throw new JsonBoundError(`holds over ${maxElements} elements in its list`);
+				}
+
+				state[elementContainersSlot] = 0;
 				// The next object of the run, or the first of a new one (after something else in the list, or the list's start).
 				if (!(inRun && runCount > 0 && isCommaGap(bytes, runEnd, index))) {
 					parseRun(bytes);
@@ -201,7 +278,11 @@ export async function parseSplitJson(chunks: AsyncIterable<Uint8Array | string>,
 	for await (const chunk of chunks) {
 		const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 		from = 0;
-		for (let index = scan(bytes, 0, state, listDepth); index !== -1; index = scan(bytes, index + 1, state, listDepth)) {
+		for (let index = scan(bytes, 0, state, listDepth, scanBounds); index !== -1; index = scan(bytes, index + 1, state, listDepth, scanBounds)) {
+			if (index === overBound) {
+				throw passed();
+			}
+
 			handle(bytes, index);
 		}
 
@@ -217,6 +298,11 @@ export async function parseSplitJson(chunks: AsyncIterable<Uint8Array | string>,
 
 		// What is being kept waits for the next chunk: copied, in case the caller reuses its buffers.
 		if (from < bytes.length) {
+			kept += bytes.length - from;
+			if (kept > maxKept) {
+				throw new JsonBoundError(`holds over ${maxKept} bytes in one piece (an element of its list, a string, or what is around the list)`);
+			}
+
 			pieces.push(Buffer.from(bytes.subarray(from)));
 		}
 	}
@@ -226,5 +312,5 @@ export async function parseSplitJson(chunks: AsyncIterable<Uint8Array | string>,
 	}
 
 	skeleton.push(decoder.decode(Buffer.concat(pieces)));
-	return {document: JSON.parse(skeleton.join('')), elements};
+	return {document: JSON.parse(skeletonParts.join('')), elements};
 }

@@ -1,10 +1,26 @@
 import {readFileSync} from 'node:fs';
 import type {JobRequest} from '../api/job-types.js';
 import {UsageError} from '../lib/usage-error.js';
+import {invalidUtf8Offset} from '../lib/utf8.js';
 import {bodySizeProblem, executionTimeoutProblem, parseJobInput, policyOf, requestBytes, ttlProblem, webhookProblem} from '../requests/job-request.js';
 
-/** `--input JSON`, `--input @file` or `--input -` (standard input), as the job's input object. */
-export function readJobInput(value: string | undefined, readStdin: () => string = () => readFileSync(0, 'utf8')): Record<string, unknown> {
+/**
+Text read from a file or standard input, refused when it is not UTF-8: decoding would replace each bad
+byte with U+FFFD and send an input nobody wrote, so the byte is named instead.
+*/
+function utf8Text(bytes: Uint8Array, where: string): string {
+	const offset = invalidUtf8Offset(bytes);
+	if (offset !== -1) {
+		throw new UsageError(
+			`${where} is not valid UTF-8: byte ${offset} (0x${bytes[offset]!.toString(16).padStart(2, '0')}) starts no character; save it as UTF-8 (iconv -t UTF-8) and try again`,
+		);
+	}
+
+	return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+/** `--input JSON`, `--input @file` or `--input -` (standard input), as the job's input object. Bytes that are not UTF-8 are refused. */
+export function readJobInput(value: string | undefined, readStdin: () => Uint8Array = () => readFileSync(0)): Record<string, unknown> {
 	if (value === undefined) {
 		throw new UsageError('give the job its input: --input \'{"prompt": "…"}\', --input @file.json, or --input - to read it from standard input');
 	}
@@ -12,16 +28,18 @@ export function readJobInput(value: string | undefined, readStdin: () => string 
 	let text: string;
 	let where = '--input';
 	if (value === '-') {
-		text = readStdin();
 		where = 'the input on standard input';
+		text = utf8Text(readStdin(), where);
 	} else if (value.startsWith('@')) {
+		let bytes: Uint8Array;
 		try {
-			text = readFileSync(value.slice(1), 'utf8');
+			bytes = readFileSync(value.slice(1));
 		} catch (error) {
 			throw new UsageError(`cannot read ${value.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
 		}
 
 		where = value.slice(1);
+		text = utf8Text(bytes, where);
 	} else {
 		text = value;
 	}

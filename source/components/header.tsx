@@ -90,7 +90,7 @@ export function recordingText(recording: RecordingState, glyphs: Glyphs): {reado
 		}
 
 		case 'remote': {
-			return {text: recording.source.startsWith('http') ? 'history: prometheus' : 'history: agent', bad: false};
+			return {text: `history: ${recording.source}`, bad: false};
 		}
 
 		default: {

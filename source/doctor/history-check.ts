@@ -60,14 +60,14 @@ export async function historyCheck(
 			id: 'history',
 			title,
 			status: 'fail',
-			found: `${status.state === 'remote' ? status.source : 'the history'} cannot be read: ${(error as Error).message}`,
+			found: `${status.state === 'remote' ? (status.source === 'prometheus' ? 'Prometheus' : 'the agent') : 'the history'} cannot be read: ${(error as Error).message}`,
 			fix: info(status),
 		});
 	}
 }
 
 function info(status: RecordingState): string {
-	return status.state === 'remote' && status.source.startsWith('http')
+	return status.state === 'remote' && status.source === 'prometheus'
 		? 'check the Prometheus URL given to --history-source (it must answer /api/v1/query_range)'
 		: 'check the history folder (--history-dir) is yours and readable';
 }

@@ -159,4 +159,4 @@ export type RecordingState =
 	| {readonly state: 'reading'; readonly file: string; readonly reason: string}
 	| {readonly state: 'paused'; readonly file: string; readonly reason: string}
 	/** History comes from elsewhere (an agent, Prometheus): nothing is recorded here. */
-	| {readonly state: 'remote'; readonly source: string};
+	| {readonly state: 'remote'; readonly source: 'agent' | 'prometheus'};

@@ -121,7 +121,7 @@ export function openHistory({
 
 	if (options.prometheusUrl !== undefined) {
 		const remote = createPrometheusReader({url: options.prometheusUrl});
-		setStatus({state: 'remote', source: remote.kind});
+		setStatus({state: 'remote', source: 'prometheus'});
 		return {
 			reader: () => remote,
 			status,

@@ -1,6 +1,7 @@
 import {createGunzip} from 'node:zlib';
 import type {Dispatcher} from 'undici';
 import {ApiError, fromTransportError, kindForStatus} from '../api/errors.js';
+import {JsonBoundError, parseSplitJson} from '../api/json-stream.js';
 import {Pools} from '../api/pools.js';
 import {rememberSecret} from '../api/redact.js';
 import {sanitizeLine} from '../format/sanitize.js';
@@ -47,23 +48,81 @@ function envelopeError(text: string): {readonly type: string | undefined; readon
 	}
 }
 
-/** The answer's body as text, gunzipped when it came compressed, refused past `maxBytes`. */
-async function readBody(response: Dispatcher.ResponseData, maxBytes: number, what: string): Promise<string> {
+/**
+What podtop reads from a Prometheus, bounded by what it asks (a hostile server must not take the
+process down: the heap is 256 MB, and 60 MB of matrix had filled it once parsed).
+- depth 8: the deepest answer is a range query's matrix, 6 containers (envelope, data, result, a
+  series, its values, a pair); two more leave room for what a Thanos or Mimir adds beside.
+- 20,000 series: a series is one metric of one thing, and podtop asks for a few things at a time
+  (the rows on screen, one thing for `podtop history`); `/api/v1/series` lists every thing of a
+  fleet of 1,000 endpoints and 10,000 pods, each under its identity metric.
+- 11,002 arrays and objects in a series: Prometheus answers at most 11,000 points a series (podtop
+  asks for 10,000 at most, prometheus-queries.ts), plus its labels and its list of values.
+- 510,000 arrays and objects in all: 500,000 points with the labels and lists of their series (50
+  series of 10,000 points, or 6 hours of 15 s scrapes of 340 series), 88 bytes a point once parsed
+  (a pair of a number and a short string): 45 MB.
+- 4 MB in one piece: a series of 11,000 points is some 350 KB of text.
+- 1 M characters beside the list: the envelope, the result type, warnings and the list of indices.
+*/
+export const answerBounds = {
+	depth: 8,
+	elements: 20_000,
+	perElement: 11_002,
+	inElements: 510_000,
+	keptBytes: 4 * 1024 * 1024,
+	skeletonChars: 1024 * 1024,
+} as const;
+
+/** What an error answer is read of: Prometheus says the error in a line, with the query. */
+const maxErrorBytes = 64 * 1024;
+
+/** The answer's bytes as they come, gunzipped when they came compressed, refused past `maxBytes`. */
+async function* bodyBytes(response: Dispatcher.ResponseData, maxBytes: number, what: string): AsyncGenerator<Buffer> {
 	const gzip = String(response.headers['content-encoding'] ?? '').toLowerCase() === 'gzip';
 	const source: AsyncIterable<Buffer> = gzip ? response.body.pipe(createGunzip()) : response.body;
-	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of source) {
 		size += chunk.length;
 		if (size > maxBytes) {
-			response.body.destroy();
 			throw new ApiError('invalid', `${what}: the answer is over ${Math.round(maxBytes / 1024 / 1024)} MB; ask for a shorter range or a larger step`);
 		}
 
+		yield chunk;
+	}
+}
+
+/** An error answer's start as text (the rest is not read). */
+async function errorText(response: Dispatcher.ResponseData, what: string): Promise<string> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of bodyBytes(response, Number.POSITIVE_INFINITY, what)) {
 		chunks.push(chunk);
+		size += chunk.length;
+		if (size >= maxErrorBytes) {
+			break;
+		}
 	}
 
-	return Buffer.concat(chunks).toString('utf8');
+	return Buffer.concat(chunks).toString('utf8').slice(0, maxErrorBytes);
+}
+
+/** The list a path's answer holds, parsed an element at a time: the series API's `data`, a query's `data.result`. */
+const listPath = (path: string): readonly string[] => (path.endsWith('/series') ? ['data'] : ['data', 'result']);
+
+/** The answer's envelope with its list put together again from the elements streamed apart. */
+function joined(document: unknown, path: readonly string[], elements: readonly unknown[]): unknown {
+	let parent: unknown = document;
+	for (const key of path.slice(0, -1)) {
+		parent = typeof parent === 'object' && parent !== null ? (parent as Record<string, unknown>)[key] : undefined;
+	}
+
+	const last = path.at(-1)!;
+	const list = typeof parent === 'object' && parent !== null ? (parent as Record<string, unknown>)[last] : undefined;
+	if (Array.isArray(list)) {
+		(parent as Record<string, unknown>)[last] = (list as unknown[]).map((item: unknown) => (typeof item === 'number' ? elements[item] : item));
+	}
+
+	return document;
 }
 
 /**
@@ -87,7 +146,8 @@ export function createPrometheusClient({url, timeoutMs = defaultTimeoutMs, maxBy
 
 	const request = async (method: 'GET' | 'POST', path: string, body?: string): Promise<unknown> => {
 		let response: Dispatcher.ResponseData;
-		let text: string;
+		let envelope: {status?: unknown; data?: unknown; error?: unknown; errorType?: unknown} | undefined;
+		let text = '';
 		// The whole exchange, answer included, in `timeoutMs` (undici's own timeouts bound each wait, not a slow trickle).
 		const stop = new AbortController();
 		const timer = setTimeout(() => {
@@ -101,8 +161,34 @@ export function createPrometheusClient({url, timeoutMs = defaultTimeoutMs, maxBy
 				body,
 				signal: stop.signal,
 			});
-			text = await readBody(response, maxBytes, what);
+			if (response.statusCode >= 200 && response.statusCode < 300) {
+				const list = listPath(path);
+				const split = await parseSplitJson(bodyBytes(response, maxBytes, what), list, answerBounds);
+				envelope = joined(split.document, list, split.elements) as typeof envelope;
+			} else {
+				text = await errorText(response, what);
+			}
 		} catch (error) {
+			if (error instanceof JsonBoundError || error instanceof SyntaxError) {
+				response!.body.destroy();
+			}
+
+			if (error instanceof JsonBoundError) {
+				throw new ApiError(
+					'invalid',
+					`${what}: the answer ${error.message}, more than podtop asks for; ask for a shorter range, a larger step or fewer things`,
+				);
+			}
+
+			if (error instanceof SyntaxError) {
+				throw new ApiError('server', `${what}: the answer was not JSON`, {status: response!.statusCode, cause: error});
+			}
+
+			if (error instanceof ApiError) {
+				response!.body.destroy();
+				throw error;
+			}
+
 			throw fromTransportError(stop.signal.aborted ? stop.signal.reason : error, what);
 		} finally {
 			clearTimeout(timer);
@@ -125,15 +211,9 @@ export function createPrometheusClient({url, timeoutMs = defaultTimeoutMs, maxBy
 			throw new ApiError(kind, `${what}: ${message ?? `HTTP ${statusCode}`}`, {status: statusCode});
 		}
 
-		let envelope: {status?: unknown; data?: unknown};
-		try {
-			envelope = JSON.parse(text) as typeof envelope;
-		} catch (error) {
-			throw new ApiError('server', `${what}: the answer was not JSON`, {status: statusCode, cause: error});
-		}
-
-		if (envelope.status !== 'success') {
-			throw new ApiError('server', `${what}: ${envelopeError(text).message ?? 'the answer was not a success'}`, {status: statusCode});
+		if (envelope?.status !== 'success') {
+			const message = typeof envelope?.error === 'string' ? sanitizeLine(envelope.error).slice(0, 300) : undefined;
+			throw new ApiError('server', `${what}: ${message ?? 'the answer was not a success'}`, {status: statusCode});
 		}
 
 		return envelope.data;

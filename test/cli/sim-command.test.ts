@@ -138,4 +138,25 @@ describe('podtop sim (the built CLI)', () => {
 		expect(unknown.status).toBe(2);
 		expect(unknown.stderr).toMatch(/unknown command "frobnicate"/);
 	});
+
+	test('a fleet above the documented largest (1,000 endpoints, 10,000 pods) exits 2 with a sentence before anything starts', () => {
+		const help = spawnSync(process.execPath, [cli, 'sim', '--help'], {encoding: 'utf8'});
+		expect(help.stdout).toMatch(/--endpoints +Number of account endpoints in the fleet,\s+up to 1000 /);
+		expect(help.stdout).toMatch(/--pods +Number of pods in the fleet, up to 10000 /);
+		for (const [flag, value, largest] of [
+			['--endpoints', '1001', '1000'],
+			['--endpoints', '1000000', '1000'],
+			['--pods', '10001', '10000'],
+		] as const) {
+			// Without the bound the simulator starts and serves until killed (a signal, no status).
+			const refused = spawnSync(process.execPath, [cli, 'sim', '--port', '0', '--no-load', flag, value], {
+				encoding: 'utf8',
+				timeout: 30_000,
+				killSignal: 'SIGINT',
+			});
+			expect(refused.status, `${flag} ${value}`).toBe(2);
+			expect(refused.stderr).toBe(`podtop: ${flag} must be a whole number from 0 to ${largest}, got ${value}\n`);
+			expect(refused.stdout).toBe('');
+		}
+	});
 });

@@ -4,7 +4,9 @@ import {createStore} from 'zustand';
 import {Header, hotBudgets} from '../../source/components/header.js';
 import {colorful} from '../../source/components/services.js';
 import type {Engine} from '../../source/engine/create-engine.js';
+import {readHistoryFlags} from '../../source/commands/history-flags.js';
 import type {RecordingState} from '../../source/history/history-types.js';
+import {openHistory} from '../../source/history/open-history.js';
 import {createPodtopStore} from '../../source/store/create-store.js';
 import {frameMatching, renderWith, testStore, tick} from '../helpers/ui-fixture.js';
 
@@ -49,11 +51,29 @@ describe('Header', () => {
 		await frameMatching(lastFrame, /│ ● rec │ /m);
 		status.setState({state: 'reading', file: '/tmp/a.sqlite', reason: 'another podtop records it'}, true);
 		await frameMatching(lastFrame, /│ history: read-only │ /m);
-		status.setState({state: 'remote', source: '/run/podtop/agent.sock'}, true);
+		status.setState({state: 'remote', source: 'agent'}, true);
 		await frameMatching(lastFrame, /│ history: agent │ /m);
 		status.setState({state: 'off', reason: 'cannot write /nope'}, true);
 		await frameMatching(lastFrame, /│ no history │ /m);
 		expect(lastFrame()!.split('\n')[0]!.length).toBeLessThanOrEqual(120);
+	});
+
+	test('with --history-source prometheus=URL the header says the history is Prometheus, not the agent', async () => {
+		const history = openHistory({
+			store: createPodtopStore({mode: 'live', apiHost: 'api.runpod.ai', keyFingerprint: '••••1a2b'}).store,
+			service: undefined as never,
+			mode: 'live',
+			options: readHistoryFlags({history: true, historySource: 'prometheus=http://127.0.0.1:9/prometheus'}),
+			record: false,
+		});
+		try {
+			const engine = {simulatedPastMs: undefined, history: {ready: history.ready, status: history.status}} as unknown as Engine;
+			const {lastFrame} = renderWith(testStore(), <Header width={120} freshnessBound='≤5s' readOnly={false} />, {engine});
+			await frameMatching(lastFrame, /│ key •{4}1a2b │ history: prometheus │ /m);
+			expect(lastFrame()).not.toMatch(/history: agent/);
+		} finally {
+			await history.close();
+		}
 	});
 
 	test('READ-ONLY is said next to the mode', async () => {

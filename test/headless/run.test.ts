@@ -95,10 +95,14 @@ describe('podtop run over real HTTP', () => {
 		const before = await runRequests();
 		const big = path.join(state, 'big.json');
 		writeFileSync(big, JSON.stringify({blob: 'x'.repeat(11 * 1024 * 1024)}));
+		// Latin-1, not UTF-8: `café` with é as the one byte 0xe9, at offset 15.
+		const latin1 = path.join(state, 'latin1.json');
+		writeFileSync(latin1, Buffer.concat([Buffer.from('{"prompt": "caf'), Buffer.from([0xe9]), Buffer.from('"}')]));
 		const cases: Array<[string[], RegExp]> = [
 			[['--input', '{"prompt": '], /--input is not valid JSON .*the input is a JSON object/],
 			[['--input', '[1, 2]'], /--input must be a JSON object .*not an array/],
 			[['--input', '@/nonexistent/job.json'], /cannot read \/nonexistent\/job\.json: ENOENT/],
+			[['--input', `@${latin1}`], /latin1\.json is not valid UTF-8: byte 15 \(0xe9\) starts no character; save it as UTF-8/],
 			[['--input', `@${big}`], /the request is 11\.0 MB, over the 10 MB limit of \/run \(--sync allows 20 MB\)/],
 			[['--input', '{}', '--webhook', 'ftp://host/x'], /--webhook must be an http or https URL, not ftp/],
 			[['--input', '{}', '--execution-timeout', '100'], /--execution-timeout is in milliseconds, over 5000/],

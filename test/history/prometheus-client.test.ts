@@ -4,7 +4,7 @@ import {afterEach, describe, expect, test} from 'vitest';
 import {type ApiError} from '../../source/api/errors.js';
 import {redactSecrets} from '../../source/api/redact.js';
 import {exitCodeFor} from '../../source/commands/exit-code.js';
-import {createPrometheusClient} from '../../source/history/prometheus-client.js';
+import {answerBounds, createPrometheusClient} from '../../source/history/prometheus-client.js';
 
 type Seen = {method: string; url: string; headers: IncomingMessage['headers']; body: string};
 
@@ -130,7 +130,7 @@ describe('the Prometheus client', () => {
 	test('answers are bounded in size and time', async () => {
 		const big = {
 			status: 'success',
-			data: {resultType: 'vector', result: Array.from({length: 40_000}, (_, index) => ({metric: {pod_id: `pod-${index}`}, value: [1, '1']}))},
+			data: {resultType: 'vector', result: Array.from({length: 15_000}, (_, index) => ({metric: {pod_id: `pod-${index}-${'x'.repeat(40)}`}, value: [1, '1']}))},
 		};
 		const prometheus = await stand((request, response) => {
 			if (request.url.endsWith('/slow')) {
@@ -151,6 +151,45 @@ describe('the Prometheus client', () => {
 			expect(Date.now() - started).toBeLessThan(5000);
 		} finally {
 			await patient.close();
+			await client.close();
+		}
+	});
+
+	test('answers past what podtop asks for are refused as they stream in, each with a sentence: depth, series, points in one and in all', async () => {
+		const series = (count: number, points: number) => ({
+			status: 'success',
+			data: {
+				resultType: 'matrix',
+				result: Array.from({length: count}, (_, index) => ({metric: {pod_id: `p${index}`}, values: Array.from({length: points}, (_, at) => [at, '1'])})),
+			},
+		});
+		const answers: Record<string, string> = {
+			deep: `{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[[[[1]]]]]}]}}`,
+			many: JSON.stringify(series(answerBounds.elements + 1, 0)),
+			long: JSON.stringify(series(1, 11_001)),
+			all: JSON.stringify(series(51, 10_000)),
+			flat: `{"status":"success","data":{"resultType":"scalar","result":[1,${'1,'.repeat(600_000)}1]}}`,
+			fine: JSON.stringify(series(50, 10_000)),
+		};
+		const prometheus = await stand((request, response) => {
+			response.writeHead(200, {'content-type': 'application/json'});
+			response.end(answers[request.url.split('/').pop()!]);
+		});
+		const client = createPrometheusClient({url: prometheus.url});
+		try {
+			const refused = async (name: string) => ((await failure(client.get(`/api/v1/${name}`))) as Error).message;
+			expect(await refused('deep')).toMatch(
+				/^Prometheus at 127\.0\.0\.1:\d+: the answer nests deeper than 8, more than podtop asks for; ask for a shorter range/,
+			);
+			expect(await refused('many')).toMatch(/the answer holds over 20{4} elements in its list/);
+			expect(await refused('long')).toMatch(/the answer holds over 11002 arrays and objects in one element of its list/);
+			expect(await refused('all')).toMatch(/the answer holds over 510000 arrays and objects in its list/);
+			expect(await refused('flat')).toMatch(/the answer holds over 1048576 characters beside its list/);
+			// At the bounds: 50 series of 10,000 points, read whole.
+			const fine = (await client.get('/api/v1/fine')) as {result: Array<{values: unknown[]}>};
+			expect(fine.result).toHaveLength(50);
+			expect(fine.result.every(each => each.values.length === 10_000)).toBe(true);
+		} finally {
 			await client.close();
 		}
 	});
