@@ -16,7 +16,7 @@ type Options = {
 	readonly socketPath: string;
 	/** `agentSecret(key)` for the handshake: never sent. */
 	readonly secret: string;
-	/** How long the agent may take to answer the hello. */
+	/** How long the agent may take to answer the hello, to take a line, and to let go when closed. */
 	readonly answerMs?: number;
 };
 
@@ -100,6 +100,10 @@ export function createAgentConnection({socketPath, secret, answerMs = 3000}: Opt
 			});
 			current.on('close', () => {
 				clearTimeout(timer);
+				if (!greeted) {
+					reject(new AgentRequestError(`${describe()} closed the connection before it answered`));
+				}
+
 				if (socket === current) {
 					socket = undefined;
 					ready = undefined;
@@ -133,14 +137,29 @@ export function createAgentConnection({socketPath, secret, answerMs = 3000}: Opt
 			}
 
 			return new Promise(resolve => {
+				const timer = setTimeout(() => {
+					resolve(false);
+				}, answerMs);
 				socket!.write(`${JSON.stringify(message)}\n`, error => {
+					clearTimeout(timer);
 					resolve(!error);
 				});
 			});
 		},
 		close() {
 			requests.failAll('is no longer asked (podtop is closing)');
-			socket?.end();
+			const closing = socket;
+			if (closing) {
+				// What was written goes out, then the socket is let go, whether the agent closes its end or not (one that never does kept a write verb from exiting).
+				const timer = setTimeout(() => {
+					closing.destroy();
+				}, answerMs);
+				closing.once('close', () => {
+					clearTimeout(timer);
+				});
+				closing.destroySoon();
+			}
+
 			socket = undefined;
 			ready = undefined;
 		},
