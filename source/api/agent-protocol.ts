@@ -1,21 +1,24 @@
-import {createHash, timingSafeEqual} from 'node:crypto';
-import {statSync} from 'node:fs';
+import {createHash} from 'node:crypto';
 import {tmpdir} from 'node:os';
-import {dirname, join} from 'node:path';
+import {join} from 'node:path';
 
 /**
-The agent's wire protocol, on a Unix socket, one JSON object per line each way. The client says
-`hello` with its protocol version and a proof of its account (a hash of its key, never the key);
-the agent answers `refused` and closes, or a `snapshot` of the account followed by the change
-events of `podtop watch --jsonl` and a `tick` every second (which carries the poll sources' state).
+The agent's wire protocol, on a Unix socket, one JSON object per line each way. Client and agent
+first prove to each other that both hold the account's key (`agent-handshake.ts`: a challenge and
+response each way, nothing replayable); the agent then answers `refused` and closes, or sends a
+`snapshot` of the account followed by the change events of `podtop watch --jsonl` and a `tick`
+every second (which carries the poll sources' state).
 
-What came later is additive, so version 1 stays (an old client attaches to a new agent and an old
-agent serves a new client): the snapshot names the agent's `features`, and a client may then send
-`history` requests (answered on the same connection, between events) and `record` lines (events
-only it knows, for the agent's timeline). A hello with `"feed": false` (a one-shot command that
-only reads history) gets `{"type":"attached"}` instead of the snapshot, and no events or ticks.
+The snapshot names the agent's `features`, and a client may then send `history` requests
+(answered on the same connection, between events) and `record` lines (events only it knows, for
+the agent's timeline). A hello with `"feed": false` (a one-shot command that only reads history)
+gets `{"type":"attached"}` instead of the snapshot, and no events or ticks.
+
+Version 2 changed the handshake (version 1 sent a fixed hash of the key, which worked as a
+password for whoever heard it): an older client and a newer agent, or the reverse, refuse each
+other in the first line, and the client polls on its own.
 */
-export const agentProtocolVersion = 1;
+export const agentProtocolVersion = 2;
 
 /** What an agent may offer beyond the feed: range reads of its history, and recording what clients tell it. */
 export type AgentFeature = 'history' | 'record';
@@ -53,32 +56,17 @@ export const agentTickMs = 1000;
 /** …so a client that hears nothing for this long takes the agent for gone (hung, or its host asleep). */
 export const agentSilenceMs = 3500;
 
-/** A line longer than this is no line of the protocol: the connection is closed. */
+/** A handshake line longer than this is no line of the protocol: the connection is closed (either way). */
 export const maxHelloBytes = 4096;
 
-export type AgentHello = {
-	readonly type: 'hello';
-	readonly protocol: number;
-	readonly account: string;
-	/** False: no snapshot, events or ticks (a connection for history requests only). */
-	readonly feed?: boolean;
-};
+/**
+The longest line a client reads from an agent that has proven it holds the key: an answer of at
+most `maxAnswerBytes`, or a snapshot (~10 MB at 10,000 pods), with room. Longer ends the
+connection with a sentence; before the proof, `maxHelloBytes` holds.
+*/
+export const maxAgentLineLength = 48 * 1024 * 1024;
 
 const digest = (...parts: readonly string[]) => createHash('sha256').update(parts.join('\0')).digest('hex');
-
-/** What a client shows to prove it is for the agent's account: a hash of its key (the key never leaves the process). */
-export function accountProof(apiKey: string): string {
-	return digest('podtop agent account', apiKey);
-}
-
-/** Compares two proofs in constant time. */
-export function proofMatches(expected: string, given: unknown): boolean {
-	if (typeof given !== 'string' || given.length !== expected.length) {
-		return false;
-	}
-
-	return timingSafeEqual(Buffer.from(expected), Buffer.from(given));
-}
 
 /** `$XDG_RUNTIME_DIR/podtop`, or a per-user folder under the temporary directory when it is unset. */
 export function agentDirectory(env: NodeJS.ProcessEnv = process.env): string {
@@ -107,37 +95,15 @@ export function agentSocketCandidates(service: Service, groups: readonly number[
 }
 
 /**
-The first of the places that holds a socket in a folder no stranger can write to (a shared group
-folder that anyone may write is no place to trust), or undefined.
-*/
-export function findAgentSocket(paths: readonly string[]): string | undefined {
-	return paths.find(path => {
-		try {
-			// eslint-disable-next-line no-bitwise
-			return statSync(path).isSocket() && (statSync(dirname(path)).mode & 0o002) === 0;
-		} catch {
-			return false;
-		}
-	});
-}
-
-/** The agent behind a socket runs as this user (it can read the same files), or as another (a `--group` agent of a teammate). */
-export function agentIsSameUser(socketPath: string): boolean {
-	try {
-		return statSync(socketPath).uid === (process.getuid?.() ?? -1);
-	} catch {
-		return false;
-	}
-}
-
-/**
 Splits a text stream into lines (a 10 MB snapshot comes in many chunks: each is scanned once). A
-line over `maxLength` characters is reported once as `undefined`, and the caller hangs up.
+line over `maxLength` characters is reported once as `undefined`, and the caller hangs up. A
+function is asked at each chunk (a client allows longer lines once the agent proved itself).
 */
-export function createLineSplitter(maxLength: number): (chunk: string) => Array<string | undefined> {
+export function createLineSplitter(limit: number | (() => number)): (chunk: string) => Array<string | undefined> {
 	let parts: string[] = [];
 	let length = 0;
 	return chunk => {
+		const maxLength = typeof limit === 'number' ? limit : limit();
 		const lines: Array<string | undefined> = [];
 		let start = 0;
 		let newline = chunk.indexOf('\n');

@@ -26,9 +26,10 @@ export const agentHelp = `
 	$XDG_RUNTIME_DIR/podtop/ (mode 0600). Every dashboard, \`watch\` and \`snapshot\` started on this
 	host for the same account attaches to it on its own (the header says "via agent") and polls
 	nothing of the account itself; when the agent goes, each falls back to its own polling at once
-	and attaches again when it is back. The API key is never handed out: a client proves its
-	account by a hash of its own key. Writes still go from each client to the service, each with
-	its own audit log.
+	and attaches again when it is back. The API key is never handed out: client and agent prove
+	to each other that both hold it (nothing a listener could replay), and a client trusts a
+	socket only in a folder of its own user (or of the group). Writes still go from each client
+	to the service, each with its own audit log.
 
 	Options
 	  --group NAME      Serve the group too: the socket in $TMPDIR/podtop-group-<gid>/ (mode 0660),
@@ -87,7 +88,7 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 				throw new UsageError('the agent serves a live account: set RUNPOD_API_KEY (or point --api-url and --graphql-url at a `podtop sim`)');
 			}
 
-			const {proof, socketPath: own} = engine.agentLink;
+			const {secret, socketPath: own} = engine.agentLink;
 			const socketPath = gid === undefined ? own : join(groupAgentDirectory(gid), basename(own));
 			const history = {
 				reader: engine.history.reader,
@@ -98,7 +99,7 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 				},
 			};
 			const about = () => ({version: cli.pkg.version, rateLimited: engine.rateLimitedRecently()});
-			const server = await serveAgent({store: engine.store, socketPath, proof, gid, log, history, about});
+			const server = await serveAgent({store: engine.store, socketPath, secret, gid, log, history, about});
 			const metrics = exportAt ? createMetrics(engine.store) : undefined;
 			const exporter =
 				metrics && exportAt

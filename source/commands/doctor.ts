@@ -1,4 +1,5 @@
-import {accountProof, agentSocketCandidates} from '../api/agent-protocol.js';
+import {agentSecret} from '../api/agent-handshake.js';
+import {agentSocketCandidates} from '../api/agent-protocol.js';
 import {redact} from '../api/redact.js';
 import {defaultConfigPath} from '../config/api-key.js';
 import {defaultPodtopConfigPath, parsePodtopConfig, PodtopConfigError} from '../config/podtop-config.js';
@@ -115,7 +116,7 @@ export async function runDoctor(argv: readonly string[]): Promise<void> {
 				},
 			})),
 			cli.flags.agent
-				? await agentCheck({candidates: agentSocketCandidates(service), proof: accountProof(target.apiKey), version: cli.pkg.version ?? 'unknown'})
+				? await agentCheck({candidates: agentSocketCandidates(service), secret: agentSecret(target.apiKey), version: cli.pkg.version ?? 'unknown'})
 				: checkResult({id: 'agent', title: 'agent', status: 'skip', found: 'not looked for (--no-agent)'}),
 		);
 	} else {

@@ -72,8 +72,8 @@ export async function runEndpoint(argv: readonly string[]): Promise<void> {
 		throw new UsageError(`--min (${scale.workersMin}) cannot be more than --max (${scale.workersMax})`);
 	}
 
-	const {target, budget, readOnly, readOnlyReason, auditPath} = readConnectionFlags(flags);
-	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, poll: []}, async engine => {
+	const {target, budget, readOnly, readOnlyReason, auditPath, agent} = readConnectionFlags(flags);
+	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, agent, poll: []}, async engine => {
 		if (scale) {
 			reportWrite(
 				await engine.perform('endpoint.scale', {endpointId}, scale),
@@ -158,7 +158,7 @@ async function saveEndpointVerb(action: 'create' | 'update', endpointId: string 
 		}
 	};
 
-	const {target, budget, readOnly, readOnlyReason, auditPath} = readConnectionFlags(flags);
+	const {target, budget, readOnly, readOnlyReason, auditPath, agent} = readConnectionFlags(flags);
 	if (action === 'create') {
 		const {problems, changes} = planEndpoint(fields);
 		refuse(problems);
@@ -168,7 +168,7 @@ async function saveEndpointVerb(action: 'create' | 'update', endpointId: string 
 			return;
 		}
 
-		await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, poll: []}, async engine => {
+		await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, agent, poll: []}, async engine => {
 			reportWrite(
 				await engine.perform('endpoint.create', {name: record.name ?? ''}, {record}),
 				flags.json,
@@ -179,7 +179,7 @@ async function saveEndpointVerb(action: 'create' | 'update', endpointId: string 
 	}
 
 	const id = endpointId!;
-	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, poll: []}, async engine => {
+	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, agent, poll: []}, async engine => {
 		const base = await engine.endpointRecord(id);
 		if (!base) {
 			throw new ApiError('not-found', `no endpoint ${id} in this account`);

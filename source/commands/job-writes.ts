@@ -46,8 +46,8 @@ export async function runJobWrite(verb: 'cancel' | 'retry', argv: readonly strin
 		throw new UsageError(`usage: podtop ${verb} <endpoint_id> <job_id>`);
 	}
 
-	const {target, budget, readOnly, readOnlyReason, auditPath} = readConnectionFlags(cli.flags);
-	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, poll: []}, async engine => {
+	const {target, budget, readOnly, readOnlyReason, auditPath, agent} = readConnectionFlags(cli.flags);
+	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, agent, poll: []}, async engine => {
 		const result = await engine.perform(verb === 'cancel' ? 'job.cancel' : 'job.retry', {endpointId, jobId}, undefined);
 		reportWrite(result, cli.flags.json, value => `${verb === 'cancel' ? 'cancelled' : 'queued again'}: job ${value.id} on ${endpointId} is ${value.status}`);
 	});
@@ -61,8 +61,8 @@ export async function runPurge(argv: readonly string[]): Promise<void> {
 		throw new UsageError('usage: podtop purge <endpoint_id> --yes');
 	}
 
-	const {target, budget, readOnly, readOnlyReason, auditPath} = readConnectionFlags(cli.flags);
-	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, poll: [], endpointFilter: [endpointId]}, async engine => {
+	const {target, budget, readOnly, readOnlyReason, auditPath, agent} = readConnectionFlags(cli.flags);
+	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, agent, poll: [], endpointFilter: [endpointId]}, async engine => {
 		if (!cli.flags.yes) {
 			// Read-only mode refuses before anything is read or sent.
 			if (readOnly) {

@@ -55,8 +55,8 @@ export async function runJob(argv: readonly string[]): Promise<void> {
 		return;
 	}
 
-	const {target, budget} = connection;
-	await withHeadlessEngine(target, {budget, poll: ['jobs']}, async engine => {
+	const {target, budget, agent} = connection;
+	await withHeadlessEngine(target, {budget, agent, poll: ['jobs']}, async engine => {
 		const stop = new AbortController();
 		const onSignal = () => {
 			stop.abort();

@@ -97,8 +97,8 @@ export async function runPodDeploy(argv: readonly string[]): Promise<void> {
 
 	// What can be checked without the market first: a missing image must not wait for the network.
 	refuse(planDeploy(fields).problems);
-	const {target, budget, readOnly, readOnlyReason, auditPath} = readConnectionFlags(flags);
-	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, poll: []}, async engine => {
+	const {target, budget, readOnly, readOnlyReason, auditPath, agent} = readConnectionFlags(flags);
+	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, agent, poll: []}, async engine => {
 		const count = Number(fields.count || 1);
 		const secureCloud = fields.cloud === 'secure' ? true : fields.cloud === 'community' ? false : undefined;
 		const offer = await engine.offer(fields.gpuTypeId, count, secureCloud);

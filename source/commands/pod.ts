@@ -61,8 +61,8 @@ export async function runPod(argv: readonly string[]): Promise<void> {
 		throw new UsageError('--bid and --gpu-count go with resume');
 	}
 
-	const {target, budget, readOnly, readOnlyReason, auditPath} = readConnectionFlags(flags);
-	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, poll: []}, async engine => {
+	const {target, budget, readOnly, readOnlyReason, auditPath, agent} = readConnectionFlags(flags);
+	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, agent, poll: []}, async engine => {
 		const done = (verb: string) => (pod: PodRecord) =>
 			`${verb}: pod ${pod.id} (${sanitizeLine(pod.name ?? '')}) is ${sanitizeLine(pod.desiredStatus ?? '?')}, ${describeCost(pod)}`;
 		switch (action) {

@@ -93,8 +93,8 @@ export async function runRun(argv: readonly string[]): Promise<void> {
 		return;
 	}
 
-	const {target, budget, readOnly, readOnlyReason, auditPath} = readConnectionFlags(flags);
-	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, poll: ['jobs']}, async engine => {
+	const {target, budget, readOnly, readOnlyReason, auditPath, agent} = readConnectionFlags(flags);
+	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, agent, poll: ['jobs']}, async engine => {
 		const result = await engine.perform('job.submit', {endpointId}, {request, sync: flags.sync ? {waitMs: flags.wait} : undefined});
 		if (result.outcome !== 'ok' || !result.value) {
 			reportWrite(result, flags.json, () => '');

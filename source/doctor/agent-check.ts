@@ -1,14 +1,17 @@
 import {createConnection} from 'node:net';
-import {agentIsSameUser, agentProtocolVersion, createLineSplitter, findAgentSocket} from '../api/agent-protocol.js';
+import {createClientHandshake} from '../api/agent-handshake.js';
+import {createLineSplitter} from '../api/agent-protocol.js';
+import {agentIsSameUser, findAgentSocket} from '../api/agent-socket-trust.js';
 import {checkResult, type CheckResult} from './check.js';
 
 type Greeting = Readonly<Record<string, unknown>>;
 
-/** Says hello without the feed and reads the agent's first line: attached (with what it says of itself) or refused. */
-async function greet(socketPath: string, proof: string, timeoutMs: number): Promise<Greeting> {
+/** Says hello without the feed, proves the account both ways and reads the agent's greeting (with what it says of itself); rejects with why not. */
+async function greet(socketPath: string, secret: string, timeoutMs: number): Promise<Greeting> {
 	return new Promise((resolve, reject) => {
+		const handshake = createClientHandshake(secret, {feed: false});
 		const socket = createConnection(socketPath);
-		const split = createLineSplitter(1024 * 1024);
+		const split = createLineSplitter(handshake.maxLineLength);
 		const timer = setTimeout(() => {
 			socket.destroy();
 			reject(new Error(`no answer within ${timeoutMs / 1000} s`));
@@ -21,24 +24,24 @@ async function greet(socketPath: string, proof: string, timeoutMs: number): Prom
 
 		socket.setEncoding('utf8');
 		socket.on('connect', () => {
-			const hello = JSON.stringify({type: 'hello', protocol: agentProtocolVersion, account: proof, feed: false});
-			socket.write(`${hello}\n`);
+			socket.write(handshake.hello);
 		});
 		socket.on('data', (chunk: string) => {
-			const [line] = split(chunk);
-			if (line === undefined) {
-				return;
-			}
+			for (const line of split(chunk)) {
+				const step = handshake.take(line);
+				if ('answer' in step) {
+					socket.write(step.answer);
+					continue;
+				}
 
-			try {
-				const message = JSON.parse(line) as Greeting;
 				done(() => {
-					resolve(message);
+					if ('greeting' in step) {
+						resolve(step.greeting);
+					} else {
+						reject(new Error(`it ${step.failure}`));
+					}
 				});
-			} catch {
-				done(() => {
-					reject(new Error('it does not speak podtop'));
-				});
+				return;
 			}
 		});
 		socket.on('error', (error: NodeJS.ErrnoException) => {
@@ -56,14 +59,28 @@ async function greet(socketPath: string, proof: string, timeoutMs: number): Prom
 
 type Options = {
 	readonly candidates: readonly string[];
-	readonly proof: string;
+	/** `agentSecret(key)` for the handshake: never sent. */
+	readonly secret: string;
 	readonly version: string;
 	readonly timeoutMs?: number;
 };
 
 /** Whether an agent serves this account on this host, attaches, runs this version, and what 429s its last hour saw. */
-export async function agentCheck({candidates, proof, version, timeoutMs = 3000}: Options): Promise<CheckResult> {
-	const socketPath = findAgentSocket(candidates);
+export async function agentCheck({candidates, secret, version, timeoutMs = 3000}: Options): Promise<CheckResult> {
+	const distrusted: string[] = [];
+	const socketPath = findAgentSocket(candidates, why => {
+		distrusted.push(why);
+	});
+	if (!socketPath && distrusted.length > 0) {
+		return checkResult({
+			id: 'agent',
+			title: 'agent',
+			status: 'warn',
+			found: distrusted.join('; '),
+			fix: 'another user may have made the folder first: remove it (or ask root to), then start `podtop agent` again (podtop polls on its own meanwhile)',
+		});
+	}
+
 	if (!socketPath) {
 		return checkResult({
 			id: 'agent',
@@ -75,24 +92,14 @@ export async function agentCheck({candidates, proof, version, timeoutMs = 3000}:
 
 	let greeting: Greeting;
 	try {
-		greeting = await greet(socketPath, proof, timeoutMs);
+		greeting = await greet(socketPath, secret, timeoutMs);
 	} catch (error) {
 		return checkResult({
 			id: 'agent',
 			title: 'agent',
 			status: 'warn',
 			found: `${socketPath}: cannot attach (${(error as Error).message})`,
-			fix: 'a stale socket or a stuck agent: restart `podtop agent` (podtop polls on its own meanwhile)',
-		});
-	}
-
-	if (greeting.type === 'refused') {
-		return checkResult({
-			id: 'agent',
-			title: 'agent',
-			status: 'warn',
-			found: `${socketPath} refused this podtop (${String(greeting.reason)})`,
-			fix: 'run this podtop with the key the agent uses, or restart the agent with the same version',
+			fix: 'a stale socket, a stuck agent, another key or an older version: restart `podtop agent` with this key and version (podtop polls on its own meanwhile)',
 		});
 	}
 

@@ -1,4 +1,5 @@
-import {agentIsSameUser, findAgentSocket, maxRecordEvents, type AgentPeer} from '../api/agent-protocol.js';
+import {maxRecordEvents, type AgentPeer} from '../api/agent-protocol.js';
+import {agentIsSameUser, findAgentSocket} from '../api/agent-socket-trust.js';
 import {jobEvent, writeEvent} from '../history/event-rows.js';
 import {createAgentConnection} from '../poll/agent-connection.js';
 import type {PodtopStore} from '../store/create-store.js';
@@ -17,8 +18,8 @@ type Options = {
 	readonly store: PodtopStore;
 	/** Sends a line over the feed's connection; false when not attached. */
 	readonly send: (message: unknown) => boolean;
-	/** Where the agent may be and the account proof, for a process no feed attaches (a write verb). */
-	readonly link?: {readonly candidates: readonly string[]; readonly proof: string};
+	/** Where the agent may be and the handshake's secret, for a process no feed attaches (a write verb). */
+	readonly link?: {readonly candidates: readonly string[]; readonly secret: string};
 	/** How long closing waits for a write still being handed to the agent. */
 	readonly closeMs?: number;
 };
@@ -65,7 +66,7 @@ export function createAgentForwarding({store, send, link, closeMs = 1000}: Optio
 			return;
 		}
 
-		const connection = createAgentConnection({socketPath, proof: link.proof, answerMs: closeMs});
+		const connection = createAgentConnection({socketPath, secret: link.secret, answerMs: closeMs});
 		const done = connection.send({type: 'record', events: [event]}, 'record').finally(() => {
 			connection.close();
 			handing.delete(done);

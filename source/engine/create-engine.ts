@@ -1,4 +1,6 @@
-import {accountProof, agentIsSameUser, agentSocketCandidates, agentSocketPath, findAgentSocket, type HistoryMethod} from '../api/agent-protocol.js';
+import {agentSecret} from '../api/agent-handshake.js';
+import {agentSocketCandidates, agentSocketPath, type HistoryMethod} from '../api/agent-protocol.js';
+import {agentIsSameUser, findAgentSocket} from '../api/agent-socket-trust.js';
 import {createGraphqlApi} from '../api/graphql-api.js';
 import {createCompatApi} from '../api/compat-api.js';
 import type {GpuTypeRecord, PodRecord, SavedEndpoint} from '../api/graphql-types.js';
@@ -41,7 +43,7 @@ export type Engine = {
 	/** Why read-only when a profile made it so, and how to write. */
 	readonly readOnlyReason: string | undefined;
 	readonly store: PodtopStore;
-	/** Live: where an agent for this account listens, and the proof of the account (a hash, never the key). */
+	/** Live: where an agent for this account listens, and the handshake's secret (derived from the key, never sent). */
 	readonly agentLink: AgentLink | undefined;
 	/** Starts polling (the data named in `poll`). */
 	readonly start: () => void;
@@ -77,8 +79,8 @@ export type Engine = {
 	readonly close: () => Promise<void>;
 };
 
-/** Where this account's agent listens (its own folder; `candidates` adds the group folders a client also looks in), and the proof. */
-export type AgentLink = {readonly socketPath: string; readonly candidates: readonly string[]; readonly proof: string};
+/** Where this account's agent listens (its own folder; `candidates` adds the group folders a client also looks in), and the handshake's secret. */
+export type AgentLink = {readonly socketPath: string; readonly candidates: readonly string[]; readonly secret: string};
 
 export type EngineOptions = {
 	readonly target: Target;
@@ -181,7 +183,7 @@ export async function createEngine({
 	const pollers = createPollers({store, writes, api, scheduler, cadence, endpointFilter, allVisible, poll: polled});
 	const account = historyAccountId(service);
 	const link: AgentLink | undefined =
-		target.mode === 'live' ? {socketPath: agentSocketPath(service), candidates: agentSocketCandidates(service), proof: accountProof(apiKey)} : undefined;
+		target.mode === 'live' ? {socketPath: agentSocketPath(service), candidates: agentSocketCandidates(service), secret: agentSecret(apiKey)} : undefined;
 	// Every endpoint of the account, or none: a filtered view polls its own few.
 	const agentLink = agent && !endpointFilter?.length ? link : undefined;
 	const fed = Boolean(agentLink) && (poll ?? allPolledData).includes('endpoints');
@@ -215,7 +217,7 @@ export async function createEngine({
 									const socketPath = findAgentSocket(link.candidates);
 									return socketPath === undefined
 										? undefined
-										: {transport: createAgentConnection({socketPath, proof: link.proof}), sameUser: agentIsSameUser(socketPath)};
+										: {transport: createAgentConnection({socketPath, secret: link.secret}), sameUser: agentIsSameUser(socketPath)};
 								}
 							: undefined,
 				});
@@ -274,9 +276,10 @@ export async function createEngine({
 		pollers.start({account: false});
 		feed = createAgentFeed({
 			socketPaths: agentLink.candidates,
-			proof: agentLink.proof,
+			secret: agentLink.secret,
 			store,
 			writes,
+			onWarning: notice,
 			onAttached(attached, peer) {
 				pollers.setAccountPolling(!attached);
 				const now = attached ? peer : undefined;
@@ -337,7 +340,7 @@ export async function createEngine({
 		endpointRecord: async endpointId => api.endpointForEdit(endpointId),
 		async snapshot() {
 			const meta = {mode: target.mode, apiHost: store.getState().apiHost, endpointFilter};
-			const account = agentLink ? await readAgentSnapshot(agentLink.candidates, agentLink.proof) : undefined;
+			const account = agentLink ? await readAgentSnapshot(agentLink.candidates, agentLink.secret) : undefined;
 			return (account && snapshotOfAccount(account, meta)) ?? takeSnapshot(api, meta);
 		},
 		history,

@@ -1,5 +1,6 @@
 import {join} from 'node:path';
-import {accountProof, agentSocketCandidates} from '../api/agent-protocol.js';
+import {agentSecret} from '../api/agent-handshake.js';
+import {agentSocketCandidates} from '../api/agent-protocol.js';
 import {readAgentSnapshot} from '../poll/agent-feed.js';
 import type {AccountSnapshot} from '../store/account-snapshot.js';
 
@@ -51,7 +52,7 @@ request to the service: from the agent serving the account on this host (its sna
 connection closed), else from the account's recorded history file, opened read-only.
 */
 export async function accountNames(service: Service, {historyDirectory, answerMs = 500}: Options = {}): Promise<AccountNames> {
-	const account = await readAgentSnapshot(agentSocketCandidates(service), accountProof(service.apiKey), answerMs);
+	const account = await readAgentSnapshot(agentSocketCandidates(service), agentSecret(service.apiKey), answerMs);
 	if (account) {
 		return {from: 'agent', things: fromSnapshot(account)};
 	}

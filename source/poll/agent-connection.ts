@@ -1,5 +1,6 @@
 import {createConnection, type Socket} from 'node:net';
-import {agentProtocolVersion, createLineSplitter, featuresOf, type AgentFeature, type HistoryMethod} from '../api/agent-protocol.js';
+import {createClientHandshake} from '../api/agent-handshake.js';
+import {createLineSplitter, featuresOf, maxAgentLineLength, type AgentFeature, type HistoryMethod} from '../api/agent-protocol.js';
 import {AgentRequestError, createAgentRequests} from '../api/agent-requests.js';
 
 export type AgentConnection = {
@@ -13,21 +14,18 @@ export type AgentConnection = {
 
 type Options = {
 	readonly socketPath: string;
-	/** The account proof (`accountProof(key)`), never the key. */
-	readonly proof: string;
-	/** How long the agent may take to answer the hello. */
+	/** `agentSecret(key)` for the handshake: never sent. */
+	readonly secret: string;
+	/** How long the agent may take to answer the hello, to take a line, and to let go when closed. */
 	readonly answerMs?: number;
 };
-
-/** An older agent sends its snapshot whatever the hello says: up to ~10 MB at 10,000 pods, read once and dropped. */
-const maxLineLength = 256 * 1024 * 1024;
 
 /**
 A connection of its own to an agent, for a process that is not fed by it (`podtop history`, a
 write verb): a hello with `"feed": false`, so the agent sends no snapshot, events or ticks, only
 answers. Opened at the first request, kept for the next ones, opened again if the agent closed it.
 */
-export function createAgentConnection({socketPath, proof, answerMs = 3000}: Options): AgentConnection {
+export function createAgentConnection({socketPath, secret, answerMs = 3000}: Options): AgentConnection {
 	let socket: Socket | undefined;
 	let ready: Promise<readonly AgentFeature[]> | undefined;
 	const describe = () => `the agent on ${socketPath}`;
@@ -42,7 +40,8 @@ export function createAgentConnection({socketPath, proof, answerMs = 3000}: Opti
 
 	const connect = async () =>
 		new Promise<readonly AgentFeature[]>((resolve, reject) => {
-			const split = createLineSplitter(maxLineLength);
+			const handshake = createClientHandshake(secret, {feed: false});
+			const split = createLineSplitter(handshake.maxLineLength);
 			const current = createConnection(socketPath);
 			socket = current;
 			let greeted = false;
@@ -57,16 +56,22 @@ export function createAgentConnection({socketPath, proof, answerMs = 3000}: Opti
 			}, answerMs);
 			current.setEncoding('utf8');
 			current.on('connect', () => {
-				current.write(`${JSON.stringify({type: 'hello', protocol: agentProtocolVersion, account: proof, feed: false})}\n`);
+				current.write(handshake.hello);
 			});
 			current.on('data', (chunk: string) => {
 				for (const line of split(chunk)) {
-					let message: Record<string, unknown> | undefined;
-					try {
-						message = line === undefined ? undefined : (JSON.parse(line) as Record<string, unknown>);
-					} catch {}
-
 					if (greeted) {
+						let message: Record<string, unknown> | undefined;
+						try {
+							message = line === undefined ? undefined : (JSON.parse(line) as Record<string, unknown>);
+						} catch {}
+
+						if (line === undefined) {
+							current.destroy();
+							requests.failAll(`sent a line over ${maxAgentLineLength / 1024 / 1024} MB`);
+							return;
+						}
+
 						if (message?.type === 'history') {
 							requests.answer(message);
 						}
@@ -74,14 +79,20 @@ export function createAgentConnection({socketPath, proof, answerMs = 3000}: Opti
 						continue;
 					}
 
-					if (message?.type !== 'attached' && message?.type !== 'snapshot') {
-						fail(message?.type === 'refused' ? `refused this podtop (${String(message.reason)})` : 'does not speak podtop');
+					const step = handshake.take(line);
+					if ('failure' in step) {
+						fail(step.failure);
 						return;
+					}
+
+					if ('answer' in step) {
+						current.write(step.answer);
+						continue;
 					}
 
 					greeted = true;
 					clearTimeout(timer);
-					resolve(featuresOf(message));
+					resolve(featuresOf(step.greeting));
 				}
 			});
 			current.on('error', (error: NodeJS.ErrnoException) => {
@@ -89,6 +100,10 @@ export function createAgentConnection({socketPath, proof, answerMs = 3000}: Opti
 			});
 			current.on('close', () => {
 				clearTimeout(timer);
+				if (!greeted) {
+					reject(new AgentRequestError(`${describe()} closed the connection before it answered`));
+				}
+
 				if (socket === current) {
 					socket = undefined;
 					ready = undefined;
@@ -122,14 +137,29 @@ export function createAgentConnection({socketPath, proof, answerMs = 3000}: Opti
 			}
 
 			return new Promise(resolve => {
+				const timer = setTimeout(() => {
+					resolve(false);
+				}, answerMs);
 				socket!.write(`${JSON.stringify(message)}\n`, error => {
+					clearTimeout(timer);
 					resolve(!error);
 				});
 			});
 		},
 		close() {
 			requests.failAll('is no longer asked (podtop is closing)');
-			socket?.end();
+			const closing = socket;
+			if (closing) {
+				// What was written goes out, then the socket is let go, whether the agent closes its end or not (one that never does kept a write verb from exiting).
+				const timer = setTimeout(() => {
+					closing.destroy();
+				}, answerMs);
+				closing.once('close', () => {
+					clearTimeout(timer);
+				});
+				closing.destroySoon();
+			}
+
 			socket = undefined;
 			ready = undefined;
 		},

@@ -1,5 +1,7 @@
 import {createConnection, type Socket} from 'node:net';
-import {agentIsSameUser, agentProtocolVersion, agentSilenceMs, createLineSplitter, featuresOf, findAgentSocket, type AgentPeer} from '../api/agent-protocol.js';
+import {createClientHandshake} from '../api/agent-handshake.js';
+import {agentSilenceMs, createLineSplitter, featuresOf, maxAgentLineLength, type AgentPeer} from '../api/agent-protocol.js';
+import {agentIsSameUser, findAgentSocket} from '../api/agent-socket-trust.js';
 import {createAgentRequests, type AgentRequests} from '../api/agent-requests.js';
 import {isAccountSnapshot, type AccountSnapshot} from '../store/account-snapshot.js';
 import type {PodtopStore, StoreWrites} from '../store/create-store.js';
@@ -17,8 +19,8 @@ export type AgentFeed = {
 type Options = {
 	/** Where to look for the agent, in order: the first socket that is there is tried. */
 	readonly socketPaths: readonly string[];
-	/** The account proof (`accountProof(key)`), never the key. */
-	readonly proof: string;
+	/** `agentSecret(key)` for the handshake: never sent. */
+	readonly secret: string;
 	readonly store: PodtopStore;
 	readonly writes: StoreWrites;
 	/** Attached (the agent feeds the account; `peer` says what it offers) or not (poll it yourself), each time it changes and after the first try. */
@@ -27,10 +29,9 @@ type Options = {
 	readonly retryMs?: number;
 	/** How long the agent may take to answer a hello with its snapshot. */
 	readonly answerMs?: number;
+	/** Why a socket found is not trusted, or an agent was left (one line, said once until the feed attaches). */
+	readonly onWarning?: (line: string) => void;
 };
-
-/** The agent's socket, or the first place when none is there (connecting fails, and the caller polls by itself). */
-const findSocket = (paths: readonly string[]): string => findAgentSocket(paths) ?? paths[0]!;
 
 const parseLine = (line: string): unknown => {
 	try {
@@ -40,22 +41,26 @@ const parseLine = (line: string): unknown => {
 	}
 };
 
-/** A snapshot of 10,000 pods is ~10 MB: a line past this is no line of the protocol. */
-const maxLineLength = 256 * 1024 * 1024;
-
 /**
 The account fed by an agent on this host (`podtop agent`) instead of polled: connect to its
 socket, prove the account, adopt its snapshot, apply its events. When the agent goes (the socket
 closes, or a tick is overdue), `onAttached(false)` at once so the pollers take over, and the feed
 looks for the agent again every `retryMs`.
 */
-export function createAgentFeed({socketPaths, proof, store, writes, onAttached, retryMs = 2000, answerMs = 3000}: Options): AgentFeed {
+export function createAgentFeed({socketPaths, secret, store, writes, onAttached, retryMs = 2000, answerMs = 3000, onWarning}: Options): AgentFeed {
 	let socket: Socket | undefined;
 	let retry: NodeJS.Timeout | undefined;
 	let silence: NodeJS.Timeout | undefined;
 	let attached: boolean | undefined;
 	let stopped = true;
-	let socketPath = findSocket(socketPaths);
+	let socketPath = socketPaths[0]!;
+	const warned = new Set<string>();
+	const warn = (line: string) => {
+		if (!warned.has(line)) {
+			warned.add(line);
+			onWarning?.(line);
+		}
+	};
 
 	const send = (line: string) => {
 		if (!attached || !socket || socket.destroyed) {
@@ -90,48 +95,70 @@ export function createAgentFeed({socketPaths, proof, store, writes, onAttached, 
 		}
 
 		// No agent's socket on the host (a stat or two): nothing to connect to, so no socket is made only to fail; look again later.
-		const found = findAgentSocket(socketPaths);
+		const found = findAgentSocket(socketPaths, why => {
+			warn(`${why}; polling on its own`);
+		});
 		if (found === undefined) {
 			report(false);
 			retry = setTimeout(connect, retryMs);
 			return;
 		}
 
-		const split = createLineSplitter(maxLineLength);
+		const handshake = createClientHandshake(secret);
+		const split = createLineSplitter(handshake.maxLineLength);
 		let adopted = false;
 		socketPath = found;
 		const current = createConnection(socketPath);
 		socket = current;
+		const leave = (why: string) => {
+			warn(`the agent on ${socketPath} ${why}; polling on its own`);
+			current.destroy();
+		};
+
 		current.setEncoding('utf8');
+		watchSilence(answerMs);
 		current.on('connect', () => {
-			current.write(`${JSON.stringify({type: 'hello', protocol: agentProtocolVersion, account: proof})}\n`);
-			watchSilence(answerMs);
+			current.write(handshake.hello);
 		});
 		current.on('data', (chunk: string) => {
-			watchSilence(agentSilenceMs);
+			watchSilence(adopted ? agentSilenceMs : answerMs);
 			const events: Array<Record<string, unknown> & {readonly type: string}> = [];
 			for (const line of split(chunk)) {
-				const message = line === undefined ? undefined : parseLine(line);
-				if (typeof message !== 'object' || message === null || typeof (message as {type?: unknown}).type !== 'string') {
-					current.destroy();
-					return;
-				}
+				if (!adopted) {
+					const step = handshake.take(line);
+					if ('failure' in step) {
+						leave(step.failure);
+						return;
+					}
 
-				const event = message as Record<string, unknown> & {readonly type: string};
-				if (adopted && event.type === 'history') {
-					requests.answer(event);
-				} else if (adopted) {
-					events.push(event);
-				} else {
-					if (event.type !== 'snapshot' || !isAccountSnapshot(event.account)) {
-						// Refused (another account, another protocol) or not an agent: poll, and look again later.
-						current.destroy();
+					if ('answer' in step) {
+						current.write(step.answer);
+						continue;
+					}
+
+					if (step.greeting.type !== 'snapshot' || !isAccountSnapshot(step.greeting.account)) {
+						leave('sent no picture of the account');
 						return;
 					}
 
 					adopted = true;
-					writes.adoptAccount(event.account);
-					report(true, {socketPath, features: featuresOf(event), sameUser: agentIsSameUser(socketPath)});
+					warned.clear();
+					writes.adoptAccount(step.greeting.account);
+					report(true, {socketPath, features: featuresOf(step.greeting), sameUser: agentIsSameUser(socketPath)});
+					continue;
+				}
+
+				const message = line === undefined ? undefined : parseLine(line);
+				if (typeof message !== 'object' || message === null || typeof (message as {type?: unknown}).type !== 'string') {
+					leave(line === undefined ? `sent a line over ${maxAgentLineLength / 1024 / 1024} MB` : 'sent a line that is not a JSON object with a type');
+					return;
+				}
+
+				const event = message as Record<string, unknown> & {readonly type: string};
+				if (event.type === 'history') {
+					requests.answer(event);
+				} else {
+					events.push(event);
 				}
 			}
 
@@ -177,11 +204,17 @@ export function createAgentFeed({socketPaths, proof, store, writes, onAttached, 
 	};
 }
 
-/** One look at the agent's picture of the account (`podtop snapshot`), or undefined when no agent answers in time. */
-export async function readAgentSnapshot(socketPaths: readonly string[], proof: string, answerMs = 3000): Promise<AccountSnapshot | undefined> {
+/** One look at the agent's picture of the account (`podtop snapshot`), or undefined when no trusted agent answers in time. */
+export async function readAgentSnapshot(socketPaths: readonly string[], secret: string, answerMs = 3000): Promise<AccountSnapshot | undefined> {
+	const socketPath = findAgentSocket(socketPaths);
+	if (socketPath === undefined) {
+		return undefined;
+	}
+
 	return new Promise(resolve => {
-		const split = createLineSplitter(maxLineLength);
-		const socket = createConnection(findSocket(socketPaths));
+		const handshake = createClientHandshake(secret);
+		const split = createLineSplitter(handshake.maxLineLength);
+		const socket = createConnection(socketPath);
 		const finish = (snapshot: AccountSnapshot | undefined) => {
 			clearTimeout(timer);
 			socket.destroy();
@@ -193,17 +226,20 @@ export async function readAgentSnapshot(socketPaths: readonly string[], proof: s
 		}, answerMs);
 		socket.setEncoding('utf8');
 		socket.on('connect', () => {
-			socket.write(`${JSON.stringify({type: 'hello', protocol: agentProtocolVersion, account: proof})}\n`);
+			socket.write(handshake.hello);
 		});
 		socket.on('data', (chunk: string) => {
-			const lines = split(chunk);
-			if (lines.length === 0) {
+			for (const line of split(chunk)) {
+				const step = handshake.take(line);
+				if ('answer' in step) {
+					socket.write(step.answer);
+					continue;
+				}
+
+				const account = 'greeting' in step && step.greeting.type === 'snapshot' ? step.greeting.account : undefined;
+				finish(isAccountSnapshot(account) ? account : undefined);
 				return;
 			}
-
-			const message = lines[0] === undefined ? undefined : parseLine(lines[0]);
-			const account = (message as {type?: unknown; account?: unknown} | undefined)?.type === 'snapshot' ? (message as {account: unknown}).account : undefined;
-			finish(isAccountSnapshot(account) ? account : undefined);
 		});
 		socket.on('error', () => {
 			finish(undefined);

@@ -1,6 +1,7 @@
 import {unlinkSync} from 'node:fs';
 import {createServer, type Socket} from 'node:net';
-import {agentProtocolVersion, agentTickMs, createLineSplitter, maxHelloBytes, maxRequestBytes, proofMatches} from '../api/agent-protocol.js';
+import {createAgentHandshake} from '../api/agent-handshake.js';
+import {agentProtocolVersion, agentTickMs, createLineSplitter, maxHelloBytes, maxRequestBytes} from '../api/agent-protocol.js';
 import {accountSnapshot} from '../store/account-snapshot.js';
 import {changeEvents} from '../store/change-events.js';
 import type {PodtopStore} from '../store/create-store.js';
@@ -19,8 +20,8 @@ export type AgentServer = {
 type Options = {
 	readonly store: PodtopStore;
 	readonly socketPath: string;
-	/** `accountProof(key)` of the agent's own key: a client must show the same. */
-	readonly proof: string;
+	/** `agentSecret(key)` of the agent's own key: each side of the handshake proves it holds the same. */
+	readonly secret: string;
 	/** Open the socket to this group (0660) as well as to its owner (0600). */
 	readonly gid?: number;
 	/** A client whose output has waited this long to drain is dropped… */
@@ -28,7 +29,7 @@ type Options = {
 	/** …as is one with this much unsent: the agent never buffers without bound for a stuck reader. */
 	readonly maxBufferBytes?: number;
 	readonly tickMs?: number;
-	/** How long a new connection may take to say hello. */
+	/** How long a new connection may take to say hello and prove the account. */
 	readonly helloTimeoutMs?: number;
 	/** One line per client attached, refused or dropped (stderr in `podtop agent`). */
 	readonly log?: (line: string) => void;
@@ -48,7 +49,7 @@ sources' state. Each change is serialised once for all clients.
 export async function serveAgent({
 	store,
 	socketPath,
-	proof,
+	secret,
 	gid,
 	drainTimeoutMs = 10_000,
 	maxBufferBytes = 64 * 1024 * 1024,
@@ -101,40 +102,8 @@ export async function serveAgent({
 		socket.on('close', () => {
 			clearTimeout(timer);
 		});
-		let heard = '';
-		const onHello = (chunk: string) => {
-			heard += chunk;
-			const newline = heard.indexOf('\n');
-			if (newline === -1 && heard.length <= maxHelloBytes) {
-				return;
-			}
-
-			const first = newline === -1 || newline > maxHelloBytes ? undefined : heard.slice(0, newline);
-			// What came after the hello (a client that asks at once) is read as the lines that follow.
-			const rest = newline === -1 ? '' : heard.slice(newline + 1);
-			heard = '';
-			socket.off('data', onHello);
-			clearTimeout(timer);
-			let hello: {type?: unknown; protocol?: unknown; account?: unknown; feed?: unknown} | undefined;
-			try {
-				hello = first === undefined ? undefined : (JSON.parse(first) as typeof hello);
-			} catch {}
-
-			const refusal =
-				hello?.type === 'hello'
-					? hello.protocol === agentProtocolVersion
-						? proofMatches(proof, hello.account)
-							? undefined
-							: 'another account'
-						: `protocol ${agentProtocolVersion} only`
-					: 'say hello first';
-			if (refusal) {
-				log(`${name} refused: ${refusal}`);
-				socket.end(line({type: 'refused', reason: refusal}));
-				return;
-			}
-
-			const client: Client = {socket, name, feed: hello?.feed !== false};
+		const attach = (feed: boolean, rest: string) => {
+			const client: Client = {socket, name, feed};
 			clients.add(client);
 			const reader = createClientLines({client, history, send, drop, log, nextTurn});
 			const read = createLineSplitter(maxRequestBytes);
@@ -165,6 +134,42 @@ export async function serveAgent({
 			);
 			log(`${name} attached${client.feed ? '' : ' for history'} (${clients.size} in all)`);
 			onLines(read(rest));
+		};
+
+		const handshake = createAgentHandshake(secret);
+		let heard = '';
+		const onHello = (chunk: string) => {
+			heard += chunk;
+			let newline = heard.indexOf('\n');
+			while (newline !== -1 && newline <= maxHelloBytes) {
+				const step = handshake(heard.slice(0, newline));
+				// What came after the proof (a client that asks at once) is read as the lines that follow.
+				heard = heard.slice(newline + 1);
+				if ('refused' in step) {
+					log(`${name} refused: ${step.refused}`);
+					socket.off('data', onHello);
+					clearTimeout(timer);
+					socket.end(step.answer);
+					return;
+				}
+
+				if ('attached' in step) {
+					socket.off('data', onHello);
+					clearTimeout(timer);
+					attach(step.attached.feed, heard);
+					return;
+				}
+
+				socket.write(step.answer);
+				newline = heard.indexOf('\n');
+			}
+
+			if (newline > maxHelloBytes || heard.length > maxHelloBytes) {
+				log(`${name} refused: a line over ${maxHelloBytes / 1024} KB before the account was proven`);
+				socket.off('data', onHello);
+				clearTimeout(timer);
+				socket.destroy();
+			}
 		};
 
 		socket.on('data', onHello);

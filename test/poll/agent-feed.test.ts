@@ -26,7 +26,7 @@ test('with no agent socket on the host, the feed makes no connection (a stat a r
 	const attached: boolean[] = [];
 	const feed = createAgentFeed({
 		socketPaths: [socketPath],
-		proof: 'proof',
+		secret: 'secret',
 		store,
 		writes,
 		retryMs: 50,
@@ -54,7 +54,9 @@ test('with no agent socket on the host, the feed makes no connection (a stat a r
 		});
 		server.listen(socketPath);
 	});
-	expect(JSON.parse(await hello)).toMatchObject({type: 'hello', account: 'proof'});
+	const said = JSON.parse(await hello);
+	expect(said).toMatchObject({type: 'hello', protocol: 2, nonce: expect.stringMatching(/^[\da-f]{64}$/)});
+	expect(said).not.toHaveProperty('account');
 	expect(connect).toHaveBeenCalledWith(socketPath);
 	feed.stop();
 });

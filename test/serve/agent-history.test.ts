@@ -1,16 +1,17 @@
 import {spawn, spawnSync, type ChildProcessWithoutNullStreams} from 'node:child_process';
 import {chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs';
-import {createConnection, type Socket} from 'node:net';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import {accountProof, agentSocketPath, groupAgentDirectory, maxRequestBytes, maxRequestsInFlight} from '../../source/api/agent-protocol.js';
+import {agentSocketPath, groupAgentDirectory, maxRequestBytes, maxRequestsInFlight} from '../../source/api/agent-protocol.js';
 import type {Engine} from '../../source/engine/create-engine.js';
 import {historyFileName, openHistoryForReading} from '../../source/history/history-file.js';
 import type {HistoryReader} from '../../source/history/history-types.js';
 import {createSqliteReader} from '../../source/history/sqlite-reader.js';
+import {agentSecret} from '../../source/api/agent-handshake.js';
 import {createAgentConnection} from '../../source/poll/agent-connection.js';
+import {rawAgentClient} from '../helpers/agent-wire.js';
 import {engineFor} from '../helpers/engine.js';
 import {gqlData} from '../helpers/graphql-client.js';
 import {cliEnv, cliPath, collect} from '../helpers/run-cli.js';
@@ -56,27 +57,8 @@ async function startAgent(ready = 'recording history in'): Promise<typeof agent>
 	return Object.assign(child, {log: () => log});
 }
 
-/** Speaks the protocol by hand: a hello (with or without the feed), then every line read as JSON. */
-function rawClient(proof: string, {feed = true} = {}) {
-	const socket: Socket = createConnection(socketPath);
-	const lines: any[] = [];
-	let pending = '';
-	socket.setEncoding('utf8');
-	socket.on('error', () => undefined);
-	socket.write(`${JSON.stringify({type: 'hello', protocol: 1, account: proof, ...(feed ? {} : {feed: false})})}\n`);
-	socket.on('data', (chunk: string) => {
-		pending += chunk;
-		const parts = pending.split('\n');
-		pending = parts.pop()!;
-		lines.push(...parts.map(part => JSON.parse(part)));
-	});
-	const closed = new Promise<void>(resolve =>
-		socket.once('close', () => {
-			resolve();
-		}),
-	);
-	return {socket, lines, closed, isClosed: () => socket.destroyed || socket.readableEnded};
-}
+/** Speaks the protocol by hand: a hello (with or without the feed) and the proof, then every line read as JSON. */
+const rawClient = (secret: string, options: {feed?: boolean} = {}) => rawAgentClient(socketPath, secret, options);
 
 /** A value as it comes over the socket (JSON: undefined fields dropped), to compare with what crossed it. */
 // eslint-disable-next-line unicorn/prefer-structured-clone -- not a copy: what JSON keeps of it
@@ -155,34 +137,35 @@ describe('history from the agent, over its socket', () => {
 	);
 
 	test('a client of another account is refused, for history as for the feed', async () => {
-		const stranger = rawClient(accountProof('rpa_SOMEONEELSE000000000000000000'), {feed: false});
+		const stranger = rawClient(agentSecret('rpa_SOMEONEELSE000000000000000000'), {feed: false});
 		await stranger.closed;
 		expect(stranger.lines).toEqual([{type: 'refused', reason: 'another account'}]);
-		const connection = createAgentConnection({socketPath, proof: accountProof('rpa_SOMEONEELSE000000000000000000')});
-		await expect(connection.request('span', [], 5000)).rejects.toThrow(`the agent on ${socketPath} refused this podtop (another account)`);
+		const connection = createAgentConnection({socketPath, secret: agentSecret('rpa_SOMEONEELSE000000000000000000')});
+		// Its key is not the agent's: the agent's proof fails first, and the client says so.
+		await expect(connection.request('span', [], 5000)).rejects.toThrow(`the agent on ${socketPath} did not prove it holds this account's key: not trusted`);
 		connection.close();
 	});
 
 	test('a malformed, oversized or flooding client is dropped, and nobody else; bad arguments get an error', async () => {
-		const proof = accountProof(key);
-		const watcher = rawClient(proof);
-		const asker = rawClient(proof, {feed: false});
+		const secret = agentSecret(key);
+		const watcher = rawClient(secret);
+		const asker = rawClient(secret, {feed: false});
 		await waitFor(() => watcher.lines.some(line => line.type === 'snapshot') && asker.lines.some(line => line.type === 'attached'));
 		expect(watcher.lines[0].features).toEqual(['history', 'record']);
 
-		const garbled = rawClient(proof, {feed: false});
-		garbled.socket.write('{"type":"history","id":1,"method":"span","args":[]\n');
+		const garbled = rawClient(secret, {feed: false});
+		garbled.write('{"type":"history","id":1,"method":"span","args":[]\n');
 		await garbled.closed;
-		const huge = rawClient(proof, {feed: false});
-		huge.socket.write(`{"type":"history","id":1,"method":"series","args":[{"keys":["${'x'.repeat(maxRequestBytes)}"]}]}\n`);
+		const huge = rawClient(secret, {feed: false});
+		huge.write(`{"type":"history","id":1,"method":"series","args":[{"keys":["${'x'.repeat(maxRequestBytes)}"]}]}\n`);
 		await huge.closed;
-		const flood = rawClient(proof, {feed: false});
-		flood.socket.write(
+		const flood = rawClient(secret, {feed: false});
+		flood.write(
 			Array.from({length: maxRequestsInFlight + 4}, (_, id) => `${JSON.stringify({type: 'history', id, method: 'stateAt', args: [Date.now()]})}\n`).join(''),
 		);
 		await flood.closed;
-		const noId = rawClient(proof, {feed: false});
-		noId.socket.write(`${JSON.stringify({type: 'history', method: 'span', args: []})}\n`);
+		const noId = rawClient(secret, {feed: false});
+		noId.write(`${JSON.stringify({type: 'history', method: 'span', args: []})}\n`);
 		await noId.closed;
 		await waitFor(() =>
 			['a line that is not', 'a line over', 'history requests unanswered', 'without a whole-number id'].every(text => agent.log().includes(text)),
@@ -191,11 +174,11 @@ describe('history from the agent, over its socket', () => {
 		// The others carry on: ticks still come, a request is answered, a bad one gets a sentence.
 		const ticks = watcher.lines.filter(line => line.type === 'tick').length;
 		await waitFor(() => watcher.lines.filter(line => line.type === 'tick').length > ticks);
-		asker.socket.write(`${JSON.stringify({type: 'history', id: 7, method: 'span', args: []})}\n`);
-		asker.socket.write(`${JSON.stringify({type: 'history', id: 8, method: 'series', args: [{kind: 'planet', keys: [], from: 0, to: 1}]})}\n`);
+		asker.write(`${JSON.stringify({type: 'history', id: 7, method: 'span', args: []})}\n`);
+		asker.write(`${JSON.stringify({type: 'history', id: 8, method: 'series', args: [{kind: 'planet', keys: [], from: 0, to: 1}]})}\n`);
 		const now = Date.now();
-		asker.socket.write(`${JSON.stringify({type: 'history', id: 9, method: 'events', args: [0, now, 1]})}\n`);
-		asker.socket.write(`${JSON.stringify({type: 'history', id: 10, method: 'info', args: [{integrity: true}]})}\n`);
+		asker.write(`${JSON.stringify({type: 'history', id: 9, method: 'events', args: [0, now, 1]})}\n`);
+		asker.write(`${JSON.stringify({type: 'history', id: 10, method: 'info', args: [{integrity: true}]})}\n`);
 		const span = await waitFor(() => asker.lines.find(line => line.id === 7));
 		expect(span.result.from).toBe((await own.span())!.from);
 		expect(await waitFor(() => asker.lines.find(line => line.id === 8))).toEqual({

@@ -1,9 +1,10 @@
 import {mkdtempSync, statSync} from 'node:fs';
-import {createConnection, type Socket} from 'node:net';
+import {createConnection} from 'node:net';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import {accountProof, agentSocketPath} from '../../source/api/agent-protocol.js';
+import {agentSecret} from '../../source/api/agent-handshake.js';
+import {agentSocketPath} from '../../source/api/agent-protocol.js';
 import {parseAlertRules} from '../../source/config/alert-rules.js';
 import type {Engine} from '../../source/engine/create-engine.js';
 import {defaultCadence} from '../../source/poll/cadence.js';
@@ -11,6 +12,7 @@ import {serveAgent, type AgentServer} from '../../source/serve/agent-server.js';
 import {engineFor, simStats, type SimStats} from '../helpers/engine.js';
 import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
 import {startWebhookReceiver} from '../helpers/webhook-receiver.js';
+import {rawAgentClient} from '../helpers/agent-wire.js';
 
 const key = 'rpa_AGENTSERVERSECRET000011112222333';
 const directory = mkdtempSync(join(tmpdir(), 'podtop-agent-'));
@@ -30,7 +32,7 @@ beforeAll(async () => {
 	server = await serveAgent({
 		store: agent.store,
 		socketPath: agent.agentLink!.socketPath,
-		proof: agent.agentLink!.proof,
+		secret: agent.agentLink!.secret,
 		drainTimeoutMs: 1000,
 		log: line => log.push(line),
 	});
@@ -46,34 +48,8 @@ afterAll(async () => {
 	await sim.close();
 });
 
-type RawClient = {readonly socket: Socket; readonly lines: any[]; readonly closed: Promise<void>};
-
-/** A client speaking the protocol by hand: a hello, then every line read as JSON. */
-function rawClient(proof: string, {read = true} = {}): RawClient {
-	const socket = createConnection(server.socketPath);
-	const lines: any[] = [];
-	let pending = '';
-	socket.setEncoding('utf8');
-	socket.write(`${JSON.stringify({type: 'hello', protocol: 1, account: proof})}\n`);
-	if (read) {
-		socket.on('data', (chunk: string) => {
-			pending += chunk;
-			const parts = pending.split('\n');
-			pending = parts.pop()!;
-			lines.push(...parts.map(part => JSON.parse(part)));
-		});
-	} else {
-		socket.pause();
-	}
-
-	const closed = new Promise<void>(resolve =>
-		socket.once('close', () => {
-			resolve();
-		}),
-	);
-	socket.on('error', () => undefined);
-	return {socket, lines, closed};
-}
+/** A client speaking the protocol by hand: a hello and the proof, then every line read as JSON. */
+const rawClient = (secret: string, options: {read?: boolean} = {}) => rawAgentClient(server.socketPath, secret, options);
 
 const accountRequests = (stats: SimStats) => Object.values(stats).reduce((sum, operations) => sum + (operations.health?.requests ?? 0), 0);
 
@@ -86,7 +62,7 @@ describe('podtop agent: the socket', () => {
 	});
 
 	test('a client of the account gets the whole picture, then the changes as they happen', async () => {
-		const client = rawClient(accountProof(key));
+		const client = rawClient(agentSecret(key));
 		const snapshot = await waitFor(() => client.lines.find(line => line.type === 'snapshot'));
 		expect(snapshot.account.pods.order).toHaveLength(podCount);
 		const [endpointId] = snapshot.account.endpoints.order as string[];
@@ -104,7 +80,7 @@ describe('podtop agent: the socket', () => {
 	});
 
 	test('another account, or a client that does not say hello, is refused', async () => {
-		const stranger = rawClient(accountProof('rpa_SOMEONEELSE'));
+		const stranger = rawClient(agentSecret('rpa_SOMEONEELSE'));
 		await stranger.closed;
 		expect(stranger.lines).toEqual([{type: 'refused', reason: 'another account'}]);
 
@@ -117,8 +93,8 @@ describe('podtop agent: the socket', () => {
 	});
 
 	test('a client that stops reading is dropped; the agent does not buffer for it, and others carry on', async () => {
-		const reader = rawClient(accountProof(key));
-		const stuck = rawClient(accountProof(key), {read: false});
+		const reader = rawClient(agentSecret(key));
+		const stuck = rawClient(agentSecret(key), {read: false});
 		await waitFor(() => server.clientCount() === 2);
 		// A paused socket never reads its end either: what tells is the agent's count and its log.
 		await waitFor(() => server.clientCount() === 1, 10_000);
