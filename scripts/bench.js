@@ -105,3 +105,9 @@ const load = spawnSync(process.execPath, [`${here}bench/load.js`], {stdio: 'inhe
 if (load.status !== 0) {
 	console.log('podtop load benchmark failed');
 }
+
+console.log('');
+const podsShown = spawnSync(process.execPath, [`${here}bench/pods-shown.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
+if (podsShown.status !== 0) {
+	console.log('the Pods pane benchmark failed');
+}

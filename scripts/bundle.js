@@ -28,51 +28,44 @@ Windows shim: podtop sets what V8 still reads after start itself (source/lib/hea
 */
 export const nodeFlags = '--max-semi-space-size=4 --max-old-space-size=256 --no-wasm-tier-up --no-wasm-dynamic-tiering --no-memory-reducer';
 /**
-Ink's files podtop stands in for, by name: its text measuring and wrapping, with caches that keep the
-last 2,000 texts instead of every one (stubs/ink-text-caches.js), and its Output, which draws the same
-frames for less work (stubs/ink-output.js; test/bundle/ink-output.test.ts compares the two).
+The Ink release the bundle's text path (stubs/text-paths.js) was checked against: it wraps every copy
+of string-width, Ink's among them, and test/bundle/text-paths.test.ts compares its answers with the
+installed copies. package.json pins Ink to exactly this version; an install with another one stops
+the build here rather than drawing frames through a path nobody compared with it.
 */
-const stubPath = name => JSON.stringify(new URL(`stubs/${name}`, import.meta.url).pathname);
-const inkStandIns = {
-	'measure-text.js': `import widestLine from 'widest-line';\nimport {boundedMeasureText} from ${stubPath('ink-text-caches.js')};\nexport default boundedMeasureText(widestLine);`,
-	'wrap-text.js': `import wrapAnsi from 'wrap-ansi';\nimport cliTruncate from 'cli-truncate';\nimport {boundedWrapText} from ${stubPath('ink-text-caches.js')};\nexport default boundedWrapText(wrapAnsi, cliTruncate);`,
-	'output.js': `import sliceAnsi from 'slice-ansi';\nimport stringWidth from 'string-width';\nimport {drawNarrowRow, styledCharsFromTokens, styledCharsToString, tokenize} from '@alcalzone/ansi-tokenize';\nimport {createOutputClass} from ${stubPath('ink-output.js')};\nexport default createOutputClass({sliceAnsi, stringWidth, tokenize, styledCharsFromTokens, styledCharsToString, drawNarrowRow});`,
-};
-const inkFiles = {
-	name: 'ink-stand-ins',
-	setup(build) {
-		build.onLoad({filter: /[\\/]ink[\\/]build[\\/](?:measure-text|wrap-text|output)\.js$/}, args => ({
-			contents: inkStandIns[path.basename(args.path)],
-			resolveDir: path.dirname(args.path),
-			loader: 'js',
-		}));
-	},
-};
+const inkVersion = '8.0.0';
+const installedInk = JSON.parse(await readFile(new URL('../node_modules/ink/package.json', import.meta.url), 'utf8')).version;
+if (installedInk !== inkVersion) {
+	console.error(
+		`podtop build: Ink ${installedInk} is installed, but scripts/stubs/text-paths.js was checked against Ink ${inkVersion}. ` +
+			'Pin the version in package.json and run npm install, or check the stand-in against the new release (test/bundle/text-paths.test.ts) and update inkVersion in scripts/bundle.js.',
+	);
+	process.exit(1);
+}
+
 /**
-Faster text paths for Ink's frames, each with the same answers as the package it stands in for
-(test/bundle/text-paths.test.ts compares them): every copy of string-width and Ink's
-@alcalzone/ansi-tokenize are wrapped (stubs/text-paths.js).
+A faster string-width for Ink's frames, with the same answers as the package it stands in for
+(test/bundle/text-paths.test.ts compares them): every copy of string-width is wrapped (stubs/text-paths.js).
 */
-const wrappers = {
-	'string-width': (original, stub) =>
-		`import original from ${original};\nimport {withNarrowFastPath} from ${stub};\nexport default withNarrowFastPath(original);`,
-	'@alcalzone/ansi-tokenize': (original, stub) =>
-		`import * as original from ${original};\nimport {fastAnsiTokenize} from ${stub};\nexport * from ${original};\nexport const {tokenize, styledCharsFromTokens, styledCharsToString, drawNarrowRow} = fastAnsiTokenize(original);`,
-};
 const fastTextPaths = {
 	name: 'fast-text-paths',
 	setup(build) {
-		build.onResolve({filter: /^(?:string-width|@alcalzone\/ansi-tokenize)$/}, async args => {
+		build.onResolve({filter: /^string-width$/}, async args => {
 			if (args.pluginData?.original) {
 				return undefined;
 			}
 
 			const original = await build.resolve(args.path, {kind: args.kind, resolveDir: args.resolveDir, pluginData: {original: true}});
-			return original.errors.length > 0 ? {errors: original.errors} : {path: original.path, namespace: 'podtop-wrapped', pluginData: {name: args.path}};
+			return original.errors.length > 0 ? {errors: original.errors} : {path: original.path, namespace: 'podtop-wrapped'};
 		});
 		build.onLoad({filter: /.*/, namespace: 'podtop-wrapped'}, args => {
-			const stub = new URL('stubs/text-paths.js', import.meta.url).pathname;
-			return {contents: wrappers[args.pluginData.name](JSON.stringify(args.path), JSON.stringify(stub)), resolveDir: path.dirname(args.path), loader: 'js'};
+			const stub = JSON.stringify(new URL('stubs/text-paths.js', import.meta.url).pathname);
+			const original = JSON.stringify(args.path);
+			return {
+				contents: `import original from ${original};\nimport {withNarrowFastPath} from ${stub};\nexport default withNarrowFastPath(original);`,
+				resolveDir: path.dirname(args.path),
+				loader: 'js',
+			};
 		});
 	},
 };
@@ -121,7 +114,8 @@ rmSync(outdir, {recursive: true, force: true});
 const {metafile} = await build({
 	// The simulator's thread (the demo's) is an entry of its own: a worker runs a file.
 	entryPoints: {
-		podtop: new URL('../source/cli.tsx', import.meta.url).pathname,
+		// A Node version check first (bin.ts), then the rest (cli.tsx), loaded only once the check has passed.
+		podtop: new URL('../source/bin.ts', import.meta.url).pathname,
 		// The worker thread that decodes a job's picture (source/images/decode-off-thread.ts finds it beside its chunk).
 		'image-worker': new URL('../source/images/image-worker.ts', import.meta.url).pathname,
 		'sim-thread': new URL('../source/sim/sim-thread.ts', import.meta.url).pathname,
@@ -133,7 +127,7 @@ const {metafile} = await build({
 	bundle: true,
 	platform: 'node',
 	format: 'esm',
-	target: 'node20',
+	target: 'node22',
 	jsx: 'automatic',
 	// Names are kept (errors stay readable); whitespace goes: V8 keeps every loaded script's source
 	// in the heap (3.6 → 2.6 MB of chunks).
@@ -148,7 +142,7 @@ const {metafile} = await build({
 		'react-devtools-core': new URL('stubs/react-devtools-core.js', import.meta.url).pathname,
 		ws: new URL('stubs/ws.js', import.meta.url).pathname,
 	},
-	plugins: [inkFiles, fastTextPaths, leanStartup],
+	plugins: [fastTextPaths, leanStartup],
 	define: {'process.env.NODE_ENV': '"production"'},
 	banner: {
 		js: `#!/usr/bin/env -S node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,

@@ -2,7 +2,7 @@ import {supportsColor} from 'chalk';
 import {render} from 'ink';
 import {colorful, colorless, ServicesProvider, type Pictures, type Services} from '../components/services.js';
 import {App} from '../dashboard/app.js';
-import {takeOverTerminal} from '../dashboard/terminal.js';
+import {fullScreen} from '../dashboard/terminal.js';
 import type {Engine} from '../engine/create-engine.js';
 import {resolveTarget} from '../engine/resolve-target.js';
 import {asciiGlyphs, localeIsUtf8, unicodeGlyphs} from '../format/glyphs.js';
@@ -86,17 +86,11 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		);
 	};
 
-	const terminal = takeOverTerminal();
-	const undoCrashRestore = onCrash(terminal.restore);
-	const onResize = () => {
-		terminal.invalidate();
-	};
-
-	const instance = render(
-		app(current, undefined),
-		// Whole frames from Ink, differences only to the terminal: see frame-writer.ts for why not incrementalRendering.
-		{stdout: terminal.stdout, exitOnCtrlC: false, patchConsole: false, incrementalRendering: false, maxFps: 30},
-	);
+	const instance = render(app(current, undefined), fullScreen(30));
+	// A crash gives the terminal back (Ink's unmount leaves the alternate screen) before its message.
+	const undoCrashRestore = onCrash(() => {
+		instance.unmount();
+	});
 	const show = (account: AccountSession<DashboardOptions>) => (engine: Engine) => {
 		instance.rerender(app(account, engine));
 	};
@@ -140,7 +134,6 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		instance.unmount();
 	};
 
-	process.stdout.on('resize', onResize);
 	const signals = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
 	for (const signal of signals) {
 		process.on(signal, stopOnSignal);
@@ -165,10 +158,8 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		}
 
 		loader.close();
-		process.stdout.off('resize', onResize);
 		instance.unmount();
 		instance.cleanup();
-		terminal.restore();
 		undoCrashRestore();
 		// A switch under way stops short of starting its engine (exited); then whichever account is on screen is closed.
 		await switching?.catch(() => undefined);

@@ -1,7 +1,7 @@
 import {render} from 'ink';
 import {colorful, colorless} from '../components/services.js';
 import {LoadView} from '../components/load-view.js';
-import {takeOverTerminal} from '../dashboard/terminal.js';
+import {fullScreen} from '../dashboard/terminal.js';
 import type {Engine} from '../engine/create-engine.js';
 import type {LoadRun} from '../engine/load-run.js';
 import type {PerformResult} from '../engine/perform.js';
@@ -19,13 +19,13 @@ export async function loadLive(
 ): Promise<PerformResult<'endpoint.load'>> {
 	const glyphs = options.ascii || !localeIsUtf8() ? asciiGlyphs : unicodeGlyphs;
 	const colors = !options.color || process.env.NO_COLOR ? colorless : colorful;
-	const terminal = takeOverTerminal();
-	const undoCrashRestore = onCrash(terminal.restore);
 	const view = () => <LoadView run={run} columns={process.stdout.columns || 80} rows={process.stdout.rows || 24} glyphs={glyphs} colors={colors} />;
-	const instance = render(view(), {stdout: terminal.stdout, exitOnCtrlC: false, patchConsole: false, incrementalRendering: false, maxFps: 10});
+	const instance = render(view(), fullScreen(10));
+	const undoCrashRestore = onCrash(() => {
+		instance.unmount();
+	});
 	const exited = instance.waitUntilExit().catch(() => undefined);
 	const onResize = () => {
-		terminal.invalidate();
 		instance.rerender(view());
 	};
 
@@ -45,7 +45,6 @@ export async function loadLive(
 		process.off('SIGHUP', onSignal);
 		instance.unmount();
 		await exited;
-		terminal.restore();
 		undoCrashRestore();
 	}
 }

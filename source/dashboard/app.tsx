@@ -67,7 +67,8 @@ every key goes to the operations registry. The frame is at most rows − 1 lines
 export function App({freshnessBound, readOnly}: Props) {
 	const {store, view, rows, engine, accounts} = useServices();
 	const {exit} = useApp();
-	const {stdout} = useStdout();
+	// Ink types its stdout as any writable stream; it is the terminal's (a WriteStream, with its size).
+	const stdout = useStdout().stdout as NodeJS.WriteStream;
 	const context: OperationContext = useMemo(() => ({engine, store, view, rows, exit, accounts}), [engine, store, view, rows, exit, accounts]);
 	useInput((input, key) => {
 		if (isText(input, key)) {

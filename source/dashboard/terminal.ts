@@ -1,32 +1,13 @@
-import {createFrameWriter, type FrameWriter} from './frame-writer.js';
-
-const enterAlternateScreen = '\u001B[?1049h\u001B[H';
-const leaveAlternateScreen = '\u001B[?1049l';
-const showCursor = '\u001B[?25h';
-
-export type TakenTerminal = Omit<FrameWriter, 'close'> & {
-	/** Gives the terminal back (idempotent): the frame writer closed first, then the cursor shown and the main screen restored. */
-	readonly restore: () => void;
-};
+import type {RenderOptions} from 'ink';
 
 /**
-Switches to the alternate screen, with a frame writer for Ink on it, and guarantees the way back: on
-normal exit, q, Ctrl-C, SIGTERM and SIGHUP the cursor is shown and the main screen (with its
-scrollback) restored. The crash handler calls `restore` before it says what happened; nothing
-drawn after it (Ink's last frame on exit) reaches the main screen.
+Ink's options for a view that takes the whole terminal. Ink enters the alternate screen and leaves it,
+cursor shown, when the view is unmounted (q, Ctrl-C, a signal, or `onCrash` before the crash's
+message), with nothing drawn after. Incremental rendering sends only the lines that changed; an
+unchanged frame sends nothing. (Under Ink 6.8 podtop diffed frames itself: Ink's diff started one
+row too low under a frame shorter than the screen, and a frame exactly as tall was redrawn whole.
+Ink 7 fixed both.) Interactive even where CI is set: the dashboard runs only on a terminal.
 */
-export function takeOverTerminal(target: NodeJS.WriteStream = process.stdout): TakenTerminal {
-	const writer = createFrameWriter(target);
-	let restored = false;
-	const restore = () => {
-		if (!restored) {
-			restored = true;
-			writer.close();
-			target.write(`${showCursor}${leaveAlternateScreen}`);
-		}
-	};
-
-	target.write(enterAlternateScreen);
-	process.once('exit', restore);
-	return {stdout: writer.stdout, invalidate: writer.invalidate, restore};
+export function fullScreen(maxFps: number, stdout: NodeJS.WriteStream = process.stdout): RenderOptions {
+	return {stdout, interactive: true, alternateScreen: true, incrementalRendering: true, exitOnCtrlC: false, patchConsole: false, maxFps};
 }

@@ -3,20 +3,18 @@ import {AlertRulesError, parseAlertRules} from '../config/alert-rules.js';
 import {findApiKey} from '../config/api-key.js';
 import {parseTomlDocument} from '../config/toml.js';
 import {localeIsUtf8} from '../format/glyphs.js';
+import {minimumNodeMajor} from '../lib/minimum-node.js';
 import {checkResult, type CheckResult} from './check.js';
 
-/** The oldest Node.js podtop runs on (package.json's engines). */
-const minimumNode = [20, 19] as const;
-
 export function nodeCheck(version = process.versions.node): CheckResult {
-	const [major = 0, minor = 0] = version.split('.').map(Number);
-	const ok = major > minimumNode[0] || (major === minimumNode[0] && minor >= minimumNode[1]);
+	const [major = 0] = version.split('.').map(Number);
+	const ok = major >= minimumNodeMajor;
 	return checkResult({
 		id: 'node',
 		title: 'Node.js',
 		status: ok ? 'ok' : 'fail',
 		found: `v${version}`,
-		...(ok ? {} : {fix: `podtop needs Node.js ${minimumNode.join('.')} or newer: install a current LTS (nodejs.org, or your package manager's nodejs)`}),
+		...(ok ? {} : {fix: `podtop needs Node.js ${minimumNodeMajor} or newer: install a current LTS (nodejs.org, or your package manager's nodejs)`}),
 		figures: {version},
 	});
 }

@@ -54,7 +54,7 @@ export async function decodeOffThread(bytes: Buffer, box: CellBox, signal?: Abor
 				}
 			});
 		});
-		worker.once('error', error => {
+		worker.once('error', (error: Error) => {
 			settle(() => {
 				const memory = (error as {code?: string}).code === 'ERR_WORKER_OUT_OF_MEMORY';
 				reject(

@@ -14,9 +14,9 @@ export async function withLinkedSignal<T>(source: AbortSignal | undefined, timeo
 /**
 A signal that aborts when `source` does (with its reason) or after `timeoutMs` (a `TimeoutError`,
 as `AbortSignal.timeout` gives). Unlike `AbortSignal.any([source, AbortSignal.timeout(ms)])`, it
-leaves nothing on a long-lived source once `done` is called: Node 20 keeps a reference on the source
-for every signal `any` made from it, for as long as the source lives (a request's worth each time, for
-the life of the process).
+leaves nothing on a long-lived source once `done` is called: Node 20 kept a reference on the source
+for every signal `any` made from it, for as long as the source lived (a request's worth each time, for
+the life of the process); Node 24 no longer does.
 */
 export function linkedSignal(source: AbortSignal | undefined, timeoutMs: number): LinkedSignal {
 	const controller = new AbortController();

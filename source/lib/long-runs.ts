@@ -1,12 +1,9 @@
 import {lowerHelperThreadPriority} from './helper-priority.js';
-import {tuneJitForLongRuns} from './jit-tuning.js';
 
 /**
 What the commands that run for hours (the dashboard, `watch`, the agent) set once the command is
-known, before their own code first runs: V8's JIT for small bursts of work (`jit-tuning.ts`) and
-its helper threads below the main thread (`helper-priority.ts`).
+known, before their own code first runs: V8's helper threads below the main thread (`helper-priority.ts`).
 */
 export function tuneForLongRuns(): void {
-	tuneJitForLongRuns();
 	lowerHelperThreadPriority();
 }

@@ -33,6 +33,8 @@ const ranks: Readonly<Record<string, number>> = {
 	dashboard: 9,
 	commands: 10,
 	'cli.tsx': 11,
+	// The bin's entry: a Node version check, then cli.tsx.
+	'bin.ts': 12,
 };
 
 function sourceFiles(directory: string): string[] {

@@ -1,11 +1,9 @@
 import {existsSync} from 'node:fs';
-// The packages Ink's frames go through (Ink's own dependencies): the bundle's wrappers must answer as they do.
-// eslint-disable-next-line import-x/no-extraneous-dependencies, n/no-extraneous-import
-import * as tokenizer from '@alcalzone/ansi-tokenize';
+// The package Ink's frames are measured with (Ink's own dependency): the bundle's wrapper must answer as it does.
 // eslint-disable-next-line import-x/no-extraneous-dependencies, n/no-extraneous-import
 import stringWidth from 'string-width';
 import {describe, expect, test} from 'vitest';
-import {fastAnsiTokenize, narrowText, withNarrowFastPath} from '../../scripts/stubs/text-paths.js';
+import {narrowText, withNarrowFastPath} from '../../scripts/stubs/text-paths.js';
 import {seededRandom} from '../helpers/seeded-random.js';
 import {sgrCodes} from '../helpers/sgr-codes.js';
 
@@ -23,7 +21,6 @@ function randomLine(next: () => number): string {
 	return line;
 }
 
-const fast = fastAnsiTokenize(tokenizer);
 const widthCopies: Array<[string, (text: string) => number]> = [['string-width', stringWidth]];
 const nestedCopy = new URL('../../node_modules/wrap-ansi/node_modules/string-width/index.js', import.meta.url);
 if (existsSync(nestedCopy)) {
@@ -32,20 +29,18 @@ if (existsSync(nestedCopy)) {
 }
 
 describe('narrow text', () => {
-	test('each character is one UTF-16 unit, one column and not full-width for every string-width copy and the tokenizer', () => {
+	test('each character is one UTF-16 unit, one column for every string-width copy', () => {
 		expect(narrowCharacters.length).toBeGreaterThan(500);
 		for (const character of narrowCharacters) {
 			expect(character).toHaveLength(1);
 			for (const [name, width] of widthCopies) {
 				expect(width(character), `${name} U+${character.codePointAt(0)!.toString(16)}`).toBe(1);
 			}
-
-			expect(tokenizer.tokenize(character)).toEqual([{type: 'char', value: character, fullWidth: false}]);
 		}
 	});
 });
 
-describe('the bundle’s text paths answer as the packages do', () => {
+describe('the bundle’s text path answers as the package does', () => {
 	test('string-width: 1,500 random lines for each copy', () => {
 		const next = seededRandom(1);
 		for (const [name, width] of widthCopies) {
@@ -55,25 +50,5 @@ describe('the bundle’s text paths answer as the packages do', () => {
 				expect(fastWidth(line), `${name} ${JSON.stringify(line)}`).toBe(width(line));
 			}
 		}
-	});
-
-	test('tokenize, styled characters and back: 2,000 random lines, alone and laid on a row of blanks as Ink lays them', () => {
-		const next = seededRandom(2);
-		for (let run = 0; run < 2000; run++) {
-			const line = randomLine(next);
-			const tokens = fast.tokenize(line);
-			expect(tokens, JSON.stringify(line)).toEqual(tokenizer.tokenize(line));
-			const chars = fast.styledCharsFromTokens(tokens);
-			expect(chars, JSON.stringify(line)).toEqual(tokenizer.styledCharsFromTokens(tokens));
-			expect(fast.styledCharsToString(chars), JSON.stringify(line)).toBe(tokenizer.styledCharsToString(chars));
-			// Ink's Output: a row of blank cells (each its own empty styles), the line's characters from x onward.
-			const row = Array.from({length: 80}, () => ({type: 'char' as const, value: ' ', fullWidth: false, styles: [] as (typeof chars)[number]['styles']}));
-			row.splice(Math.floor(next() * 10), chars.length, ...chars);
-			expect(fast.styledCharsToString(row), JSON.stringify(line)).toBe(tokenizer.styledCharsToString(row));
-		}
-	});
-
-	test('a line with an end column goes to the library', () => {
-		expect(fast.tokenize('abc\u001B[2mdef', 4)).toEqual(tokenizer.tokenize('abc\u001B[2mdef', 4));
 	});
 });

@@ -12,8 +12,12 @@ afterEach(async () => {
 	await sim?.close();
 });
 
-/** Pods polled every 2 s while shown, never on their own while hidden (the test asks with `refresh`). */
-const cadence = {...defaultCadence, podsMs: 2000, podsHiddenMs: 600_000, healthStalestMs: 600_000};
+/**
+Pods never polled on their own in a test's time, shown or hidden (the test asks with `refresh`): a full
+list that comes after the pane is shown was asked for by the showing, with no clock to read.
+(How soon it comes is a figure of `npm run bench`: scripts/bench/pods-shown.js.)
+*/
+const cadence = {...defaultCadence, podsMs: 600_000, podsHiddenMs: 600_000, healthStalestMs: 600_000};
 
 async function deploy(live: TestSim, name: string): Promise<string> {
 	const {gpuTypes} = await gqlData(live, '{ gpuTypes { id securePrice lowestPrice(input: {gpuCount: 1}) { maxUnreservedGpuCount } } }');
@@ -59,10 +63,8 @@ test('the Pods pane hidden gets summaries laid over full records; shown, the ful
 	expect(untouched).toBeDefined();
 	expect(pods().byId[untouched!.id]!.record).toBe(untouched);
 
-	// Shown: the full list is asked for at once, not at the end of the hidden timer.
-	const shownAt = Date.now();
+	// Shown: the full list is asked for at once, not at the end of a timer (both are ten minutes here).
 	engine.focus('pods');
 	await waitFor(() => pods().byId[added]!.record.imageName === 'example/new:1');
-	expect(Date.now() - shownAt).toBeLessThan(1500);
 	expect(pods().byId[added]!.record.machine?.gpuDisplayName).toBeTruthy();
 }, 30_000);

@@ -30,7 +30,7 @@ describe('linkedSignal', () => {
 		linked.done();
 	});
 
-	test('a long-lived source keeps nothing of 1,000 requests once each is done (AbortSignal.any kept a reference for each)', () => {
+	test('a long-lived source keeps nothing of 1,000 requests once each is done (AbortSignal.any on Node 20 kept a reference for each)', () => {
 		const source = new AbortController();
 		for (let request = 0; request < 1000; request++) {
 			linkedSignal(source.signal, 60_000).done();
@@ -38,13 +38,6 @@ describe('linkedSignal', () => {
 
 		expect(getEventListeners(source.signal, 'abort')).toHaveLength(0);
 		expect(held(source.signal)).toBe(0);
-		// What it replaced, for comparison: Node 20 keeps an entry per signal `any` made, for the source's life.
-		const compared = new AbortController();
-		for (let request = 0; request < 10; request++) {
-			AbortSignal.any([compared.signal, AbortSignal.timeout(60_000)]);
-		}
-
-		expect(held(compared.signal)).toBeGreaterThanOrEqual(10);
 	});
 
 	test('without a source, only the time limit', async () => {
