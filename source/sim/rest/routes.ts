@@ -1,0 +1,4 @@
+import type {RestRoute} from './router.js';
+
+/** Every v2 route the simulator serves. */
+export const restRoutes: readonly RestRoute[] = [];
