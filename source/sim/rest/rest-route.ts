@@ -1,6 +1,7 @@
 import type {IncomingMessage, ServerResponse} from 'node:http';
 import type {Simulator} from '../simulator.js';
 import {isValidKey} from '../http/auth.js';
+import {simUserId} from '../graphql/endpoint-record.js';
 import {sendProblem} from './problem.js';
 import {RestQuery} from './query.js';
 import {readJsonObject} from './read-json.js';
@@ -59,8 +60,16 @@ export async function handleRestRoute(exchange: Exchange): Promise<void> {
 	}
 
 	await exchange.ready;
-	const headers: Record<string, string> = {};
+	// One owner per key in the simulator: the windows are the account's, shared by every program using the key.
+	const admission = sim.restWindows.admit(simUserId);
+	const {headers} = admission;
+	const endStats = sim.stats.begin('rest', 'request');
 	try {
+		if (!admission.ok) {
+			sim.stats.rateLimited('rest', 'request');
+			throw new RestError(429, `rate limit exceeded for the ${admission.window!} window`, undefined, {'retry-after': String(admission.retryAfter)});
+		}
+
 		const match = matchRoute(restRoutes, segments);
 		if (!match) {
 			throw new RestError(404, `no route ${request.method ?? 'GET'} /v2/${segments.join('/')}`);
@@ -78,5 +87,7 @@ export async function handleRestRoute(exchange: Exchange): Promise<void> {
 		const problem = toRestError(error) ?? new RestError(500, error instanceof Error ? error.message : 'internal error');
 		request.resume();
 		sendProblem(response, problem.status, problem.detail, problem.errors, {...headers, ...problem.headers});
+	} finally {
+		endStats();
 	}
 }
