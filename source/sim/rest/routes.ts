@@ -1,4 +1,5 @@
+import {podRoutes} from './pod-routes.js';
 import type {RestRoute} from './router.js';
 
 /** Every v2 route the simulator serves. */
-export const restRoutes: readonly RestRoute[] = [];
+export const restRoutes: readonly RestRoute[] = [...podRoutes];
