@@ -1,5 +1,6 @@
+import {endpointRoutes} from './endpoint-routes.js';
 import {podRoutes} from './pod-routes.js';
 import type {RestRoute} from './router.js';
 
 /** Every v2 route the simulator serves. */
-export const restRoutes: readonly RestRoute[] = [...podRoutes];
+export const restRoutes: readonly RestRoute[] = [...podRoutes, ...endpointRoutes];
