@@ -138,6 +138,7 @@ export const commandFlags = {
 		pods: {type: 'number', default: 12},
 		graphqlRate: {type: 'number', default: 5},
 		v2Quota: {type: 'string', default: '60/3000/50000'},
+		graphql: {type: 'string', default: 'on', complete: {choices: ['on', 'retired']}},
 		load: {type: 'boolean', default: true},
 		past: {type: 'string'},
 	},

@@ -41,10 +41,12 @@ export const simHelp = `
 	  --v2-quota           REST v2 requests per key owner per minute/hour/
 	                       day, on the simulated clock; 429 with
 	                       Retry-After above it                  [default: 60/3000/50000]
+	  --graphql            on, or retired: GraphQL answers 410 Gone, as the
+	                       service's will once it is retired       [default: on]
 	  --no-load            Turn off the background load generator
 	  --faults             Faults to inject from the start: JSON (one object or a
 	                       list) or @file.json. Each: kind status|reset|malformed|
-	                       truncated|latency|slow-body, and optionally operation,
+	                       truncated|latency|slow-body|edge, and optionally operation,
 	                       endpoint, status, retryAfter, delayMs, jitterMs, share
 	                       (0–1) or count. The same at run time: POST /__sim/faults
 	  --past               Simulate this much of the fleet's past first, as
@@ -103,6 +105,7 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 		podCount: flags.pods,
 		graphqlRate: positive('graphql-rate', flags.graphqlRate),
 		restQuota: readQuota(flags.v2Quota),
+		graphql: readGraphql(flags.graphql),
 		load: flags.load,
 		past,
 	});
@@ -127,6 +130,15 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 	await untilSignal();
 	await sim.close();
 	process.stdout.write('simulator stopped\n');
+}
+
+/** `--graphql on|retired`. */
+function readGraphql(value: string): 'on' | 'retired' {
+	if (value !== 'on' && value !== 'retired') {
+		throw new UsageError(`--graphql takes on or retired, got "${value}"`);
+	}
+
+	return value;
 }
 
 /** `--v2-quota 60/3000/50000`, checked before anything starts. */

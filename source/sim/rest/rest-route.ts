@@ -1,6 +1,7 @@
 import type {IncomingMessage, ServerResponse} from 'node:http';
 import type {Simulator} from '../simulator.js';
 import {isValidKey} from '../http/auth.js';
+import {applyFault} from '../http/apply-fault.js';
 import {simUserId} from '../graphql/endpoint-record.js';
 import {sendProblem} from './problem.js';
 import {RestQuery} from './query.js';
@@ -60,6 +61,15 @@ export async function handleRestRoute(exchange: Exchange): Promise<void> {
 	}
 
 	await exchange.ready;
+	// Injected faults act before the service does: no rate headers, nothing counted.
+	const answer = (status: number, detail: string, extra: Record<string, string>) => {
+		sendProblem(response, status, detail, undefined, extra);
+	};
+
+	if (await applyFault(sim, `v2:${segments[0]!}`, request, response, undefined, answer)) {
+		return;
+	}
+
 	// One owner per key in the simulator: the windows are the account's, shared by every program using the key.
 	const admission = sim.restWindows.admit(simUserId);
 	const {headers} = admission;
