@@ -137,6 +137,8 @@ export const commandFlags = {
 		endpoints: {type: 'number', default: 8},
 		pods: {type: 'number', default: 12},
 		graphqlRate: {type: 'number', default: 5},
+		v2Quota: {type: 'string', default: '60/3000/50000'},
+		graphql: {type: 'string', default: 'on', complete: {choices: ['on', 'retired']}},
 		load: {type: 'boolean', default: true},
 		past: {type: 'string'},
 	},

@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import {startSimulator} from '../sim/start-simulator.js';
 import {parseFaults, type FaultSpec} from '../sim/faults.js';
+import {parseRestQuota, type RestQuota} from '../sim/rest/rate-windows.js';
 import {formatSpan, parseSpan} from '../lib/time-spec.js';
 import {UsageError} from '../lib/usage-error.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -14,6 +15,7 @@ export const simHelp = `
 	Serves a faithful local simulation of the service until Ctrl-C (SIGINT) or SIGTERM:
 	  the job API at      http://HOST:PORT/v2/<endpoint_id>/{run,runsync,status,status-sync,
 	                      stream,cancel,retry,purge-queue,health}
+	  REST API v2 at      http://HOST:PORT/v2/{pods,serverless,catalog,...}   (key as Bearer)
 	  the GraphQL API at  http://HOST:PORT/graphql   (key as Bearer or ?api_key=)
 	  introspection at    http://HOST:PORT/__sim/{stats,endpoints,faults}   (same key)
 	  the simulated past  http://HOST:PORT/__sim/past   (with --past; NDJSON, same key)
@@ -37,10 +39,15 @@ export const simHelp = `
 	  --pods               Number of pods in the fleet, up to 10000    [default: 12]
 	  --graphql-rate       GraphQL requests per second per key; 429
 	                       above it                                    [default: 5]
+	  --v2-quota           REST v2 requests per key owner per minute/hour/
+	                       day, on the simulated clock; 429 with
+	                       Retry-After above it                  [default: 60/3000/50000]
+	  --graphql            on, or retired: GraphQL answers 410 Gone, as the
+	                       service's will once it is retired       [default: on]
 	  --no-load            Turn off the background load generator
 	  --faults             Faults to inject from the start: JSON (one object or a
 	                       list) or @file.json. Each: kind status|reset|malformed|
-	                       truncated|latency|slow-body, and optionally operation,
+	                       truncated|latency|slow-body|edge, and optionally operation,
 	                       endpoint, status, retryAfter, delayMs, jitterMs, share
 	                       (0–1) or count. The same at run time: POST /__sim/faults
 	  --past               Simulate this much of the fleet's past first, as
@@ -104,6 +111,8 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 		endpointCount: flags.endpoints,
 		podCount: flags.pods,
 		graphqlRate: positive('graphql-rate', flags.graphqlRate),
+		restQuota: readQuota(flags.v2Quota),
+		graphql: readGraphql(flags.graphql),
 		load: flags.load,
 		past,
 	});
@@ -112,6 +121,7 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 	const lines = [
 		`podtop simulator listening on ${sim.url}`,
 		`  job API   ${sim.url}/v2/<endpoint_id>/...`,
+		`  REST v2   ${sim.url}/v2/{pods,serverless,catalog,...}`,
 		`  GraphQL   ${sim.url}/graphql`,
 		`  api key   ${sim.apiKey}`,
 		`  endpoints ${sim.endpoints.map(endpoint => `${endpoint.id} (${endpoint.name})`).join('\n            ')}`,
@@ -127,6 +137,25 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 	await untilSignal();
 	await sim.close();
 	process.stdout.write('simulator stopped\n');
+}
+
+/** `--graphql on|retired`. */
+function readGraphql(value: string): 'on' | 'retired' {
+	if (value !== 'on' && value !== 'retired') {
+		throw new UsageError(`--graphql takes on or retired, got "${value}"`);
+	}
+
+	return value;
+}
+
+/** `--v2-quota 60/3000/50000`, checked before anything starts. */
+function readQuota(value: string): RestQuota {
+	const quota = parseRestQuota(value);
+	if (typeof quota === 'string') {
+		throw new UsageError(`--v2-quota takes ${quota}`);
+	}
+
+	return quota;
 }
 
 /** The longest past `--past` takes: a week runs in minutes. */

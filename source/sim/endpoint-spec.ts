@@ -40,6 +40,16 @@ export type EndpointSpec = {
 	readonly loadPerMinute: number;
 	/** A public model endpoint (billed per output, not listed among the account's endpoints). */
 	readonly public: boolean;
+	/** REST v2 only: the container image (GraphQL names a template). */
+	readonly image?: string;
+	/** REST v2 only: GPU types subtracted from the pools. */
+	readonly excludedTypes?: readonly string[];
+	/** REST v2 only: the lowest CUDA version workers may be placed on. */
+	readonly minCudaVersion?: string;
+	/** REST v2 only: FlashBoot with priority capacity (PRIORITY_FLASHBOOT; GraphQL shows it as FLASHBOOT). */
+	readonly priorityFlashBoot?: boolean;
+	/** REST v2 only: preferred data centers (their countries are `locations`). */
+	readonly dataCenterIds?: readonly string[];
 };
 
 export const endpointDefaults = {

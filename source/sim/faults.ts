@@ -1,19 +1,20 @@
 /**
 What an injected fault does to a request:
 - `status`: answers with that HTTP status (and `Retry-After` when given) instead of serving it;
+- `edge`: the same with an empty body, as an edge proxy answers (429, 403, 502);
 - `reset`: reads the request, then drops the connection (the client cannot know if it happened);
 - `malformed`: answers 200 with a body that is not JSON;
 - `truncated`: answers 200 promising more bytes than it sends, then drops the connection;
 - `latency`: holds the request `delayMs` (+ up to `jitterMs`), then serves it normally;
 - `slow-body`: serves it normally, but trickles the body out over `delayMs`.
 */
-export const faultKinds = ['status', 'reset', 'malformed', 'truncated', 'latency', 'slow-body'] as const;
+export const faultKinds = ['status', 'reset', 'malformed', 'truncated', 'latency', 'slow-body', 'edge'] as const;
 export type FaultKind = (typeof faultKinds)[number];
 
 /** A failure injected with `podtop sim --faults` or `POST /__sim/faults`, for tests of how clients cope. */
 export type Fault = {
 	readonly kind: FaultKind;
-	/** Operation it applies to (`run`, `status`, `stream`, `health`, `compat`, …, or `graphql`); every one when absent. */
+	/** Operation it applies to (`run`, `status`, `stream`, `health`, `compat`, …, `graphql`, or REST v2's `v2` and `v2:pods`, `v2:serverless`, `v2:catalog`, …); every one when absent. */
 	readonly operation?: string;
 	/** Endpoint id it applies to (job API only); every endpoint when absent. */
 	readonly endpoint?: string;
@@ -59,7 +60,7 @@ export class FaultInjector {
 		const fault = this.#faults.find(
 			candidate =>
 				candidate.remaining > 0 &&
-				(candidate.operation === undefined || candidate.operation === operation) &&
+				(candidate.operation === undefined || candidate.operation === operation || operation.startsWith(`${candidate.operation}:`)) &&
 				(candidate.endpoint === undefined || candidate.endpoint === endpoint),
 		);
 		if (!fault || (fault.share !== undefined && this.#random() >= fault.share)) {
@@ -91,7 +92,7 @@ export function parseFault(body: unknown): FaultSpec | string {
 		return `kind must be one of ${faultKinds.join(', ')}`;
 	}
 
-	if (resolved === 'status' && (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)) {
+	if ((resolved === 'status' || resolved === 'edge') && (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)) {
 		return 'a status fault needs status: an HTTP status code';
 	}
 

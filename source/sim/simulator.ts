@@ -9,6 +9,7 @@ import {Market} from './market/market.js';
 import {PodFleet} from './pods/pod-fleet.js';
 import {createRandom, type Random} from './random.js';
 import {RateLimiter, type Admission} from './rate-limiter.js';
+import {defaultRestQuota, RateWindows, type RestQuota} from './rest/rate-windows.js';
 import {SimStats} from './stats.js';
 import {WebhookSender} from './webhook.js';
 
@@ -28,6 +29,10 @@ export type SimulatorConfig = {
 	readonly podCount: number;
 	/** GraphQL requests per second allowed per key (the service publishes none; clients must still budget it). */
 	readonly graphqlRate: number;
+	/** REST v2 requests per key owner per minute, hour and day (the spec's 60/3000/50000 when absent). */
+	readonly restQuota?: RestQuota;
+	/** `retired`: GraphQL answers 410 Gone, as the service will once it is retired. */
+	readonly graphql?: 'on' | 'retired';
 	/** The clock starts this far in the past (ms), for `runPast` to run through before real time (`--past`). */
 	readonly pastMs?: number;
 	/** The present the past runs up to (simulated epoch ms); the wall clock when absent. */
@@ -45,6 +50,8 @@ export class Simulator {
 	readonly endpoints = new Map<string, Endpoint>();
 	readonly market: Market;
 	readonly pods: PodFleet;
+	/** REST v2's minute, hour and day windows, per key owner, on the simulated clock. */
+	readonly restWindows: RateWindows;
 	baseUrl = '';
 	readonly #graphqlWindows = new Map<string, SlidingWindow>();
 	readonly #webhooks: WebhookSender;
@@ -54,6 +61,7 @@ export class Simulator {
 		this.config = config;
 		this.clock = new SimClock(config.speed, config.startAt ?? Date.now(), config.pastMs ?? 0);
 		this.random = createRandom(config.seed);
+		this.restWindows = new RateWindows(config.restQuota ?? defaultRestQuota, () => this.clock.now());
 		this.limiter = new RateLimiter({scale: config.rateLimitScale, workerAllowance: config.workerAllowance});
 		this.#webhooks = new WebhookSender(this.clock);
 		this.#load = new LoadGenerator(this.clock, this.random.fork('load'));

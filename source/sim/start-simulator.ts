@@ -1,6 +1,7 @@
 import {randomBytes} from 'node:crypto';
 import type {AddressInfo} from 'node:net';
 import type {FaultSpec} from './faults.js';
+import type {RestQuota} from './rest/rate-windows.js';
 import type {EndpointSpec, EndpointSpecInput} from './endpoint-spec.js';
 import {createSimServer} from './http/server.js';
 import type {PastCadence} from './past-observation.js';
@@ -30,6 +31,10 @@ export type StartSimulatorOptions = {
 	readonly podCount?: number;
 	/** GraphQL requests per second per key (default 5). */
 	readonly graphqlRate?: number;
+	/** REST v2 requests per key owner per minute, hour and day (default 60/3000/50000). */
+	readonly restQuota?: RestQuota;
+	/** `retired`: GraphQL answers 410 Gone (default `on`). */
+	readonly graphql?: 'on' | 'retired';
 	/** Faults injected from the start (`podtop sim --faults`). */
 	readonly faults?: readonly FaultSpec[];
 	/**
@@ -74,6 +79,8 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 		endpointCount: options.endpointCount,
 		podCount: options.podCount ?? 12,
 		graphqlRate: options.graphqlRate ?? 5,
+		restQuota: options.restQuota,
+		graphql: options.graphql ?? 'on',
 		pastMs: options.past,
 		startAt: options.startAt,
 	});

@@ -50,7 +50,17 @@ Applies an injected fault to this request, if one matches. True when the fault a
 route must do nothing more); false when the request goes on to be served (no fault, `latency`,
 `slow-body`). Injected faults are not counted as rate limiting.
 */
-export async function applyFault(sim: Simulator, operation: string, request: IncomingMessage, response: ServerResponse, endpoint?: string): Promise<boolean> {
+export async function applyFault(
+	sim: Simulator,
+	operation: string,
+	request: IncomingMessage,
+	response: ServerResponse,
+	endpoint?: string,
+	/** How this API answers an injected status (REST v2: problem+json); the job API's `{error}` when absent. */
+	answer: (status: number, detail: string, headers: Record<string, string>) => void = (status, detail, headers) => {
+		sendError(response, status, detail, headers);
+	},
+): Promise<boolean> {
 	const fault: Fault | undefined = sim.faults.take(operation, endpoint);
 	if (!fault) {
 		return false;
@@ -90,9 +100,15 @@ export async function applyFault(sim: Simulator, operation: string, request: Inc
 			return true;
 		}
 
+		case 'edge': {
+			response.writeHead(fault.status ?? 502, {'content-length': '0', ...(fault.retryAfter === undefined ? {} : {'retry-after': String(fault.retryAfter)})});
+			response.end();
+			return true;
+		}
+
 		default: {
 			const status = fault.status ?? 503;
-			sendError(response, status, `Injected fault: HTTP ${status}`, fault.retryAfter === undefined ? {} : {'retry-after': String(fault.retryAfter)});
+			answer(status, `Injected fault: HTTP ${status}`, fault.retryAfter === undefined ? {} : {'retry-after': String(fault.retryAfter)});
 			return true;
 		}
 	}

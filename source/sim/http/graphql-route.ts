@@ -34,6 +34,14 @@ export async function handleGraphqlRoute(
 		return;
 	}
 
+	if (sim.config.graphql === 'retired') {
+		request.resume();
+		sendJson(response, 410, {
+			errors: [{message: 'The GraphQL API has been retired: use REST API v2 (/v2/pods, /v2/serverless, /v2/catalog/gpus)', extensions: {code: 'GONE'}}],
+		});
+		return;
+	}
+
 	const endStats = sim.stats.begin('graphql', 'request');
 	if (await applyFault(sim, 'graphql', request, response)) {
 		endStats();

@@ -2,6 +2,8 @@ import {createServer, type IncomingMessage, type Server, type ServerResponse} fr
 import type {PastRun} from '../past-run.js';
 import type {Simulator} from '../simulator.js';
 import {createRootValue} from '../graphql/resolvers.js';
+import {handleRestRoute} from '../rest/rest-route.js';
+import {isRestResource} from '../rest/resources.js';
 import {isValidKey, presentedKey} from './auth.js';
 import {handleGraphqlRoute} from './graphql-route.js';
 import {handleJobRoute} from './job-routes.js';
@@ -39,6 +41,12 @@ async function route(
 	if (root === '__sim' && parts[0] === 'outputs' && parts.length === 2 && (request.method === 'GET' || request.method === 'HEAD')) {
 		serveOutput(sim, parts[1]!, request.method === 'HEAD', response);
 		request.resume();
+		return;
+	}
+
+	// REST v2 (`/v2/pods`, `/v2/serverless`, …) answers its own way, problem+json from the first 401 on.
+	if (root === 'v2' && isRestResource(parts[0])) {
+		await handleRestRoute({sim, request, response, url, segments: parts, ready: past?.present});
 		return;
 	}
 
@@ -84,7 +92,7 @@ async function route(
 }
 
 /**
-The simulator's HTTP server: the job API under `/v2`, GraphQL at `/graphql`, introspection under `/__sim`
+The simulator's HTTP server: the job API under `/v2/<endpoint>`, REST v2 under `/v2/{pods,serverless,catalog,…}`, GraphQL at `/graphql`, introspection under `/__sim`
 (the simulated past's observations at `/__sim/past`).
 */
 export function createSimServer(sim: Simulator, past?: PastRun): {server: Server; closing: AbortController} {

@@ -107,6 +107,7 @@ export class PodFleet {
 			version: 0,
 		};
 		pod.costPerHr = costPerHour(pod, spot ? input.bidPerGpu! : price);
+		pod.createdAt = now;
 		this.#pods.set(pod.id, pod);
 		return pod;
 	}
@@ -143,6 +144,20 @@ export class PodFleet {
 		this.#checkBid(pod.gpuTypeId, pod.cloudType, bidPerGpu);
 		pod.bidPerGpu = bidPerGpu;
 		return this.#start(pod, gpuCount ?? pod.gpuCount);
+	}
+
+	/** A running pod's container starts again on the same GPUs (REST v2 `restart`). */
+	restart(id: string): SimPod {
+		const pod = this.#require(id);
+		if (pod.desiredStatus !== 'RUNNING') {
+			throw new ServiceError(`Pod ${id} is not running`, 'CONFLICT');
+		}
+
+		const now = this.#clock.now();
+		pod.startedAt = now;
+		pod.lastStatusChange = stamp('Restarted by user', now);
+		pod.version++;
+		return pod;
 	}
 
 	terminate(id: string): void {

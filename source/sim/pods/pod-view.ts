@@ -6,7 +6,7 @@ import type {SimPod} from './pod.js';
 
 type PortView = {ip: string; isIpPublic: boolean; privatePort: number; publicPort: number; type: string};
 
-function portsOf(pod: SimPod): PortView[] {
+export function portsOf(pod: SimPod): PortView[] {
 	if (!pod.ports) {
 		return [];
 	}

@@ -6,7 +6,7 @@ export type PodCloud = 'SECURE' | 'COMMUNITY';
 export type SimPod = {
 	readonly id: string;
 	name: string;
-	readonly imageName: string;
+	imageName: string;
 	readonly gpuTypeId: string;
 	gpuCount: number;
 	readonly cloudType: PodCloud;
@@ -20,15 +20,15 @@ export type SimPod = {
 	startedAt: number | undefined;
 	lastStatusChange: string;
 	/** `KEY=value` strings, as the service reads them back. */
-	readonly env: readonly string[];
+	env: readonly string[];
 	/** e.g. "8888/http,22/tcp"; null when none. */
-	readonly ports: string | null;
+	ports: string | null;
 	readonly volumeInGb: number;
-	readonly containerDiskInGb: number;
+	containerDiskInGb: number;
 	readonly vcpuCount: number;
 	readonly memoryInGb: number;
 	readonly volumeMountPath: string;
-	readonly dockerArgs: string;
+	dockerArgs: string;
 	readonly templateId: string | null;
 	readonly networkVolumeId: string | null;
 	readonly dataCenterId: string;
@@ -38,4 +38,8 @@ export type SimPod = {
 	/** Seeds the pod's load curves. */
 	readonly seed: number;
 	version: number;
+	/** Simulated epoch ms it was created, for pods created while the simulator runs (REST v2 shows it; the demo fleet's is derived). */
+	createdAt?: number;
+	/** Locked pods cannot be stopped or restarted (REST v2 `locked`). */
+	locked?: boolean;
 };
