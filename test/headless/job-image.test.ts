@@ -1,5 +1,5 @@
 import {spawn} from 'node:child_process';
-import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {createServer} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {tmpdir} from 'node:os';
@@ -9,6 +9,7 @@ import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {halfBlock} from '../../source/images/half-blocks.js';
 import {encodePng} from '../../source/sim/images/png.js';
 import {ansiCells} from '../helpers/ansi-cells.js';
+import {png, zeros} from '../helpers/png-bombs.js';
 import {cliEnv, cliPath, collect, runCli} from '../helpers/run-cli.js';
 import {startTestSim, type TestSim} from '../helpers/sim-client.js';
 
@@ -164,6 +165,16 @@ describe('in a terminal, podtop run draws the picture after the output', () => {
 		const tmux = await inTerminal(args(), {TERM: 'tmux-256color', TMUX: '/tmp/tmux-0/default,1,0', KITTY_WINDOW_ID: '1'});
 		expect(tmux.stdout).toContain(halfBlock);
 		expect(tmux.stdout).not.toContain('\u001B_G');
+	});
+
+	test('a decompression bomb as a data URL in the output (350 KB of base64 that inflates to 256 MB) is refused in a sentence, and podtop goes on', async () => {
+		const bomb = png(64, 64, true, zeros(256 * 1024 * 1024));
+		const input = path.join(folder, 'bomb.json');
+		writeFileSync(input, JSON.stringify({image: `data:image/png;base64,${bomb.toString('base64')}`}));
+		const {code, stdout} = await inTerminal(['run', 'echo', '--input', `@${input}`, ...urls()], {COLORTERM: 'truecolor'});
+		expect(code).toBe(0);
+		expect(stdout).not.toContain(halfBlock);
+		expect(stdout).toMatch(/\nimage 64×64 \(png\) data URL in image │ picture refused: its data inflates past the 16,504 bytes its 64×64 header promises\r?\n/);
 	});
 
 	test('--ascii or NO_COLOR: the plain line alone', async () => {
