@@ -86,6 +86,8 @@ export type Connection = {
 	readonly auditPath: string;
 	/** Attach to an agent on this host when one serves the account (the dashboard, watch, snapshot). */
 	readonly agent: boolean;
+	/** config.toml `[images] allow`: where image links in job output may lead besides the public internet. */
+	readonly imageAllow: readonly string[];
 };
 
 const truthy = (value: string | undefined) => value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
@@ -125,5 +127,6 @@ export function readConnectionFlags(flags: Flags, env: NodeJS.ProcessEnv = proce
 		band: settings.band,
 		auditPath: flags.auditLog ?? defaultAuditPath(env),
 		agent: flags.agent,
+		imageAllow: config.images.allow,
 	};
 }

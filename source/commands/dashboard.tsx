@@ -46,7 +46,8 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	const view = createViewStore(
 		initialViewState({columns: process.stdout.columns || 80, rows: process.stdout.rows || 24, views, message: target.warnings.join(' · ') || undefined}),
 	);
-	const loader = createImageLoader();
+	// Image links lead only to public addresses, the API's own host (the demo's simulator) and what config.toml's [images] allows.
+	const loader = createImageLoader({policy: {allow: options.imageAllow, trustedHosts: () => [current.state.store.getState().apiHost]}});
 	// While every poll succeeds, the freshest data is at most one health interval old and the stalest
 	// one slowest interval; shown as that bound, it never needs redrawing (a ticking age would).
 	const slowest = Math.max(defaultCadence.endpointsMs, defaultCadence.gpusHiddenMs, defaultCadence.podsHiddenMs, defaultCadence.healthHiddenMs);

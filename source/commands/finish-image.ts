@@ -6,6 +6,7 @@ import {sanitizeLine} from '../format/sanitize.js';
 import {decodeOffThread} from '../images/decode-off-thread.js';
 import {kittyImage, itermImage, terminalGraphics, type Graphics} from '../images/graphics-protocol.js';
 import {halfBlockCells, halfBlockLines} from '../images/half-blocks.js';
+import type {ImagePolicy} from '../images/address-policy.js';
 import {ImageError} from '../images/image-error.js';
 import {describeFacts, type ImageFacts} from '../images/image-facts.js';
 import {createImageLoader, type LoadedImage} from '../images/image-loader.js';
@@ -29,6 +30,8 @@ export type ImageOptions = {
 	readonly json: boolean;
 	readonly color: boolean;
 	readonly ascii: boolean;
+	/** Where the image link may lead besides the public internet: config.toml's `[images] allow`, and the API's own host. */
+	readonly policy: ImagePolicy;
 };
 
 /** Checked before anything is sent: the folder to save in exists, and the file does not (unless --force). */
@@ -131,7 +134,7 @@ export async function finishImage(job: TrackedJob, options: ImageOptions): Promi
 		return;
 	}
 
-	const loader = createImageLoader();
+	const loader = createImageLoader({policy: options.policy});
 	let image: LoadedImage;
 	try {
 		image = await loader.load(source);

@@ -83,7 +83,8 @@ export async function runJob(argv: readonly string[]): Promise<void> {
 			}
 
 			finishJob(job, streamed, cli.flags.json);
-			await finishImage(job, {save: cli.flags.save, force: cli.flags.force, json: cli.flags.json, color: cli.flags.color, ascii: cli.flags.ascii});
+			const policy = {allow: connection.imageAllow, trustedHosts: () => [engine.store.getState().apiHost]};
+			await finishImage(job, {save: cli.flags.save, force: cli.flags.force, json: cli.flags.json, color: cli.flags.color, ascii: cli.flags.ascii, policy});
 		} finally {
 			process.off('SIGINT', onSignal);
 			process.off('SIGTERM', onSignal);

@@ -93,7 +93,7 @@ export async function runRun(argv: readonly string[]): Promise<void> {
 		return;
 	}
 
-	const {target, budget, readOnly, readOnlyReason, auditPath, agent} = readConnectionFlags(flags);
+	const {target, budget, readOnly, readOnlyReason, auditPath, agent, imageAllow} = readConnectionFlags(flags);
 	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, agent, poll: ['jobs']}, async engine => {
 		const result = await engine.perform('job.submit', {endpointId}, {request, sync: flags.sync ? {waitMs: flags.wait} : undefined});
 		if (result.outcome !== 'ok' || !result.value) {
@@ -115,6 +115,7 @@ export async function runRun(argv: readonly string[]): Promise<void> {
 			}
 		});
 		finishJob(job, streamed, flags.json);
-		await finishImage(job, {save: flags.save, force: flags.force, json: flags.json, color: flags.color, ascii: flags.ascii});
+		const policy = {allow: imageAllow, trustedHosts: () => [engine.store.getState().apiHost]};
+		await finishImage(job, {save: flags.save, force: flags.force, json: flags.json, color: flags.color, ascii: flags.ascii, policy});
 	});
 }

@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import {homedir} from 'node:os';
 import path from 'node:path';
+import {readImagesSection, type ImagesSettings} from './images-section.js';
 import {parseTomlDocument} from './toml.js';
 
 /** The UI defaults a user sets today by flag (`--no-bell`, `--ascii`, `--no-color`, `--budget`, `--no-agent`). */
@@ -22,12 +23,14 @@ export type ProfileSettings = Omit<UiDefaults, 'color'> & {
 export type PodtopConfig = {
 	readonly defaults: UiDefaults;
 	readonly profiles: Readonly<Record<string, ProfileSettings>>;
+	/** `[images]`: where image links in job output may lead besides the public internet (nowhere by default). */
+	readonly images: ImagesSettings;
 };
 
 /** What applies to one session: the file's defaults, overridden by the profile's section. */
 export type SessionSettings = UiDefaults & {readonly readOnly?: boolean; readonly band?: string};
 
-export const emptyConfig: PodtopConfig = {defaults: {}, profiles: {}};
+export const emptyConfig: PodtopConfig = {defaults: {}, profiles: {}, images: {allow: []}};
 
 /** The colours a profile's band may be (Ink's names), or `#rrggbb`. */
 export const bandColors = ['red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'white', 'gray'] as const;
@@ -73,7 +76,7 @@ function readUiKey(key: string, value: unknown, where: string): UiDefaults | und
 	}
 }
 
-const defaultKeys = ['bell', 'ascii', 'color', 'budget', 'agent', 'profile'];
+const defaultKeys = ['bell', 'ascii', 'color', 'budget', 'agent', 'profile', 'images'];
 const profileKeys = ['read-only', 'color', 'budget', 'bell', 'ascii', 'agent'];
 
 function unknownKey(key: string, where: string, known: readonly string[]): PodtopConfigError {
@@ -112,7 +115,7 @@ function readProfile(name: string, table: Table, file: string): ProfileSettings 
 /**
 Reads podtop's own config file: top-level UI defaults (`bell`, `ascii`, `color`, `budget`, `agent`)
 and `[profile.NAME]` sections (`read-only`, `color` as the header's band, `budget`, `bell`, `ascii`,
-`agent`). A file that does not parse says the line and column; an unknown key is named with the file.
+`agent`), and `[images]` (`allow`). A file that does not parse says the line and column; an unknown key is named with the file.
 */
 export function parsePodtopConfig(text: string, file: string): PodtopConfig {
 	const parsed = parseTomlDocument(text);
@@ -122,9 +125,12 @@ export function parsePodtopConfig(text: string, file: string): PodtopConfig {
 	}
 
 	let defaults: UiDefaults = {};
+	let {images} = emptyConfig;
 	const profiles: Record<string, ProfileSettings> = {};
 	for (const [key, value] of Object.entries(parsed.document)) {
-		if (key === 'profile') {
+		if (key === 'images') {
+			images = readImagesSection(value, file, message => new PodtopConfigError(message));
+		} else if (key === 'profile') {
 			if (!isTable(value)) {
 				throw new PodtopConfigError(`${file}: profile must be a table of sections, written [profile.NAME]`);
 			}
@@ -146,7 +152,7 @@ export function parsePodtopConfig(text: string, file: string): PodtopConfig {
 		}
 	}
 
-	return {defaults, profiles};
+	return {defaults, profiles, images};
 }
 
 /** The file's settings, or none when there is no file; one that cannot be read or used throws a PodtopConfigError. */

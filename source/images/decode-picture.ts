@@ -2,10 +2,15 @@ import jpeg from 'jpeg-js';
 import {PNG} from 'pngjs';
 import {ImageError, imagePixelLimit} from './image-error.js';
 import {imageFacts, type ImageFacts} from './image-facts.js';
+import {checkJpegScans} from './jpeg-bounds.js';
+import {checkPngInflation} from './png-bounds.js';
 import {pictureSize, scalePixels, type Pixels} from './pixels.js';
 
 /** A box of terminal cells to draw in. */
 export type CellBox = {readonly columns: number; readonly rows: number};
+
+/** What jpeg-js may allocate for one picture (its own count): a 4096 × 4096 one in three components needs about 200 MB. */
+export const jpegMemoryLimitMb = 256;
 
 function decodeFull(bytes: Buffer, facts: ImageFacts): {width: number; height: number; data: Uint8Array; channels: 3 | 4} {
 	try {
@@ -20,7 +25,7 @@ function decodeFull(bytes: Buffer, facts: ImageFacts): {width: number; height: n
 			formatAsRGBA: false,
 			tolerantDecoding: false,
 			maxResolutionInMP: imagePixelLimit / 1e6,
-			maxMemoryUsageInMB: 256,
+			maxMemoryUsageInMB: jpegMemoryLimitMb,
 		});
 		return {width: decoded.width, height: decoded.height, data: decoded.data, channels: 3};
 	} catch (error) {
@@ -46,8 +51,9 @@ function endsEarly(bytes: Buffer, facts: ImageFacts): boolean {
 /**
 Decodes a PNG or JPEG and shrinks it to fit `box` as half-blocks (two pixels a cell), its aspect
 kept. Only the small result is kept: the full-size pixels are let go before this returns. A file
-that is no image, a format podtop does not draw, one over 4096 × 4096, or one that does not decode
-whole throws an `ImageError` that says so.
+that is no image, a format podtop does not draw, one over 4096 × 4096, a bomb (a PNG whose data
+inflates past its header or 64 MB, a JPEG of more than 64 scans), or one that does not decode whole
+throws an `ImageError` that says so.
 */
 export function decodePicture(bytes: Buffer, box: CellBox): Pixels {
 	const facts = imageFacts(bytes);
@@ -61,6 +67,13 @@ export function decodePicture(bytes: Buffer, box: CellBox): Pixels {
 
 	if (facts.width * facts.height > imagePixelLimit) {
 		throw new ImageError('too-large', `the image is ${facts.width}×${facts.height}, over the 4096×4096 podtop decodes; not drawn`);
+	}
+
+	// Bounds the decoders do not keep themselves: a PNG's inflated data, a JPEG's scans.
+	if (facts.type === 'png') {
+		checkPngInflation(bytes);
+	} else {
+		checkJpegScans(bytes);
 	}
 
 	const full = decodeFull(bytes, facts);

@@ -1,6 +1,8 @@
 import {Agent, interceptors, type Dispatcher} from 'undici';
 import {ApiError, fromTransportError, kindForStatus} from '../api/errors.js';
 import {linkedSignal} from '../lib/linked-signal.js';
+import type {ImagePolicy} from './address-policy.js';
+import {guardedConnector} from './guarded-connector.js';
 import {ImageError, imageByteLimit, megabytes} from './image-error.js';
 
 export type FetchImageOptions = {
@@ -12,6 +14,8 @@ export type FetchImageOptions = {
 	readonly idleMs?: number;
 	/** The whole exchange, however slowly the bytes trickle. */
 	readonly totalMs?: number;
+	/** Where links may lead besides the public internet (nowhere else by default). */
+	readonly policy?: ImagePolicy;
 };
 
 /** A link as errors name it: scheme, host and path; the query (a signed link's signature) is left out. */
@@ -22,11 +26,13 @@ export function linkLabel(url: URL): string {
 /**
 The bytes behind an image link: http(s) only, sent with no key and no cookie (the service's image
 links are public), following up to three redirects, with explicit timeouts, and never more than
-`limit` bytes held: a longer body is cut off and refused. Transport failures are `ApiError`s
-(network, timeout, not-found for an expired link), a body over the limit an `ImageError`.
+`limit` bytes held: a longer body is cut off and refused. Only public addresses are connected to,
+checked on the address connected to and at every redirect, unless `policy` allows more (see
+guarded-connector.ts). Transport failures are `ApiError`s (network, timeout, not-found for an
+expired link); a body over the limit or an address refused an `ImageError`.
 */
 export async function fetchImage(link: string, options: FetchImageOptions = {}): Promise<{bytes: Buffer; contentType: string | undefined}> {
-	const {signal, limit = imageByteLimit, connectMs = 5000, idleMs = 15_000, totalMs = 60_000} = options;
+	const {signal, limit = imageByteLimit, connectMs = 5000, idleMs = 15_000, totalMs = 60_000, policy = {}} = options;
 	let url: URL;
 	try {
 		url = new URL(link);
@@ -41,7 +47,7 @@ export async function fetchImage(link: string, options: FetchImageOptions = {}):
 	const label = `image ${linkLabel(url)}`;
 	// The loader's signal lives as long as it does: linked for this fetch alone, and let go after it.
 	const total = linkedSignal(signal, totalMs);
-	const agent = new Agent({connect: {timeout: connectMs}, headersTimeout: idleMs, bodyTimeout: idleMs, connections: 1});
+	const agent = new Agent({connect: guardedConnector(policy, connectMs), headersTimeout: idleMs, bodyTimeout: idleMs, connections: 1});
 	const dispatcher: Dispatcher = agent.compose(interceptors.redirect({maxRedirections: 3}));
 	try {
 		let response: Dispatcher.ResponseData;
@@ -54,7 +60,7 @@ export async function fetchImage(link: string, options: FetchImageOptions = {}):
 				signal: total.signal,
 			});
 		} catch (error) {
-			throw fromTransportError(error, label);
+			throw error instanceof ImageError ? error : fromTransportError(error, label);
 		}
 
 		const {statusCode, headers, body} = response;

@@ -1,5 +1,5 @@
-/** Why a picture cannot be shown: too large to fetch or decode, not a picture podtop can draw, or broken. */
-export type ImageErrorKind = 'too-large' | 'unsupported' | 'broken';
+/** Why a picture cannot be shown: too large to fetch or decode, not a picture podtop can draw, broken, or where podtop does not fetch. */
+export type ImageErrorKind = 'too-large' | 'unsupported' | 'broken' | 'refused';
 
 /** A picture that cannot be shown; the message is a sentence for people. */
 export class ImageError extends Error {

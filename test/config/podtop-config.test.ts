@@ -47,6 +47,7 @@ describe('~/.config/podtop/config.toml', () => {
 		expect(config).toEqual({
 			defaults: {bell: false, ascii: true, budget: 0.2},
 			profiles: {prod: {readOnly: true, band: 'red', budget: 0.05}, lab: {band: '#33aa77', agent: false}},
+			images: {allow: []},
 		});
 		expect(sessionSettings(config, 'prod')).toEqual({bell: false, ascii: true, budget: 0.05, readOnly: true, band: 'red'});
 		expect(sessionSettings(config, 'lab')).toEqual({bell: false, ascii: true, budget: 0.2, band: '#33aa77', agent: false});
@@ -54,7 +55,7 @@ describe('~/.config/podtop/config.toml', () => {
 		// No --profile: the `default` section, when there is one.
 		expect(sessionProfile(config, undefined)).toBeUndefined();
 		expect(sessionProfile(parsePodtopConfig('[profile.default]\nread-only = true\n', file), undefined)).toBe('default');
-		expect(parsePodtopConfig('', file)).toEqual({defaults: {}, profiles: {}});
+		expect(parsePodtopConfig('', file)).toEqual({defaults: {}, profiles: {}, images: {allow: []}});
 	});
 
 	test("the readme's example is a good file", () => {
@@ -82,9 +83,28 @@ describe('~/.config/podtop/config.toml', () => {
 		expect(() => parsePodtopConfig('profile = 1\n', file)).toThrow(/profile must be a table of sections, written \[profile.NAME]/);
 	});
 
+	test('[images] allow: addresses, CIDR ranges and host names image links may lead to; anything else is named', () => {
+		const allow = ['127.0.0.1', '10.0.0.0/8', 'fd00::/8', '::1', 'images.corp.example', 'nas'];
+		expect(parsePodtopConfig(`[images]\nallow = ${JSON.stringify(allow)}\n`, file).images).toEqual({allow});
+		const readme = readFileSync(new URL('../../readme.md', import.meta.url), 'utf8');
+		const example = /```toml\n(\[images][\s\S]*?)```/.exec(readme)?.[1];
+		expect(parsePodtopConfig(example!, file).images.allow).toContain('10.20.0.0/16');
+		expect(() => parsePodtopConfig('[images]\nallow = "10.0.0.0/8"\n', file)).toThrow(
+			`${file} [images]: allow must be a list of addresses, CIDR ranges and host names, for example ["10.0.0.0/8", "images.corp.example"]`,
+		);
+		expect(() => parsePodtopConfig('[images]\nallow = ["10.0.0.0/33"]\n', file)).toThrow(
+			`${file} [images]: allow: "10.0.0.0/33" is not a CIDR range (10.0.0.0/8, fd00::/8)`,
+		);
+		expect(() => parsePodtopConfig('[images]\nallow = ["http://x/"]\n', file)).toThrow(
+			`${file} [images]: allow: "http://x/" is not an address, a CIDR range or a host name`,
+		);
+		expect(() => parsePodtopConfig('[images]\nallow_private = true\n', file)).toThrow(`${file} [images]: unknown key "allow_private"; the key is allow`);
+		expect(() => parsePodtopConfig('images = 1\n', file)).toThrow(`${file}: images must be a section, written [images]`);
+	});
+
 	test('through the commands: a file that cannot be used is a usage error (exit 2); no file is no settings', () => {
 		expect(() => readPodtopConfig(configHome('nope = 1\n'))).toThrow(UsageError);
-		expect(readPodtopConfig({XDG_CONFIG_HOME: '/nonexistent-podtop-xdg'})).toEqual({defaults: {}, profiles: {}});
+		expect(readPodtopConfig({XDG_CONFIG_HOME: '/nonexistent-podtop-xdg'})).toEqual({defaults: {}, profiles: {}, images: {allow: []}});
 	});
 });
 

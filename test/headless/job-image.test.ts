@@ -1,5 +1,5 @@
 import {spawn} from 'node:child_process';
-import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {createServer} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {tmpdir} from 'node:os';
@@ -9,6 +9,7 @@ import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {halfBlock} from '../../source/images/half-blocks.js';
 import {encodePng} from '../../source/sim/images/png.js';
 import {ansiCells} from '../helpers/ansi-cells.js';
+import {png, zeros} from '../helpers/png-bombs.js';
 import {cliEnv, cliPath, collect, runCli} from '../helpers/run-cli.js';
 import {startTestSim, type TestSim} from '../helpers/sim-client.js';
 
@@ -33,6 +34,14 @@ afterAll(async () => {
 });
 
 const env = (extra: Record<string, string | undefined> = {}) => cliEnv({RUNPOD_API_KEY: key, XDG_STATE_HOME: folder, ...extra});
+/** An environment whose config.toml says `[images] allow = [...hosts]`. */
+function allowing(...hosts: string[]): Record<string, string> {
+	const home = mkdtempSync(path.join(folder, 'config-'));
+	mkdirSync(path.join(home, 'podtop'));
+	writeFileSync(path.join(home, 'podtop', 'config.toml'), `[images]\nallow = ${JSON.stringify(hosts)}\n`);
+	return {XDG_CONFIG_HOME: home};
+}
+
 const urls = () => ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`];
 const runRequests = async () => ((await sim.call('GET', '/__sim/stats')).body.endpoints[flux]?.run?.requests as number | undefined) ?? 0;
 const served = async (link: string) => Buffer.from(await (await request(link)).body.arrayBuffer());
@@ -96,7 +105,7 @@ describe('--save writes the image as fetched', () => {
 		expect(broken.stderr).toMatch(/^podtop: the PNG is broken \(.+\): data URL in image; nothing saved\n$/m);
 		expect(existsSync(file)).toBe(false);
 
-		// A link that answers with a web page instead of a picture.
+		// A link that answers with a web page instead of a picture, on a host config.toml allows.
 		const server = createServer((_request, response) => {
 			response.end('<html><body>Sign in to see this file</body></html>');
 		});
@@ -106,7 +115,7 @@ describe('--save writes the image as fetched', () => {
 		try {
 			const link = `http://127.0.0.1:${(server.address() as AddressInfo).port}/fox.png`;
 			const page = await sim.run('echo', {image_url: link});
-			const notImage = await runCli(['job', 'echo', page, '--save', file, ...urls()], env());
+			const notImage = await runCli(['job', 'echo', page, '--save', file, ...urls()], env(allowing('127.0.0.1')));
 			expect(notImage.code).toBe(1);
 			expect(notImage.stderr).toContain(
 				`podtop: the image's 50 bytes are no image podtop recognises (no PNG, JPEG, GIF or WebP header): ${link}; nothing saved\n`,
@@ -114,6 +123,48 @@ describe('--save writes the image as fetched', () => {
 			expect(existsSync(file)).toBe(false);
 		} finally {
 			server.close();
+		}
+	});
+
+	test('an image link into the loopback, or a redirect there from an allowed host, is not fetched, and says why (exit 1 with --save)', async () => {
+		let hits = 0;
+		const secret = createServer((_request, response) => {
+			hits++;
+			response.end('secret');
+		});
+		const redirector = createServer((_request, response) => {
+			response.writeHead(302, {location: `http://127.0.0.1:${(secret.address() as AddressInfo).port}/secret.png`});
+			response.end();
+		});
+		await new Promise<void>(resolve => {
+			secret.listen(0, '127.0.0.1', resolve);
+		});
+		await new Promise<void>(resolve => {
+			redirector.listen(0, '127.0.0.2', resolve);
+		});
+		try {
+			const direct = await sim.run('echo', {image_url: `http://127.0.0.1:${(secret.address() as AddressInfo).port}/secret.png`});
+			const redirected = await sim.run('echo', {image_url: `http://127.0.0.2:${(redirector.address() as AddressInfo).port}/fox.png`});
+			const file = path.join(folder, 'secret.png');
+			for (const [id, extra] of [
+				[direct, {}],
+				[redirected, allowing('127.0.0.2')],
+			] as const) {
+				const refused = await runCli(['job', 'echo', id, '--save', file, ...urls()], env(extra));
+				expect(refused.code).toBe(1);
+				expect(refused.stderr).toBe('podtop: picture not fetched: 127.0.0.1 is a loopback address (allow it in config.toml [images]); nothing saved\n');
+				expect(existsSync(file)).toBe(false);
+			}
+
+			// In a terminal, the line says why in place of the picture.
+			const input = path.join(folder, 'private.json');
+			writeFileSync(input, JSON.stringify({image_url: `http://127.0.0.1:${(secret.address() as AddressInfo).port}/secret.png`}));
+			const {stdout} = await inTerminal(['run', 'echo', '--input', `@${input}`, ...urls()], {COLORTERM: 'truecolor'});
+			expect(stdout).toMatch(/podtop: picture not fetched: 127\.0\.0\.1 is a loopback address \(allow it in config\.toml \[images]\)/);
+			expect(hits).toBe(0);
+		} finally {
+			secret.close();
+			redirector.close();
 		}
 	});
 
@@ -164,6 +215,16 @@ describe('in a terminal, podtop run draws the picture after the output', () => {
 		const tmux = await inTerminal(args(), {TERM: 'tmux-256color', TMUX: '/tmp/tmux-0/default,1,0', KITTY_WINDOW_ID: '1'});
 		expect(tmux.stdout).toContain(halfBlock);
 		expect(tmux.stdout).not.toContain('\u001B_G');
+	});
+
+	test('a decompression bomb as a data URL in the output (350 KB of base64 that inflates to 256 MB) is refused in a sentence, and podtop goes on', async () => {
+		const bomb = png(64, 64, true, zeros(256 * 1024 * 1024));
+		const input = path.join(folder, 'bomb.json');
+		writeFileSync(input, JSON.stringify({image: `data:image/png;base64,${bomb.toString('base64')}`}));
+		const {code, stdout} = await inTerminal(['run', 'echo', '--input', `@${input}`, ...urls()], {COLORTERM: 'truecolor'});
+		expect(code).toBe(0);
+		expect(stdout).not.toContain(halfBlock);
+		expect(stdout).toMatch(/\nimage 64×64 \(png\) data URL in image │ picture refused: its data inflates past the 16,504 bytes its 64×64 header promises\r?\n/);
 	});
 
 	test('--ascii or NO_COLOR: the plain line alone', async () => {

@@ -90,7 +90,7 @@ describe('a profile marked read-only in ~/.config/podtop/config.toml, over real 
 		expect(code).toBe(1);
 		expect(check).toMatchObject({
 			status: 'fail',
-			found: `${file}: unknown key "colour"; the keys are bell, ascii, color, budget, agent, profile (see the readme's Profiles)`,
+			found: `${file}: unknown key "colour"; the keys are bell, ascii, color, budget, agent, profile, images (see the readme's Profiles)`,
 		});
 		writeFileSync(file, '[profile.prod]\nread-only = true\ncolor = "red"\n');
 		({check} = await doctor());

@@ -20,8 +20,12 @@ const loaders: ImageLoader[] = [];
 const hits = new Map<string, number>();
 let proxied: Buffer;
 
+/**
+A loader as the dashboard makes it: the simulator is the API it was pointed at (its own links are
+fetched), and config.toml allows the local server, which stands for an image host on the operator's network.
+*/
 const loader = () => {
-	const created = createImageLoader();
+	const created = createImageLoader({policy: {allow: ['127.0.0.1'], trustedHosts: () => [new URL(sim.url).host]}});
 	loaders.push(created);
 	return created;
 };
@@ -205,5 +209,20 @@ describe('a finished image job shows its picture', () => {
 			const frame = await settled(lastFrame, said);
 			expect(frame).not.toContain(halfBlock);
 		}
+	});
+
+	test('a link into the loopback in untrusted output is not fetched by the dashboard unless config.toml allows it, and the view says why', async () => {
+		const store = showJob({id: 'job-private', status: 'COMPLETED', output: {image_url: `${base}/private.png`}});
+		// As the dashboard makes it with no [images] section: the API's host (the simulator's) alone is trusted.
+		const strict = createImageLoader({policy: {trustedHosts: () => [new URL(sim.url).host]}});
+		loaders.push(strict);
+		const {lastFrame} = renderWith(store, <JobView endpointId='black-forest-labs-flux-1-schnell' jobId='job-private' width={200} height={30} />, {
+			pictures: {loader: strict, level: 3},
+		});
+		await settled(
+			lastFrame,
+			/image http:\/\/127\.0\.0\.1:\d+\/private\.png │ picture not fetched: 127\.0\.0\.1 is a loopback address \(allow it in config\.toml \[images]\)/,
+		);
+		expect(hits.get('/private.png')).toBeUndefined();
 	});
 });
