@@ -88,8 +88,14 @@ type Options = {
 /** Events kept for the timeline while another podtop holds the file (the agent takes it within seconds). */
 const maxWaitingEvents = 1000;
 
-/** The demo's history is its own simulated past: a file of this process only, removed when it ends. */
-const demoFile = () => join(tmpdir(), `podtop-demo-history-${process.pid}-${Date.now().toString(36)}.sqlite`);
+/**
+The demo's own folder, `$TMPDIR/podtop-demo-<uid>`: made private (0700) by podtop, never `$TMPDIR` itself (whose
+mode is not podtop's to change). One there already is used only when it is this user's and private.
+*/
+export const demoHistoryDirectory = () => join(tmpdir(), `podtop-demo-${process.getuid?.() ?? 'user'}`);
+
+/** The demo's history is its own simulated past: a file of this process only (in `--history-dir` when given), removed when it ends. */
+const demoFile = (directory = demoHistoryDirectory()) => join(directory, `podtop-demo-history-${process.pid}-${Date.now().toString(36)}.sqlite`);
 
 /**
 Opens the account's history: the one recorder when this process may record and no other podtop
@@ -148,7 +154,7 @@ export function openHistory({
 		};
 	}
 
-	const file = mode === 'demo' ? demoFile() : join(options.directory ?? defaultHistoryDirectory(), historyFileName(service));
+	const file = mode === 'demo' ? demoFile(options.directory) : join(options.directory ?? defaultHistoryDirectory(), historyFileName(service));
 	const retention = options.retention ?? defaultRetention;
 	let reader: HistoryReader | undefined;
 	let recorder: Recorder | undefined;
