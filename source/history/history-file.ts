@@ -69,7 +69,7 @@ function keepPrivate(file: string): void {
 }
 
 /** Renames a file that cannot be used (and its companions) to `<name>.corrupt-<time>`; returns the new name. */
-function moveAside(file: string, now: number): string {
+export function moveAside(file: string, now: number): string {
 	const aside = `${file}.corrupt-${new Date(now).toISOString().replaceAll(':', '')}`;
 	for (const suffix of ['', '-wal', '-shm']) {
 		try {

@@ -33,6 +33,8 @@ type Options = {
 	readonly retryMs?: number;
 	/** Write on changes and every minute on its own (false: only when `flush` is called, as the demo's backfill does). */
 	readonly live?: boolean;
+	/** The file turned out damaged inside (a write failed on it): the caller moves it aside and starts a new one. Without it, recording pauses. */
+	readonly onDamaged?: () => void;
 };
 
 const minuteOf = (at: number) => Math.floor(at / keyframeMs);
@@ -48,7 +50,7 @@ The one writer of an account's history: it watches the store and, after each bur
 (one poll), writes what changed in one transaction; every thing whole once a minute. It never
 holds the poll up: the store's writers only mark it due.
 */
-export function createRecorder({store, db, file, now = Date.now, onState, retryMs = 10_000, live = true}: Options): Recorder {
+export function createRecorder({store, db, file, now = Date.now, onState, retryMs = 10_000, live = true, onDamaged}: Options): Recorder {
 	const writer = createBatchWriter(db);
 	const series = writer.loadSeries();
 	let written: Written = emptyWritten();
@@ -136,8 +138,10 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 		} catch (error) {
 			if (isDiskFull(error)) {
 				pause('the disk is full', at0);
+			} else if (isCorruption(error) && onDamaged) {
+				onDamaged();
 			} else if (isCorruption(error)) {
-				pause('the file is damaged (restart podtop to move it aside and start a new one)', at0);
+				pause('the file is damaged', at0);
 			} else {
 				pause(String(error instanceof Error ? error.message : error), at0);
 			}
