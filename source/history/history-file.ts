@@ -1,8 +1,9 @@
 import {createHash} from 'node:crypto';
-import {chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync} from 'node:fs';
+import {closeSync, existsSync, openSync, renameSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join} from 'node:path';
 import Database from 'libsql';
+import {keepFilePrivate, makePrivateFolder, unsafeFile} from './private-folder.js';
 import {appName, fieldRows, schemaStatements, schemaVersion} from './schema.js';
 
 export type SqliteDatabase = InstanceType<typeof Database>;
@@ -38,28 +39,37 @@ export const isCorruption = (error: unknown) => /^SQLITE_(NOTADB|CORRUPT)/.test(
 /** The disk (or the file's cap) is full. */
 export const isDiskFull = (error: unknown) => sqliteCode(error).startsWith('SQLITE_FULL') || /enospc|disk is full/i.test(String(error));
 
-/** Makes the folder if needed and keeps it private (0700): it holds what the account did. */
+/** Makes the folder if needed, private (0700); one that was there already is used only when it is the user's own and private (its mode is never changed). */
 export function ensurePrivateDirectory(directory: string): void {
-	try {
-		mkdirSync(directory, {recursive: true, mode: 0o700});
-		chmodSync(directory, 0o700);
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code ?? String(error);
-		throw new HistoryUnavailableError(`cannot use the history folder ${directory} (${code}): choose another with --history-dir, or --no-history`);
+	const why = makePrivateFolder(directory);
+	if (why?.startsWith('(')) {
+		throw new HistoryUnavailableError(`cannot use the history folder ${directory} ${why}: choose another with --history-dir, or --no-history`);
+	}
+
+	if (why) {
+		throw new HistoryUnavailableError(`cannot use the history folder ${directory}: ${why}; choose another with --history-dir, or --no-history`);
+	}
+}
+
+/** Refuses a file (or one of its companions) that is a link, not a regular file, or (`uid` given) another user's: SQLite would follow a link. */
+function refuseUnsafe(file: string, uid: number | undefined): void {
+	for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+		const why = unsafeFile(path, uid);
+		if (why) {
+			throw new HistoryUnavailableError(`cannot use the history file: ${why} (--history-dir elsewhere, or --no-history)`);
+		}
 	}
 }
 
 /** The file and its WAL companions readable by their owner only. */
 function keepPrivate(file: string): void {
 	for (const path of [file, `${file}-wal`, `${file}-shm`]) {
-		try {
-			chmodSync(path, 0o600);
-		} catch {}
+		keepFilePrivate(path);
 	}
 }
 
 /** Renames a file that cannot be used (and its companions) to `<name>.corrupt-<time>`; returns the new name. */
-function moveAside(file: string, now: number): string {
+export function moveAside(file: string, now: number): string {
 	const aside = `${file}.corrupt-${new Date(now).toISOString().replaceAll(':', '')}`;
 	for (const suffix of ['', '-wal', '-shm']) {
 		try {
@@ -142,6 +152,7 @@ export function openHistoryForWriting(file: string, now = Date.now()): OpenedHis
 	for (let attempt = 0; attempt < 2; attempt++) {
 		let db: SqliteDatabase | undefined;
 		try {
+			refuseUnsafe(file, process.getuid?.());
 			if (!existsSync(file)) {
 				closeSync(openSync(file, 'wx', 0o600));
 			}
@@ -192,6 +203,7 @@ export function openHistoryForWriting(file: string, now = Date.now()): OpenedHis
 
 /** Opens the file to read only; undefined when there is none (nothing recorded). */
 export function openHistoryForReading(file: string): SqliteDatabase | undefined {
+	refuseUnsafe(file, undefined);
 	if (!existsSync(file)) {
 		return undefined;
 	}
@@ -234,6 +246,7 @@ clean-up: a process that dies lets go of it.
 export function takeWriterLock(file: string): WriterLock | undefined {
 	const path = `${file}.lock`;
 	ensurePrivateDirectory(dirname(path));
+	refuseUnsafe(path, process.getuid?.());
 	if (!existsSync(path)) {
 		try {
 			closeSync(openSync(path, 'wx', 0o600));

@@ -69,6 +69,8 @@ export const historyEventTypes = [
 	'status',
 	'recording.paused',
 	'recording.resumed',
+	// The clock was found behind the last write: what was stamped after now was set aside.
+	'recording.clock',
 	'load',
 	'probe',
 ] as const;

@@ -10,7 +10,9 @@ import {
 	defaultHistoryDirectory,
 	historyFileName,
 	HistoryUnavailableError,
+	isCorruption,
 	isDiskFull,
+	moveAside,
 	openHistoryForReading,
 	type SqliteDatabase,
 	openHistoryForWriting,
@@ -87,9 +89,17 @@ type Options = {
 
 /** Events kept for the timeline while another podtop holds the file (the agent takes it within seconds). */
 const maxWaitingEvents = 1000;
+/** Files found damaged and moved aside in one process before it stops trying (a disk that damages every file it is given). */
+const maxDamagedFiles = 3;
 
-/** The demo's history is its own simulated past: a file of this process only, removed when it ends. */
-const demoFile = () => join(tmpdir(), `podtop-demo-history-${process.pid}-${Date.now().toString(36)}.sqlite`);
+/**
+The demo's own folder, `$TMPDIR/podtop-demo-<uid>`: made private (0700) by podtop, never `$TMPDIR` itself (whose
+mode is not podtop's to change). One there already is used only when it is this user's and private.
+*/
+export const demoHistoryDirectory = () => join(tmpdir(), `podtop-demo-${process.getuid?.() ?? 'user'}`);
+
+/** The demo's history is its own simulated past: a file of this process only (in `--history-dir` when given), removed when it ends. */
+const demoFile = (directory = demoHistoryDirectory()) => join(directory, `podtop-demo-history-${process.pid}-${Date.now().toString(36)}.sqlite`);
 
 /**
 Opens the account's history: the one recorder when this process may record and no other podtop
@@ -148,7 +158,7 @@ export function openHistory({
 		};
 	}
 
-	const file = mode === 'demo' ? demoFile() : join(options.directory ?? defaultHistoryDirectory(), historyFileName(service));
+	const file = mode === 'demo' ? demoFile(options.directory) : join(options.directory ?? defaultHistoryDirectory(), historyFileName(service));
 	const retention = options.retention ?? defaultRetention;
 	let reader: HistoryReader | undefined;
 	let recorder: Recorder | undefined;
@@ -161,6 +171,52 @@ export function openHistory({
 	let backfilling: Promise<void> | undefined;
 	const stopping = new AbortController();
 
+	/** The database being recorded into, and how many files were found damaged (and moved aside) so far. */
+	let writing: SqliteDatabase | undefined;
+	let damagedFiles = 0;
+
+	/**
+	The file was found damaged inside its tables (a write, the upkeep or the recorder's first read failed on it): let go
+	of it, move it aside as `<name>.corrupt-<time>` and record into a new one, as is done for a damaged header.
+	*/
+	const setAsideDamaged = (db: SqliteDatabase) => {
+		if (closed || db !== writing) {
+			return;
+		}
+
+		writing = undefined;
+		maintenance?.stop();
+		recorder?.stop();
+		void reader?.close();
+		[maintenance, recorder, reader] = [undefined, undefined, undefined];
+		damagedFiles++;
+		log(`${file} was damaged: moved to ${moveAside(file, now())}, a new one started`);
+		lock?.release();
+		lock = undefined;
+		if (damagedFiles >= maxDamagedFiles) {
+			setStatus(
+				{state: 'off', reason: `history off: ${damagedFiles} history files were found damaged; check the disk (--history-dir elsewhere, or --no-history)`},
+				`history off: ${damagedFiles} history files were found damaged since podtop started; check the disk under ${file}`,
+			);
+			return;
+		}
+
+		try {
+			if (!becomeRecorder()) {
+				readOnly('another podtop records this account');
+			}
+		} catch (error) {
+			setStatus({state: 'off', reason: error instanceof Error ? error.message : String(error)}, error instanceof Error ? error.message : String(error));
+		}
+	};
+
+	/** Called from inside a failed write or upkeep round: set aside once that has returned. */
+	const damaged = (db: SqliteDatabase) => {
+		queueMicrotask(() => {
+			setAsideDamaged(db);
+		});
+	};
+
 	/** Records the live store from now on: the recorder, and the file's upkeep. */
 	const startLive = (db: SqliteDatabase) => {
 		recorder = createRecorder({
@@ -170,6 +226,9 @@ export function openHistory({
 			now,
 			onState(state, line) {
 				setStatus(state, line);
+			},
+			onDamaged() {
+				damaged(db);
 			},
 		});
 		maintenance?.start();
@@ -221,26 +280,42 @@ export function openHistory({
 
 		void reader?.close();
 		reader = createSqliteReader({db: opened.db, file, retention});
-		maintenance = createMaintenance({
-			db: opened.db,
-			retention,
-			now,
-			onError(error) {
-				// A full disk is the recorder's to say (it writes every poll, and says when it resumes): one warning, not two.
-				if (isDiskFull(error)) {
-					return;
-				}
+		writing = opened.db;
+		try {
+			maintenance = createMaintenance({
+				db: opened.db,
+				retention,
+				now,
+				onError(error) {
+					// A full disk is the recorder's to say (it writes every poll, and says when it resumes): one warning, not two.
+					if (isDiskFull(error)) {
+						return;
+					}
 
-				log(`history upkeep failed (${error instanceof Error ? error.message : String(error)}); tried again shortly`);
-			},
-		});
-		const mark = (opened.db.prepare(`SELECT value FROM meta WHERE key = 'audit_position'`).raw().get() as [string] | undefined)?.[0];
-		auditPosition = mark ? (JSON.parse(mark) as AuditPosition) : undefined;
-		setStatus({state: 'recording', file});
-		if (backfill && !backfilling) {
-			backfilling = runBackfill(opened.db, backfill);
-		} else {
-			startLive(opened.db);
+					if (isCorruption(error)) {
+						damaged(opened.db);
+						return;
+					}
+
+					log(`history upkeep failed (${error instanceof Error ? error.message : String(error)}); tried again shortly`);
+				},
+			});
+			const mark = (opened.db.prepare(`SELECT value FROM meta WHERE key = 'audit_position'`).raw().get() as [string] | undefined)?.[0];
+			auditPosition = mark ? (JSON.parse(mark) as AuditPosition) : undefined;
+			setStatus({state: 'recording', file});
+			if (backfill && !backfilling) {
+				backfilling = runBackfill(opened.db, backfill);
+			} else {
+				startLive(opened.db);
+			}
+		} catch (error) {
+			if (!isCorruption(error)) {
+				throw error;
+			}
+
+			// The header was sound but a table is not (the recorder reads the last poll and the series on opening).
+			setAsideDamaged(opened.db);
+			return lock !== undefined;
 		}
 
 		return true;

@@ -2,13 +2,14 @@ import type {PodtopStore} from '../store/create-store.js';
 import type {PodtopState} from '../store/state.js';
 import {emptyBatch, emptyWritten, isEmptyBatch, type Written} from './batch.js';
 import {collectChanges, type EventRow} from './changes.js';
+import {setAsideFuture} from './future-rows.js';
 import {isCorruption, isDiskFull, type SqliteDatabase} from './history-file.js';
 import type {RecordingState} from './history-types.js';
 import {keyframeMs} from './keyframe.js';
 import {commitTracked} from './tracked.js';
 import {createBatchWriter} from './write-batch.js';
 
-/** A clock that goes back less than this is carried over (each write a millisecond after the last); more, and recording waits for it. */
+/** A clock that goes back less than this is carried over (each write a millisecond after the last); more, and what was stamped after now is set aside. */
 const clockSlackMs = 5000;
 /** Events kept for the next write while recording is paused (the newest; how many were let go is written with the resumption). */
 export const maxPendingEvents = 1000;
@@ -33,6 +34,8 @@ type Options = {
 	readonly retryMs?: number;
 	/** Write on changes and every minute on its own (false: only when `flush` is called, as the demo's backfill does). */
 	readonly live?: boolean;
+	/** The file turned out damaged inside (a write failed on it): the caller moves it aside and starts a new one. Without it, recording pauses. */
+	readonly onDamaged?: () => void;
 };
 
 const minuteOf = (at: number) => Math.floor(at / keyframeMs);
@@ -48,9 +51,9 @@ The one writer of an account's history: it watches the store and, after each bur
 (one poll), writes what changed in one transaction; every thing whole once a minute. It never
 holds the poll up: the store's writers only mark it due.
 */
-export function createRecorder({store, db, file, now = Date.now, onState, retryMs = 10_000, live = true}: Options): Recorder {
+export function createRecorder({store, db, file, now = Date.now, onState, retryMs = 10_000, live = true, onDamaged}: Options): Recorder {
 	const writer = createBatchWriter(db);
-	const series = writer.loadSeries();
+	let series = writer.loadSeries();
 	let written: Written = emptyWritten();
 	let lastState: PodtopState | undefined;
 	let lastAt = (db.prepare('SELECT max(at) FROM polls').raw().get() as [number | null])[0] ?? 0;
@@ -81,8 +84,46 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 		}
 	};
 
+	/** A write that failed: paused (the disk is full, say) or, the file being damaged, handed to the caller to set aside. */
+	const failed = (error: unknown, at0: number) => {
+		if (isDiskFull(error)) {
+			pause('the disk is full', at0);
+		} else if (isCorruption(error) && onDamaged) {
+			onDamaged();
+		} else if (isCorruption(error)) {
+			pause('the file is damaged', at0);
+		} else {
+			pause(String(error instanceof Error ? error.message : error), at0);
+		}
+
+		// What was not written is written whole at the next keyframe.
+		written = emptyWritten();
+		lastState = undefined;
+		lastKeyframeMinute = -1;
+	};
+
+	/**
+	The clock is behind the last write by more than the slack: it had gone ahead (a jump of a day, a year, then
+	set right), or the file was written by a clock ahead of this one. Now is what the clock says: what was stamped
+	after it is set aside, said once and in the timeline, and recording goes on (it does not wait for the clock).
+	*/
+	const setAsideAfter = (at: number) => {
+		const aside = setAsideFuture(db, at);
+		series = writer.loadSeries();
+		written = emptyWritten();
+		lastState = undefined;
+		lastKeyframeMinute = -1;
+		const ahead = lastAt - at;
+		lastAt = aside.lastAt;
+		extraEvents.push({type: 'recording.clock', data: {wentBackMs: ahead, setAsidePolls: aside.polls, ...(aside.from ? {from: aside.from, to: aside.to} : {})}});
+		onState?.(
+			state,
+			`history: the clock is ${Math.round(ahead / 1000)} s behind the last write; ${aside.polls} polls stamped after now (up to ${new Date(aside.to ?? ahead).toISOString()}) were set aside, recording goes on`,
+		);
+	};
+
 	/** The time to write at: never before the last write (a series is never reordered). */
-	const timeToWrite = (at: number): number | undefined => {
+	const timeToWrite = (at: number): number => {
 		if (at > lastAt) {
 			return at;
 		}
@@ -91,8 +132,8 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 			return lastAt + 1;
 		}
 
-		pause(`the clock went back ${Math.round((lastAt - at) / 1000)} s; recording waits until it passes ${new Date(lastAt).toISOString()}`, at);
-		return undefined;
+		setAsideAfter(at);
+		return Math.max(at, lastAt + 1);
 	};
 
 	const flush = (requested?: number) => {
@@ -102,8 +143,11 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 			return;
 		}
 
-		const at = timeToWrite(at0);
-		if (at === undefined) {
+		let at: number;
+		try {
+			at = timeToWrite(at0);
+		} catch (error) {
+			failed(error, at0);
 			return;
 		}
 
@@ -134,18 +178,7 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 		try {
 			writer.write(batch, at, keyframe, series);
 		} catch (error) {
-			if (isDiskFull(error)) {
-				pause('the disk is full', at0);
-			} else if (isCorruption(error)) {
-				pause('the file is damaged (restart podtop to move it aside and start a new one)', at0);
-			} else {
-				pause(String(error instanceof Error ? error.message : error), at0);
-			}
-
-			// What was not written is written whole at the next keyframe.
-			written = emptyWritten();
-			lastState = undefined;
-			lastKeyframeMinute = -1;
+			failed(error, at0);
 			return;
 		}
 
