@@ -1,21 +1,26 @@
 import {ApiError} from '../api/errors.js';
 import type {EndpointInput} from '../api/graphql-types.js';
+import {nameWithId} from '../engine/find-named.js';
 import {inertJson, sanitizeLine} from '../format/sanitize.js';
 import {describeChanges, planEndpoint, type EndpointFields, type EndpointProblems} from '../requests/endpoint-request.js';
 import {UsageError} from '../lib/usage-error.js';
 import {isSubcommand, subcommandUsage} from './command-list.js';
 import {connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
+import {writeTarget} from './write-target.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {reportWrite} from './write-verb.js';
 import {endpointFlags} from './command-flags.js';
 
 export const endpointHelp = `
 	Usage
-	  $ podtop endpoint scale <endpoint_id> --min N --max N [--json]
-	  $ podtop endpoint update <endpoint_id> [fields] [--dry-run] [--json]
+	  $ podtop endpoint scale <endpoint> --min N --max N [--json]
+	  $ podtop endpoint update <endpoint> [fields] [--dry-run] [--json]
 	  $ podtop endpoint create --name NAME --template ID --gpu-ids POOLS [fields] [--dry-run] [--json]
-	  $ podtop endpoint delete <endpoint_id> --yes [--json]
+	  $ podtop endpoint delete <endpoint> --yes [--json]
+
+	<endpoint> is its id or its name; a name two endpoints share, or none has, lists them with their
+	ids (exit 4).
 
 	Fields
 	  --name, --template, --gpu-ids (e.g. ADA_24,AMPERE_48), --min, --max (workers),
@@ -51,18 +56,18 @@ const workers = (name: string, value: number | undefined) => {
 /** `podtop endpoint scale|delete`. */
 export async function runEndpoint(argv: readonly string[]): Promise<void> {
 	const cli = parseCommandLine(endpointHelp, argv, endpointFlags, 'podtop endpoint');
-	const [action, endpointId, ...rest] = cli.input;
+	const [action, endpointText, ...rest] = cli.input;
 	if (action === 'create' || action === 'update') {
 		await saveEndpointVerb(
 			action,
-			action === 'create' ? undefined : endpointId,
-			action === 'create' ? [endpointId, ...rest].flatMap(argument => (argument ? [argument] : [])) : rest,
+			action === 'create' ? undefined : endpointText,
+			action === 'create' ? [endpointText, ...rest].flatMap(argument => (argument ? [argument] : [])) : rest,
 			cli.flags,
 		);
 		return;
 	}
 
-	if (!isSubcommand('endpoint', action) || !endpointId || rest.length > 0) {
+	if (!isSubcommand('endpoint', action) || !endpointText || rest.length > 0) {
 		throw new UsageError(subcommandUsage('endpoint', action));
 	}
 
@@ -74,11 +79,13 @@ export async function runEndpoint(argv: readonly string[]): Promise<void> {
 
 	const {target, budget, readOnly, readOnlyReason, auditPath, agent} = readConnectionFlags(flags);
 	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, agent, poll: []}, async engine => {
+		const endpoint = await writeTarget(engine, 'endpoint', endpointText);
+		const endpointId = endpoint.id;
 		if (scale) {
 			reportWrite(
 				await engine.perform('endpoint.scale', {endpointId}, scale),
 				flags.json,
-				record => `scaled: ${sanitizeLine(record.name)} (${record.id}) now runs ${record.workersMin ?? '?'} to ${record.workersMax ?? '?'} workers`,
+				record => `scaled: ${nameWithId(record)} now runs ${record.workersMin ?? '?'} to ${record.workersMax ?? '?'} workers`,
 			);
 			return;
 		}
@@ -92,16 +99,16 @@ export async function runEndpoint(argv: readonly string[]): Promise<void> {
 
 			if (record.workersMin !== 0 || record.workersMax !== 0) {
 				throw new UsageError(
-					`${sanitizeLine(record.name)} still has workers (min ${record.workersMin ?? '?'}, max ${record.workersMax ?? '?'}); the service deletes only at 0 and 0. First: podtop endpoint scale ${endpointId} --min 0 --max 0`,
+					`${nameWithId({id: endpointId, name: record.name ?? ''})} still has workers (min ${record.workersMin ?? '?'}, max ${record.workersMax ?? '?'}); the service deletes only at 0 and 0. First: podtop endpoint scale ${endpointId} --min 0 --max 0`,
 				);
 			}
 
 			if (!flags.yes) {
-				throw new UsageError(`would delete endpoint ${sanitizeLine(record.name)} (${endpointId}); add --yes to delete it`);
+				throw new UsageError(`would delete endpoint ${nameWithId({id: endpointId, name: record.name ?? ''})}; add --yes to delete it`);
 			}
 		}
 
-		reportWrite(await engine.perform('endpoint.delete', {endpointId}, undefined), flags.json, () => `deleted: endpoint ${endpointId}`);
+		reportWrite(await engine.perform('endpoint.delete', {endpointId}, undefined), flags.json, () => `deleted: endpoint ${nameWithId(endpoint)}`);
 	});
 }
 
@@ -169,17 +176,13 @@ async function saveEndpointVerb(action: 'create' | 'update', endpointId: string 
 		}
 
 		await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, agent, poll: []}, async engine => {
-			reportWrite(
-				await engine.perform('endpoint.create', {name: record.name ?? ''}, {record}),
-				flags.json,
-				made => `created: endpoint ${sanitizeLine(made.name)} (${made.id})`,
-			);
+			reportWrite(await engine.perform('endpoint.create', {name: record.name ?? ''}, {record}), flags.json, made => `created: endpoint ${nameWithId(made)}`);
 		});
 		return;
 	}
 
-	const id = endpointId!;
 	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, agent, poll: []}, async engine => {
+		const {id} = await writeTarget(engine, 'endpoint', endpointId!);
 		const base = await engine.endpointRecord(id);
 		if (!base) {
 			throw new ApiError('not-found', `no endpoint ${id} in this account`);
@@ -197,10 +200,6 @@ async function saveEndpointVerb(action: 'create' | 'update', endpointId: string 
 			return;
 		}
 
-		reportWrite(
-			await engine.perform('endpoint.update', {endpointId: id}, {changes}),
-			flags.json,
-			saved => `updated: endpoint ${sanitizeLine(saved.name)} (${saved.id})`,
-		);
+		reportWrite(await engine.perform('endpoint.update', {endpointId: id}, {changes}), flags.json, saved => `updated: endpoint ${nameWithId(saved)}`);
 	});
 }

@@ -43,8 +43,8 @@ ${timeRangeHelp(defaultSince)}
 ${readerConnectionHelp}
 ${historyFlagsHelp}
 
-	Exit status: 0 ok, 1 the file is damaged (--info), 2 usage (a time that does not parse, a name
-	several things share), 4 nothing recorded for that name or time.
+	Exit status: 0 ok, 1 the file is damaged (--info), 2 usage (a time that does not parse), 4 a name
+	several things share (listed with their ids), or nothing recorded for that name or time.
 
 	Examples
 	  $ podtop history                                    # what is recorded

@@ -11,7 +11,7 @@ import {commandFlags} from './command-flags.js';
 
 export const jobHelp = `
 	Usage
-	  $ podtop job <endpoint_id> <job_id> [options]
+	  $ podtop job <endpoint> <job_id> [options]
 
 	In a terminal: opens the dashboard straight into the job's live stream.
 	Without one (a pipe, a file), or with --json or --save: prints the stream to stdout as it
@@ -38,7 +38,7 @@ export async function runJob(argv: readonly string[]): Promise<void> {
 	const cli = parseCommandLine(jobHelp, argv, commandFlags.job, 'podtop job');
 	const [endpointId, jobId] = cli.input;
 	if (!endpointId || !jobId || cli.input.length !== 2) {
-		throw new UsageError('usage: podtop job <endpoint_id> <job_id>');
+		throw new UsageError('usage: podtop job <endpoint> <job_id>');
 	}
 
 	checkSavePath(cli.flags.save, cli.flags.force);
@@ -64,11 +64,12 @@ export async function runJob(argv: readonly string[]): Promise<void> {
 
 		process.once('SIGINT', onSignal);
 		process.once('SIGTERM', onSignal);
+		const endpoint = await engine.resolve('endpoint', endpointId);
 		engine.start();
 		try {
 			const {job, streamed} = await followJob(
 				engine,
-				endpointId,
+				endpoint.id,
 				jobId,
 				text => {
 					if (!cli.flags.json) {

@@ -10,13 +10,14 @@ import {connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {displayHelp} from './dashboard-flags.js';
 import {exitCodeFor, exitCodes, exitCodeForWrite} from './exit-code.js';
 import {withHeadlessEngine} from './headless-engine.js';
+import {writeTarget} from './write-target.js';
 import {checkBodySize, readJobInput} from './job-input.js';
 import {loadCost, loadIntent, loadShape} from './load-plan.js';
 import {parseCommandLine} from './parse-command-line.js';
 
 export const loadHelp = `
 	Usage
-	  $ podtop load <endpoint_id> --input JSON|@file|- [--rate 5/s] [--duration 60s | --jobs N] [options]
+	  $ podtop load <endpoint> --input JSON|@file|- [--rate 5/s] [--duration 60s | --jobs N] [options]
 
 	Sends jobs at a steady rate and follows each to its end by the cheapest route (/runsync's answer,
 	else /status reads timed by each job's state, within the budgets), then reports: jobs sent,
@@ -128,7 +129,7 @@ export async function runLoad(argv: readonly string[]): Promise<void> {
 	const cli = parseCommandLine(loadHelp, argv, commandFlags.load, 'podtop load');
 	const [endpointId, ...rest] = cli.input;
 	if (!endpointId || rest.length > 0) {
-		throw new UsageError('usage: podtop load <endpoint_id> --input JSON|@file|- [--rate 5/s] [--duration 60s | --jobs N]');
+		throw new UsageError('usage: podtop load <endpoint> --input JSON|@file|- [--rate 5/s] [--duration 60s | --jobs N]');
 	}
 
 	const {flags} = cli;
@@ -147,7 +148,8 @@ export async function runLoad(argv: readonly string[]): Promise<void> {
 	const live = Boolean(process.stdout.isTTY && process.stdin.isTTY) && !flags.json;
 	const {target, budget, readOnly, readOnlyReason, auditPath} = connection;
 	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, poll: [], agent: false, history: {disabled: true}}, async engine => {
-		const run = new LoadRun({endpointId, request, ...shape, sync: flags.sync ? {} : undefined});
+		const {id} = await writeTarget(engine, 'endpoint', endpointId);
+		const run = new LoadRun({endpointId: id, request, ...shape, sync: flags.sync ? {} : undefined});
 		// Read-only: perform refuses it (exit 6, in the audit log) before anything is sent or asked.
 		if (!engine.readOnly) {
 			process.stderr.write(`podtop: load sends ${sanitizeLine(intent)}\n`);

@@ -1,3 +1,4 @@
+import {nameWithId} from '../engine/find-named.js';
 import {formatDollarsPerHour} from '../format/numbers.js';
 import {inertJson, sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
@@ -11,14 +12,14 @@ import {commandFlags} from './command-flags.js';
 
 export const deployHelp = `
 	Usage
-	  $ podtop pod deploy --gpu-type ID --image IMAGE [options]
+	  $ podtop pod deploy --gpu-type TYPE --image IMAGE [options]
 
 	Rents a pod: on demand (podFindAndDeployOnDemand), or spot with --spot --bid PRICE
 	(podRentInterruptable). Everything is checked before sending: the GPU type, the count, the bid
 	against the current minimum for that count, the ports and the env. Sent once; audited.
 
 	Options
-	  --gpu-type         GPU type id, as podtop snapshot lists them (e.g. "NVIDIA L4")
+	  --gpu-type         GPU type: its id or its name, as the GPUs pane shows it (e.g. "NVIDIA L4" or L4)
 	  --count            GPUs, 0 (a CPU pod) to the type's maximum  [default: 1]
 	  --cloud            secure, community or all                     [default: all]
 	  --spot             Rent interruptible, at --bid dollars per GPU per hour
@@ -65,14 +66,14 @@ export async function runPodDeploy(argv: readonly string[]): Promise<void> {
 	const cli = parseCommandLine(deployHelp, argv, commandFlags['pod deploy'], 'podtop pod deploy');
 	const {flags} = cli;
 	if (cli.input.length > 0) {
-		throw new UsageError('usage: podtop pod deploy --gpu-type ID --image IMAGE [options]; see --help');
+		throw new UsageError('usage: podtop pod deploy --gpu-type TYPE --image IMAGE [options]; see --help');
 	}
 
 	if (flags.bid !== undefined && !flags.spot) {
 		throw new UsageError('--bid goes with --spot');
 	}
 
-	const fields: DeployFields = {
+	let fields: DeployFields = {
 		gpuTypeId: flags.gpuType ?? '',
 		count: flags.count ?? '',
 		cloud: flags.cloud,
@@ -99,6 +100,8 @@ export async function runPodDeploy(argv: readonly string[]): Promise<void> {
 	refuse(planDeploy(fields).problems);
 	const {target, budget, readOnly, readOnlyReason, auditPath, agent} = readConnectionFlags(flags);
 	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, agent, poll: []}, async engine => {
+		// `--gpu-type L4` as the GPUs pane shows it: a display name is as good as the id.
+		fields = {...fields, gpuTypeId: (await engine.resolve('gpu', fields.gpuTypeId)).id};
 		const count = Number(fields.count || 1);
 		const secureCloud = fields.cloud === 'secure' ? true : fields.cloud === 'community' ? false : undefined;
 		const offer = await engine.offer(fields.gpuTypeId, count, secureCloud);
@@ -131,7 +134,8 @@ export async function runPodDeploy(argv: readonly string[]): Promise<void> {
 		reportWrite(
 			result,
 			flags.json,
-			pod => `deployed: pod ${pod.id} (${sanitizeLine(pod.name ?? '')}) is ${sanitizeLine(pod.desiredStatus ?? '?')}, ${describeCost(pod)}`,
+			pod =>
+				`deployed: pod ${nameWithId({id: pod.id, name: pod.name ?? ''})} on ${nameWithId({id: offer.id, name: offer.displayName ?? ''})} is ${sanitizeLine(pod.desiredStatus ?? '?')}, ${describeCost(pod)}`,
 		);
 	});
 }

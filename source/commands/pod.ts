@@ -1,20 +1,24 @@
 import type {PodRecord} from '../api/graphql-types.js';
+import {nameWithId} from '../engine/find-named.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
 import {describeCost} from '../store/pod-figures.js';
 import {isSubcommand, subcommandUsage} from './command-list.js';
 import {connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
+import {writeTarget} from './write-target.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {reportWrite} from './write-verb.js';
 import {podFlags} from './command-flags.js';
 
 export const podHelp = `
 	Usage
-	  $ podtop pod stop <pod_id> [--json]
-	  $ podtop pod resume <pod_id> [--gpu-count N] [--bid PRICE] [--json]
-	  $ podtop pod terminate <pod_id> --yes [--json]
-	  $ podtop pod deploy --gpu-type ID --image IMAGE [options]   (see podtop pod deploy --help)
+	  $ podtop pod stop <pod> [--json]
+	  $ podtop pod resume <pod> [--gpu-count N] [--bid PRICE] [--json]
+	  $ podtop pod terminate <pod> --yes [--json]
+	  $ podtop pod deploy --gpu-type TYPE --image IMAGE [options]   (see podtop pod deploy --help)
+
+	<pod> is its id or its name; a name two pods share, or none has, lists them with their ids (exit 4).
 
 	stop        Stops a running pod: its container disk is wiped, its volume is kept, GPUs are freed.
 	resume      Starts a stopped pod again (on-demand). A spot pod needs --bid: dollars per GPU per
@@ -42,9 +46,9 @@ export async function runPod(argv: readonly string[]): Promise<void> {
 	}
 
 	const cli = parseCommandLine(podHelp, argv, podFlags, 'podtop pod');
-	const [action, podId, ...rest] = cli.input;
+	const [action, podText, ...rest] = cli.input;
 	// deploy is taken above when it comes first; anywhere else it is a mistake, not another verb.
-	if (!isSubcommand('pod', action) || action === 'deploy' || !podId || rest.length > 0) {
+	if (!isSubcommand('pod', action) || action === 'deploy' || !podText || rest.length > 0) {
 		throw new UsageError(subcommandUsage('pod', action));
 	}
 
@@ -63,8 +67,10 @@ export async function runPod(argv: readonly string[]): Promise<void> {
 
 	const {target, budget, readOnly, readOnlyReason, auditPath, agent} = readConnectionFlags(flags);
 	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, agent, poll: []}, async engine => {
+		const named = await writeTarget(engine, 'pod', podText);
+		const podId = named.id;
 		const done = (verb: string) => (pod: PodRecord) =>
-			`${verb}: pod ${pod.id} (${sanitizeLine(pod.name ?? '')}) is ${sanitizeLine(pod.desiredStatus ?? '?')}, ${describeCost(pod)}`;
+			`${verb}: pod ${nameWithId({id: pod.id, name: pod.name ?? ''})} is ${sanitizeLine(pod.desiredStatus ?? '?')}, ${describeCost(pod)}`;
 		switch (action) {
 			case 'stop': {
 				reportWrite(await engine.perform('pod.stop', {podId}, undefined), flags.json, done('stopped (container disk wiped, volume kept)'));
@@ -88,11 +94,15 @@ export async function runPod(argv: readonly string[]): Promise<void> {
 					}
 
 					throw new UsageError(
-						`would terminate pod ${pod.id} (${sanitizeLine(pod.name ?? '')}, ${sanitizeLine(pod.desiredStatus ?? '?')}); its volume is lost for good. Add --yes to terminate`,
+						`would terminate pod ${nameWithId({id: pod.id, name: pod.name ?? ''})}, ${sanitizeLine(pod.desiredStatus ?? '?')}; its volume is lost for good. Add --yes to terminate`,
 					);
 				}
 
-				reportWrite(await engine.perform('pod.terminate', {podId}, undefined), flags.json, () => `terminated: pod ${podId} is gone, with its volume`);
+				reportWrite(
+					await engine.perform('pod.terminate', {podId}, undefined),
+					flags.json,
+					() => `terminated: pod ${nameWithId(named)} is gone, with its volume`,
+				);
 			}
 		}
 	});

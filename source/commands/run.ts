@@ -1,10 +1,12 @@
 import type {JobRequest} from '../api/job-types.js';
 import {inertJson, sanitizeText} from '../format/sanitize.js';
+import {nameWithId} from '../engine/find-named.js';
 import {followJob} from '../headless/follow-job.js';
 import {UsageError} from '../lib/usage-error.js';
 import {formatCost} from '../format/numbers.js';
 import {connectionHelp, readConnectionFlags} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
+import {writeTarget} from './write-target.js';
 import {hasImageFlags, imageJobInput} from './image-input.js';
 import {checkBodySize, jobPolicy, readJobInput, webhookUrl} from './job-input.js';
 import {displayHelp} from './dashboard-flags.js';
@@ -16,10 +18,10 @@ import {commandFlags} from './command-flags.js';
 
 export const runHelp = `
 	Usage
-	  $ podtop run <endpoint_id> --input JSON|@file|- [options]
+	  $ podtop run <endpoint> --input JSON|@file|- [options]
 	  $ podtop run black-forest-labs-flux-1-schnell --prompt TEXT [image options]
 
-	Submits one job, writes its id to stderr as soon as it is known, follows its stream to stdout
+	<endpoint> is its id or its name. Submits one job, writes its id to stderr as soon as it is known, follows its stream to stdout
 	(like podtop job) and prints its output at the end. Sent once: a run that fails after sending
 	is reported as "may have happened", never re-sent.
 
@@ -59,9 +61,9 @@ ${displayHelp}
 
 export async function runRun(argv: readonly string[]): Promise<void> {
 	const cli = parseCommandLine(runHelp, argv, commandFlags.run, 'podtop run');
-	const [endpointId, ...rest] = cli.input;
-	if (!endpointId || rest.length > 0) {
-		throw new UsageError('usage: podtop run <endpoint_id> --input JSON|@file|- (or --prompt TEXT for an image model)');
+	const [endpointText, ...rest] = cli.input;
+	if (!endpointText || rest.length > 0) {
+		throw new UsageError('usage: podtop run <endpoint> --input JSON|@file|- (or --prompt TEXT for an image model)');
 	}
 
 	const {flags} = cli;
@@ -80,12 +82,12 @@ export async function runRun(argv: readonly string[]): Promise<void> {
 	}
 
 	checkSavePath(flags.save, flags.force);
-	const {input, cost} = hasImageFlags(flags) ? imageJobInput(endpointId, flags) : {input: readJobInput(flags.input), cost: undefined};
+	const {input, cost} = hasImageFlags(flags) ? imageJobInput(endpointText, flags) : {input: readJobInput(flags.input), cost: undefined};
 	const request: JobRequest = {input, ...(webhook ? {webhook} : {}), ...(policy ? {policy} : {})};
 	const bytes = checkBodySize(request, flags.sync);
 	if (flags.dryRun) {
 		const route = flags.sync ? `/runsync${flags.wait === undefined ? '' : `?wait=${flags.wait}`}` : '/run';
-		process.stdout.write(`${JSON.stringify({endpoint: endpointId, route, bytes, body: request, ...(cost === undefined ? {} : {cost})})}\n`);
+		process.stdout.write(`${JSON.stringify({endpoint: endpointText, route, bytes, body: request, ...(cost === undefined ? {} : {cost})})}\n`);
 		if (cost !== undefined && !flags.json) {
 			process.stderr.write(`podtop: dry run, nothing sent; this image would cost ${formatCost(cost)}\n`);
 		}
@@ -95,6 +97,8 @@ export async function runRun(argv: readonly string[]): Promise<void> {
 
 	const {target, budget, readOnly, readOnlyReason, auditPath, agent, imageAllow} = readConnectionFlags(flags);
 	await withHeadlessEngine(target, {budget, readOnly, readOnlyReason, auditPath, agent, poll: ['jobs']}, async engine => {
+		const endpoint = await writeTarget(engine, 'endpoint', endpointText);
+		const endpointId = endpoint.id;
 		const result = await engine.perform('job.submit', {endpointId}, {request, sync: flags.sync ? {waitMs: flags.wait} : undefined});
 		if (result.outcome !== 'ok' || !result.value) {
 			reportWrite(result, flags.json, () => '');
@@ -102,7 +106,7 @@ export async function runRun(argv: readonly string[]): Promise<void> {
 		}
 
 		const {id} = result.value;
-		process.stderr.write(`podtop: job ${sanitizeText(id)} ${sanitizeText(result.value.status)} on ${sanitizeText(endpointId)}\n`);
+		process.stderr.write(`podtop: job ${sanitizeText(id)} ${sanitizeText(result.value.status)} on ${nameWithId(endpoint)}\n`);
 		if (!flags.follow) {
 			process.stdout.write(flags.json ? `${inertJson(result.value)}\n` : `${id}\n`);
 			return;

@@ -2,6 +2,7 @@ import {readFileSync} from 'node:fs';
 import {startSimulator} from '../sim/start-simulator.js';
 import {parseFaults, type FaultSpec} from '../sim/faults.js';
 import {parseRestQuota, type RestQuota} from '../sim/rest/rate-windows.js';
+import {describeJsonError} from '../format/json-error.js';
 import {formatSpan, parseSpan} from '../lib/time-spec.js';
 import {UsageError} from '../lib/usage-error.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -185,8 +186,10 @@ function readFaults(value: string): FaultSpec[] {
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(text);
-	} catch {
-		throw new UsageError('--faults is JSON: one fault or a list, e.g. \'[{"kind": "status", "status": 503, "share": 0.1}]\', or @file.json');
+	} catch (error) {
+		throw new UsageError(
+			`--faults${value.startsWith('@') ? ` (${value.slice(1)})` : ''} is not valid JSON (${describeJsonError(text, error)}); it is one fault or a list, e.g. '[{"kind": "status", "status": 503, "share": 0.1}]', or @file.json`,
+		);
 	}
 
 	const faults = parseFaults(parsed);

@@ -26,6 +26,7 @@ import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/cr
 import {healthKeepFor} from '../store/health-keep.js';
 import type {PaneName} from '../store/types.js';
 import {createAgentForwarding} from './agent-forwarding.js';
+import {createNameResolver, type NameResolver} from './name-resolver.js';
 import {perform, type PerformResult} from './perform.js';
 import {createProbeLoop} from './probe-loop.js';
 import {demoPastMs, recordSimulatedPast} from './demo-past.js';
@@ -74,6 +75,8 @@ export type Engine = {
 	readonly history: History;
 	/** DEMO: how much of the past the simulator simulated for history to hold (`history.ready` once recorded); undefined otherwise. */
 	readonly simulatedPastMs: number | undefined;
+	/** The endpoint, pod or GPU type a command line names, by id or name (exit 4 listing the candidates when none or several). */
+	readonly resolve: NameResolver['resolve'];
 	readonly perform: <Id extends WriteId>(id: Id, target: WriteTypes[Id]['target'], input: WriteTypes[Id]['input']) => Promise<PerformResult<Id>>;
 	/** Stops the pollers, aborts requests, closes connections and the demo simulator. */
 	readonly close: () => Promise<void>;
@@ -238,8 +241,14 @@ export async function createEngine({
 					},
 				})
 			: undefined;
+	const names = createNameResolver(api, store);
 	const performWrite: Engine['perform'] = async (id, writeTarget, input) =>
-		perform({api, writes, pollers, mode: target.mode, readOnly, readOnlyReason, auditPath, apiKey, account, onWrite: forwarding.wrote}, id, writeTarget, input);
+		perform(
+			{api, writes, pollers, mode: target.mode, readOnly, readOnlyReason, auditPath, apiKey, account, label: names.label, onWrite: forwarding.wrote},
+			id,
+			writeTarget,
+			input,
+		);
 	if (probeRules.length > 0) {
 		writes.setProbesConfigured(true);
 		if (readOnly) {
@@ -345,6 +354,7 @@ export async function createEngine({
 		},
 		history,
 		simulatedPastMs,
+		resolve: names.resolve,
 		perform: performWrite,
 		async close() {
 			closing ??= (async () => {

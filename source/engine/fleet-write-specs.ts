@@ -28,7 +28,7 @@ const checkPod = (podId: string) => `check with: podtop snapshot --json (pods), 
 export const fleetWriteSpecs: {readonly [Id in FleetWriteId]: WriteSpec<Id>} = {
 	'endpoint.scale': {
 		danger: 'write',
-		describe: ({endpointId}) => `scale endpoint ${endpointId}`,
+		describe: ({endpointId}, label) => `scale endpoint ${label('endpoint', endpointId)}`,
 		send: async (api, {endpointId}, {workersMin, workersMax}) => saveChanged(api, endpointId, {workersMin, workersMax}),
 		after({pollers}, {endpointId}) {
 			pollers.repoll({endpointId, endpoints: true});
@@ -37,7 +37,7 @@ export const fleetWriteSpecs: {readonly [Id in FleetWriteId]: WriteSpec<Id>} = {
 	},
 	'endpoint.update': {
 		danger: 'write',
-		describe: ({endpointId}) => `update endpoint ${endpointId}`,
+		describe: ({endpointId}, label) => `update endpoint ${label('endpoint', endpointId)}`,
 		send: async (api, {endpointId}, {changes}) => saveChanged(api, endpointId, changes),
 		after({pollers}, {endpointId}) {
 			pollers.repoll({endpointId, endpoints: true});
@@ -55,7 +55,7 @@ export const fleetWriteSpecs: {readonly [Id in FleetWriteId]: WriteSpec<Id>} = {
 	},
 	'endpoint.delete': {
 		danger: 'destructive',
-		describe: ({endpointId}) => `delete endpoint ${endpointId}`,
+		describe: ({endpointId}, label) => `delete endpoint ${label('endpoint', endpointId)}`,
 		async send(api, {endpointId}) {
 			await api.deleteEndpoint(endpointId);
 			return undefined;
@@ -67,35 +67,35 @@ export const fleetWriteSpecs: {readonly [Id in FleetWriteId]: WriteSpec<Id>} = {
 	},
 	'pod.stop': {
 		danger: 'write',
-		describe: ({podId}) => `stop pod ${podId}`,
+		describe: ({podId}, label) => `stop pod ${label('pod', podId)}`,
 		send: async (api, {podId}) => api.stopPod(podId),
 		after: showPod,
 		howToCheck: ({podId}) => checkPod(podId),
 	},
 	'pod.resume': {
 		danger: 'write',
-		describe: ({podId}) => `resume pod ${podId}`,
+		describe: ({podId}, label) => `resume pod ${label('pod', podId)}`,
 		send: async (api, {podId}, {gpuCount}) => api.resumePod(podId, gpuCount),
 		after: showPod,
 		howToCheck: ({podId}) => checkPod(podId),
 	},
 	'pod.bid-resume': {
 		danger: 'write',
-		describe: ({podId}) => `resume spot pod ${podId}`,
+		describe: ({podId}, label) => `resume spot pod ${label('pod', podId)}`,
 		send: async (api, {podId}, {bidPerGpu, gpuCount}) => api.bidResumePod(podId, bidPerGpu, gpuCount),
 		after: showPod,
 		howToCheck: ({podId}) => checkPod(podId),
 	},
 	'pod.deploy': {
 		danger: 'write',
-		describe: ({gpuTypeId}) => `deploy a pod on ${gpuTypeId}`,
+		describe: ({gpuTypeId}, label) => `deploy a pod on ${label('gpu', gpuTypeId)}`,
 		send: async (api, _target, {deploy, bidPerGpu}) => (bidPerGpu === undefined ? api.deployOnDemand(deploy) : api.rentInterruptable({...deploy, bidPerGpu})),
 		after: showPod,
 		howToCheck: () => 'a pod may have been made (and bills): look for it in the Pods pane or podtop snapshot --json',
 	},
 	'pod.terminate': {
 		danger: 'destructive',
-		describe: ({podId}) => `terminate pod ${podId}`,
+		describe: ({podId}, label) => `terminate pod ${label('pod', podId)}`,
 		async send(api, {podId}) {
 			await api.terminatePod(podId);
 			return undefined;

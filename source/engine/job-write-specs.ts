@@ -9,7 +9,7 @@ type JobWriteId = 'job.submit' | 'endpoint.probe' | 'job.cancel' | 'job.retry' |
 export const jobWriteSpecs: {readonly [Id in JobWriteId]: WriteSpec<Id>} = {
 	'job.submit': {
 		danger: 'write',
-		describe: ({endpointId}) => `submit a job to ${endpointId}`,
+		describe: ({endpointId}, label) => `submit a job to ${label('endpoint', endpointId)}`,
 		send: async (api, {endpointId}, {request, sync}) => (sync ? api.runSync(endpointId, request, sync.waitMs) : api.run(endpointId, request)),
 		after({writes, pollers}, {endpointId}, result) {
 			const key = writes.trackJob(endpointId, result.id);
@@ -20,7 +20,7 @@ export const jobWriteSpecs: {readonly [Id in JobWriteId]: WriteSpec<Id>} = {
 	},
 	'endpoint.probe': {
 		danger: 'write',
-		describe: ({endpointId}) => `send a probe job to ${endpointId}`,
+		describe: ({endpointId}, label) => `send a probe job to ${label('endpoint', endpointId)}`,
 		send: async (api, {endpointId}, {request}) => api.run(endpointId, request),
 		after({writes, pollers}, {endpointId}, result) {
 			// Tracked like any job: the jobs loop follows it by its state, within the budgets.
@@ -32,7 +32,7 @@ export const jobWriteSpecs: {readonly [Id in JobWriteId]: WriteSpec<Id>} = {
 	},
 	'job.cancel': {
 		danger: 'write',
-		describe: ({endpointId, jobId}) => `cancel job ${jobId} on ${endpointId}`,
+		describe: ({endpointId, jobId}, label) => `cancel job ${jobId} on ${label('endpoint', endpointId)}`,
 		send: async (api, {endpointId, jobId}) => api.cancel(endpointId, jobId),
 		after({pollers}, target) {
 			pollers.repoll({jobKey: jobKey(target.endpointId, target.jobId), endpointId: target.endpointId});
@@ -41,7 +41,7 @@ export const jobWriteSpecs: {readonly [Id in JobWriteId]: WriteSpec<Id>} = {
 	},
 	'job.retry': {
 		danger: 'write',
-		describe: ({endpointId, jobId}) => `retry job ${jobId} on ${endpointId}`,
+		describe: ({endpointId, jobId}, label) => `retry job ${jobId} on ${label('endpoint', endpointId)}`,
 		send: async (api, {endpointId, jobId}) => api.retry(endpointId, jobId),
 		after({pollers}, target) {
 			pollers.repoll({jobKey: jobKey(target.endpointId, target.jobId), endpointId: target.endpointId});
@@ -50,7 +50,7 @@ export const jobWriteSpecs: {readonly [Id in JobWriteId]: WriteSpec<Id>} = {
 	},
 	'endpoint.purge-queue': {
 		danger: 'destructive',
-		describe: ({endpointId}) => `purge the queue of ${endpointId}`,
+		describe: ({endpointId}, label) => `purge the queue of ${label('endpoint', endpointId)}`,
 		send: async (api, {endpointId}) => api.purgeQueue(endpointId),
 		after({pollers}, {endpointId}) {
 			pollers.repoll({endpointId});
@@ -59,7 +59,7 @@ export const jobWriteSpecs: {readonly [Id in JobWriteId]: WriteSpec<Id>} = {
 	},
 	'endpoint.chat': {
 		danger: 'write',
-		describe: ({endpointId}) => `send a chat message to ${endpointId} over /compat`,
+		describe: ({endpointId}, label) => `send a chat message to ${label('endpoint', endpointId)} over /compat`,
 		send: sendChat,
 		after({pollers}, {endpointId}) {
 			pollers.repoll({endpointId});
@@ -68,7 +68,7 @@ export const jobWriteSpecs: {readonly [Id in JobWriteId]: WriteSpec<Id>} = {
 	},
 	'endpoint.load': {
 		danger: 'write',
-		describe: ({endpointId}) => `send a load of jobs to ${endpointId}`,
+		describe: ({endpointId}, label) => `send a load of jobs to ${label('endpoint', endpointId)}`,
 		async send(api, _target, {run}) {
 			const summary = await run.run(api);
 			// Refused before any job was accepted (no key, no endpoint): the write failed, with the service's reason.

@@ -5,6 +5,7 @@ import type {Pollers} from '../poll/pollers.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';
 import type {StoreWrites} from '../store/create-store.js';
 import {appendAudit, inputDigest, type AuditEntry} from './audit-log.js';
+import type {Label} from './write-spec.js';
 import {writeSpecs, type WriteId, type WriteTypes} from './writes.js';
 
 /** How a write ended. `ambiguous`: it failed in a way that can hide a success; it was not sent again. */
@@ -35,6 +36,8 @@ export type PerformContext = {
 	readonly apiKey: string;
 	/** The account's id (a hash, never the key), so its history can find its writes in the audit log. */
 	readonly account?: string;
+	/** Names the things a message speaks of (`llama (ep1)`); without it, their ids. */
+	readonly label?: Label;
 	/** Told of each write as its audit line says it (kept or not): an agent of another user learns of it so. */
 	readonly onWrite?: (entry: AuditEntry) => void;
 };
@@ -60,7 +63,7 @@ export async function perform<Id extends WriteId>(
 	const spec = writeSpecs[id];
 	const started = performance.now();
 	// Ids in the description come from the user or the service: inert before any message uses them.
-	const what = sanitizeLine(spec.describe(target));
+	const what = sanitizeLine(spec.describe(target, context.label ?? ((_kind, id) => id)));
 	let result: PerformResult<Id>;
 	if (context.readOnly) {
 		const why = context.readOnlyReason ? ` (${context.readOnlyReason})` : '';

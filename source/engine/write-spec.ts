@@ -14,6 +14,12 @@ export type JobTarget = {readonly endpointId: string; readonly jobId: string};
 export type EndpointTarget = {readonly endpointId: string};
 export type PodTarget = {readonly podId: string};
 
+/** What a command line or a message names: an endpoint, a pod or a GPU type. */
+export type NamedKind = 'endpoint' | 'pod' | 'gpu';
+
+/** A thing as a message names it: `llama (ep1)` when its name is known, else its id. */
+export type Label = (kind: NamedKind, id: string) => string;
+
 /** What each write takes and gives back. */
 export type WriteTypes = {
 	'job.submit': {target: EndpointTarget; input: {readonly request: JobRequest; readonly sync?: {readonly waitMs?: number}}; result: JobStatusBody};
@@ -42,8 +48,8 @@ export type AfterContext = {readonly writes: StoreWrites; readonly pollers: Poll
 
 export type WriteSpec<Id extends WriteId> = {
 	readonly danger: Exclude<Danger, 'read'>;
-	/** For messages and the audit log: `cancel job abc on ep`. */
-	readonly describe: (target: WriteTypes[Id]['target']) => string;
+	/** For messages: `cancel job abc on llama (ep1)`, the things named by `label`. */
+	readonly describe: (target: WriteTypes[Id]['target'], label: Label) => string;
 	/** Sends it; `writes` lets a write whose answer streams (a chat) show it as it arrives. */
 	readonly send: (
 		api: ScheduledApi,

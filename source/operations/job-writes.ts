@@ -81,7 +81,10 @@ export const jobWriteOperations: readonly Operation[] = [
 				context,
 				() => {
 					const view = currentView(context.view.getState());
-					return view.type === 'endpoint' ? view.endpointId : selectedIn(context, 'endpoints');
+					const endpointId = view.type === 'endpoint' ? view.endpointId : selectedIn(context, 'endpoints');
+					// An empty queue is said so: there is nothing to confirm, let alone a name to type.
+					const queued = endpointId ? context.store.getState().endpoints.byId[endpointId]?.health?.jobs.inQueue : undefined;
+					return queued === 0 ? unavailable(`the queue of ${name(context, endpointId!)} is empty: nothing to purge`) : endpointId;
 				},
 				'no endpoint selected',
 			),

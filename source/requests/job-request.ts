@@ -1,4 +1,5 @@
 import type {JobPolicy, JobRequest} from '../api/job-types.js';
+import {describeJsonError} from '../format/json-error.js';
 
 /** The service's body limits: 10 MB for `/run`, 20 MB for `/runsync`. */
 export const bodyLimits = {run: 10 * 1024 * 1024, runsync: 20 * 1024 * 1024} as const;
@@ -67,7 +68,7 @@ export function parseJobInput(text: string): {readonly input: Record<string, unk
 	try {
 		parsed = JSON.parse(text);
 	} catch (error) {
-		return {problem: `is not valid JSON (${jsonErrorWhere(text, error instanceof Error ? error.message : String(error))})`};
+		return {problem: `is not valid JSON (${describeJsonError(text, error)})`};
 	}
 
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
@@ -77,13 +78,4 @@ export function parseJobInput(text: string): {readonly input: Record<string, unk
 	}
 
 	return {input: parsed as Record<string, unknown>};
-}
-
-/** A JSON.parse message with its `at position N` said as a line and column, which an editor can find. */
-function jsonErrorWhere(text: string, message: string): string {
-	return message.replace(/ in JSON at position (\d+)$/, (_match, position: string) => {
-		const before = text.slice(0, Number(position));
-		const line = before.split('\n').length;
-		return ` at line ${line}, column ${before.length - before.lastIndexOf('\n')}`;
-	});
 }

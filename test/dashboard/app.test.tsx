@@ -152,7 +152,7 @@ describe('App', () => {
 		await frameMatching(lastFrame, new RegExp(String.raw`Cancel job ${running} on echo\? y/N`));
 		stdin.write('y');
 		await waitFor(() => (lastFrame() ?? '').includes('CANCELLED'), 10_000);
-		expect(lastFrame()).toMatch(/done: cancel job/);
+		expect(lastFrame()).toMatch(new RegExp(String.raw`done: cancel job ${running} on echo \(ep-echo\)`));
 		stdin.write('c');
 		await frameMatching(lastFrame, /is CANCELLED already: nothing to cancel/);
 		stdin.write('\u001B');
@@ -170,6 +170,12 @@ describe('App', () => {
 		// Still open: the name typed again replaces what was refused.
 		stdin.write('parked\r');
 		await frameMatching(lastFrame, /purged: 4 queued job\(s\) removed from parked; running jobs untouched/);
+		expect((await sim.call('GET', '/__sim/stats')).body.endpoints['ep-parked']['purge-queue'].requests).toBe(1);
+		// The queue is empty now: P says there is nothing to purge, and asks for no name.
+		await waitFor(() => engine!.store.getState().endpoints.byId['ep-parked']?.health?.jobs.inQueue === 0, 10_000);
+		stdin.write('P');
+		await frameMatching(lastFrame, /the queue of parked is empty: nothing to purge/);
+		expect(lastFrame()).not.toMatch(/Type "parked" to confirm/);
 		expect((await sim.call('GET', '/__sim/stats')).body.endpoints['ep-parked']['purge-queue'].requests).toBe(1);
 	});
 

@@ -54,7 +54,7 @@ test('pods: x stops after y, u resumes (a spot pod asks its bid in a form), Ctrl
 	stdin.write('x');
 	await frameMatching(lastFrame, /Stop pod ui-ondemand\? Its container disk is wiped; its volume is kept\. y\/N/);
 	stdin.write('y');
-	await frameMatching(lastFrame, /done: stop pod/);
+	await frameMatching(lastFrame, new RegExp(String.raw`done: stop pod ui-ondemand \(${onDemand}\)`));
 	expect(await statusOf(onDemand)).toBe('EXITED');
 	await frameMatching(lastFrame, /ui-ondemand .*EXITED/);
 	stdin.write('u');
@@ -63,7 +63,7 @@ test('pods: x stops after y, u resumes (a spot pod asks its bid in a form), Ctrl
 	stdin.write(keys.ctrlS);
 	await frameMatching(lastFrame, /Resume pod ui-ondemand with 1 GPU\(s\) = \$[\d.]+\/h\? y\/N/);
 	stdin.write('y');
-	await frameMatching(lastFrame, /done: resume pod/);
+	await frameMatching(lastFrame, new RegExp(String.raw`done: resume pod ui-ondemand \(${onDemand}\)`));
 	expect(await statusOf(onDemand)).toBe('RUNNING');
 
 	// The spot pod: stopped, then resumed through its bid form.
@@ -98,7 +98,7 @@ test('pods: x stops after y, u resumes (a spot pod asks its bid in a form), Ctrl
 	await frameMatching(lastFrame, /not sent: "ui" does not match "ui-spot"/);
 	expect(await statusOf(spot)).toBe('RUNNING');
 	stdin.write('ui-spot\r');
-	await frameMatching(lastFrame, /done: terminate pod/);
+	await frameMatching(lastFrame, new RegExp(String.raw`done: terminate pod ui-spot \(${spot}\)`));
 	expect(await statusOf(spot)).toBeUndefined();
 }, 30_000);
 
@@ -115,7 +115,7 @@ test('endpoints: Ctrl-D on one with workers offers to scale to zero first (a wri
 	const scaled = (await gql(sim, '{ myself { endpoints { id workersMin workersMax } } }')).body.data.myself.endpoints;
 	expect(scaled).toEqual([{id: 'ep-gone', workersMin: 0, workersMax: 0}]);
 	stdin.write('doomed\r');
-	await frameMatching(lastFrame, /done: delete endpoint ep-gone/);
+	await frameMatching(lastFrame, /done: delete endpoint doomed \(ep-gone\)/);
 	expect((await gql(sim, '{ myself { endpoints { id } } }')).body.data.myself.endpoints).toEqual([]);
 }, 30_000);
 
@@ -149,7 +149,7 @@ test('d on a GPU type: the deploy wizard, checked as typed, reviewed with its $/
 	stdin.write(keys.ctrlS);
 	await frameMatching(lastFrame, /Deploy 1× L4 · all cloud · on demand · \$[\d.]+\/h\? It bills from the moment it runs\. y\/N/);
 	stdin.write('y');
-	await frameMatching(lastFrame, /done: deploy a pod on NVIDIA L4/);
+	await frameMatching(lastFrame, /done: deploy a pod on L4 \(NVIDIA L4\)/);
 	const made = (await gql(sim, '{ myself { pods { id imageName ports } } }')).body.data.myself.pods as Array<{id: string; imageName: string; ports: string}>;
 	expect(made).toEqual([{id: expect.any(String), imageName: 'runpod/pytorch:2.4', ports: '8888/http'}]);
 	expect(view.getState()).toMatchObject({pane: 'pods', selected: {pods: {key: made[0]!.id}}});
@@ -175,7 +175,7 @@ test('e edits an endpoint: the review shows old → new, the whole record goes b
 	stdin.write(keys.ctrlS);
 	await frameMatching(lastFrame, /Save editable: workersMax 1 → 4\? y\/N/);
 	stdin.write('y');
-	await frameMatching(lastFrame, /done: update endpoint ep-edit/);
+	await frameMatching(lastFrame, /done: update endpoint editable \(ep-edit\)/);
 	const saved = (await gql(sim, '{ myself { endpoints { id workersMax idleTimeout } } }')).body.data.myself.endpoints;
 	expect(saved).toEqual([{id: 'ep-edit', workersMax: 4, idleTimeout: 45}]);
 

@@ -223,7 +223,7 @@ export const steps: ReadonlyArray<Step<Fleet>> = [
 		],
 	},
 	{
-		match: /^podtop pod deploy --gpu-type "NVIDIA L4" --image runpod\/pytorch \[--spot --bid P]/,
+		match: /^podtop pod deploy --gpu-type L4 --image runpod\/pytorch \[--spot --bid P]/,
 		runs: ok(
 			({stdout}) => {
 				expect(json(stdout)).toMatchObject({mutation: 'podRentInterruptable'});
@@ -237,16 +237,16 @@ export const steps: ReadonlyArray<Step<Fleet>> = [
 			({stdout}) => {
 				expect(stdout).toMatch(/now runs 0 to 0 workers/);
 			},
-			({parked}) => ({'<id>': parked.id, N: '0'}),
+			({parked}) => ({'<endpoint>': parked.id, N: '0'}),
 		),
 	},
 	{
-		match: /^podtop endpoint update <id> \[--max N] \[--idle-timeout S] \[--gpu-ids POOLS] \.\.\. \[--dry-run]/,
+		match: /^podtop endpoint update <endpoint> \[--max N] \[--idle-timeout S] \[--gpu-ids POOLS] \.\.\. \[--dry-run]/,
 		runs: ok(
 			({stderr}) => {
 				expect(stderr).toMatch(/→/);
 			},
-			({echo}) => ({'<id>': echo.id, N: '7', S: '45', POOLS: 'AMPERE_16,ADA_24'}),
+			({echo}) => ({'<endpoint>': echo.name, N: '7', S: '45', POOLS: 'AMPERE_16,ADA_24'}),
 		),
 	},
 	{
@@ -260,13 +260,13 @@ export const steps: ReadonlyArray<Step<Fleet>> = [
 		),
 	},
 	{
-		match: /^podtop endpoint delete <id> --yes$/,
+		match: /^podtop endpoint delete <endpoint> --yes$/,
 		needs: [scale],
 		runs: [
 			{
 				label: 'while it has workers',
 				exit: 2,
-				fill: ({echo}) => ({'<id>': echo.id}),
+				fill: ({echo}) => ({'<endpoint>': echo.id}),
 				check({stderr}) {
 					expect(stderr).toMatch(/--min 0 --max 0/);
 				},
@@ -274,7 +274,7 @@ export const steps: ReadonlyArray<Step<Fleet>> = [
 			{
 				label: 'scaled to 0',
 				exit: 0,
-				fill: ({parked}) => ({'<id>': parked.id}),
+				fill: ({parked}) => ({'<endpoint>': parked.id}),
 				check({stdout}) {
 					expect(stdout).toMatch(/^deleted: endpoint/);
 				},

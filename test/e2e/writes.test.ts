@@ -151,7 +151,7 @@ describe.runIf(hasTmux)('fleet writes in a real terminal', () => {
 		await session.waitFor(/Delete endpoint doomed\? Its jobs and workers go with it\.[\s\S]*Type "doomed" to confirm:/);
 		session.type('doomed');
 		session.send('Enter');
-		await session.waitFor(/done: delete endpoint ep-doomed/);
+		await session.waitFor(/done: delete endpoint doomed \(ep-doomed\)/);
 		await session.waitFor(/Endpoints \(0\)/);
 		session.send('q');
 		await session.waitFor(/PODTOP-EXIT 0/);

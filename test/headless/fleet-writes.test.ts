@@ -28,7 +28,7 @@ describe('podtop pod over real HTTP', () => {
 		const pod = (await pods()).find(each => each.desiredStatus === 'RUNNING' && each.podType === 'RESERVED')!;
 		const stop = await runCli(['pod', 'stop', pod.id, ...urls()], env());
 		expect(stop.code, stop.stderr).toBe(0);
-		expect(stop.stdout).toMatch(new RegExp(String.raw`stopped \(container disk wiped, volume kept\): pod ${pod.id} .* is EXITED`));
+		expect(stop.stdout).toMatch(new RegExp(String.raw`stopped \(container disk wiped, volume kept\): pod .* \(${pod.id}\) is EXITED`));
 		// What it costs now is its volume ($0.20/GB/month, 730 h), not its running price, which it names as such.
 		const {costPerHr, volumeInGb} = (await gql(sim, `{ pod(input: {podId: "${pod.id}"}) { costPerHr volumeInGb } }`)).body.data.pod as {
 			costPerHr: number;
@@ -74,7 +74,7 @@ describe('podtop pod over real HTTP', () => {
 		const pod = (await pods()).find(each => each.desiredStatus === 'EXITED') ?? (await pods())[0]!;
 		const unconfirmed = await runCli(['pod', 'terminate', pod.id, ...urls()], env());
 		expect(unconfirmed.code).toBe(2);
-		expect(unconfirmed.stderr).toMatch(new RegExp(String.raw`would terminate pod ${pod.id} .*its volume is lost for good\. Add --yes`));
+		expect(unconfirmed.stderr).toMatch(new RegExp(String.raw`would terminate pod .* \(${pod.id}\), \w+; its volume is lost for good\. Add --yes`));
 		expect((await pods()).some(each => each.id === pod.id)).toBe(true);
 		const done = await runCli(['pod', 'terminate', pod.id, '--yes', ...urls()], env());
 		expect(done.code, done.stderr).toBe(0);

@@ -176,9 +176,9 @@ describe('podtop history over a file the agent recorded', () => {
 		expect(table.stdout).toMatch(/^KIND\s+ID\s+NAME\s+FIRST SEEN\s+DELETED/);
 	});
 
-	test('a name two things share is exit 2 naming both and how to pick; --kind picks', async () => {
+	test('a name two things share is exit 4 (as in every verb) naming both and how to pick; --kind picks', async () => {
 		const ambiguous = await podtop('history', shared.name);
-		expect(ambiguous.code).toBe(2);
+		expect(ambiguous.code).toBe(4);
 		expect(ambiguous.stderr).toContain(`endpoint ${shared.name} (${shared.endpointId})`);
 		expect(ambiguous.stderr).toContain(`pod ${shared.name} (${shared.podId})`);
 		expect(ambiguous.stderr).toContain('--kind endpoint|pod');

@@ -217,7 +217,7 @@ describe('finding a thing by name', () => {
 		expect(findThing(things, 'shared-name', 'pod').key).toBe('p2');
 	});
 
-	test('a name two things share is exit 2 listing them and how to pick; an unknown one is exit 4 with the closest', async () => {
+	test('a name two things share is exit 4 listing them and how to pick, as an unknown one is, with the closest', async () => {
 		const things = await reader.things();
 		const ambiguous = (() => {
 			try {
@@ -226,7 +226,7 @@ describe('finding a thing by name', () => {
 				return error;
 			}
 		})();
-		expect(ambiguous).toBeInstanceOf(UsageError);
+		expect(ambiguous).toBeInstanceOf(NotFoundError);
 		expect((ambiguous as Error).message).toBe(
 			'"shared-name" names 2 things: endpoint shared-name (ep2); pod shared-name (p2). Pick one by its id, or --kind endpoint|pod',
 		);

@@ -73,8 +73,8 @@ describe('podtop pod deploy over real HTTP', () => {
 		);
 		expect(await graphqlRequests()).toBe(before);
 		const unknown = await runCli(['pod', 'deploy', '--gpu-type', 'NOPE', '--image', 'x', ...urls()], env());
-		expect(unknown.code).toBe(2);
-		expect(unknown.stderr).toMatch(/--gpu-type "NOPE" is not a GPU type of the service/);
+		expect(unknown.code).toBe(4);
+		expect(unknown.stderr).toMatch(/no GPU type "NOPE" at the service; /);
 		const lowBid = await runCli(['pod', 'deploy', '--gpu-type', 'NVIDIA L4', '--spot', '--bid', '0.001', '--image', 'x', ...urls()], env());
 		expect(lowBid.code).toBe(2);
 		expect(lowBid.stderr).toMatch(/--bid must be at least the minimum bid for this count, \$[\d.]+/);
@@ -91,7 +91,7 @@ describe('podtop pod deploy over real HTTP', () => {
 		expect(JSON.parse(onDemand.stdout)).toMatchObject({name: 'cli-pod', desiredStatus: 'RUNNING'});
 		const spot = await runCli(['pod', 'deploy', '--gpu-type', 'NVIDIA L4', '--spot', '--bid', '5', '--image', 'x', '--name', 'cli-spot', ...urls()], env());
 		expect(spot.code, spot.stderr).toBe(0);
-		expect(spot.stdout).toMatch(/deployed: pod \w+ \(cli-spot\) is RUNNING, \$5\.00\/h/);
+		expect(spot.stdout).toMatch(/deployed: pod cli-spot \(\w+\) on L4 \(NVIDIA L4\) is RUNNING, \$5\.00\/h/);
 		const made = await pods();
 		expect(made).toEqual(
 			expect.arrayContaining([

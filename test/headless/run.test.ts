@@ -98,8 +98,14 @@ describe('podtop run over real HTTP', () => {
 		// Latin-1, not UTF-8: `café` with é as the one byte 0xe9, at offset 15.
 		const latin1 = path.join(state, 'latin1.json');
 		writeFileSync(latin1, Buffer.concat([Buffer.from('{"prompt": "caf'), Buffer.from([0xe9]), Buffer.from('"}')]));
+		const broken = path.join(state, 'broken.json');
+		writeFileSync(broken, '{\n  "prompt": "a red fox",\n  "steps": 4, x\n}\n');
 		const cases: Array<[string[], RegExp]> = [
-			[['--input', '{"prompt": '], /--input is not valid JSON .*the input is a JSON object/],
+			[['--input', '{"prompt": '], /--input is not valid JSON \(line 1, column 12: unexpected end of input\); the input is a JSON object/],
+			[['--input', `@${broken}`], new RegExp(String.raw`${broken} is not valid JSON \(line 3, column 15: expected double-quoted property name\)`)],
+			// Node 20 says no position for this one: podtop works it out.
+			[['--input', '{"prompt": nope}'], /--input is not valid JSON \(line 1, column 13: unexpected 'o'\)/],
+			[['--input', '{"prompt": "a",\n "steps": 4 "seed": 1}'], /--input is not valid JSON \(line 2, column 13: expected ',' or '}' after property value\)/],
 			[['--input', '[1, 2]'], /--input must be a JSON object .*not an array/],
 			[['--input', '@/nonexistent/job.json'], /cannot read \/nonexistent\/job\.json: ENOENT/],
 			[['--input', `@${latin1}`], /latin1\.json is not valid UTF-8: byte 15 \(0xe9\) starts no character; save it as UTF-8/],
@@ -116,10 +122,15 @@ describe('podtop run over real HTTP', () => {
 			expect(stderr, args.join(' ')).toMatch(message);
 		}
 
+		const piped = await runCli(['run', 'echo', '--input', '-', ...urls()], env(), 20_000, '{"prompt":\n\t"a" "b"}');
+		expect(piped.code).toBe(2);
+		expect(piped.stderr).toMatch(/the input on standard input is not valid JSON \(line 2, column 6: expected ',' or '}' after property value\)/);
+
 		const readOnly = await runCli(['run', 'echo', '--input', '{}', '--read-only', ...urls()], env());
 		expect(readOnly.code).toBe(6);
 		expect(await runRequests()).toBe(before);
-	});
+		// Fifteen commands, each a process of its own.
+	}, 90_000);
 });
 
 describe('podtop run on the public image model', () => {

@@ -121,7 +121,7 @@ describe('podtop under injected faults', () => {
 	test('podtop sim --faults starts with them; bad JSON is exit 2', async () => {
 		const bad = await runCli(['sim', '--port', '0', '--faults', '{"kind":'], cliEnv());
 		expect(bad.code).toBe(2);
-		expect(bad.stderr).toMatch(/--faults is JSON/);
+		expect(bad.stderr).toMatch(/--faults is not valid JSON \(line 1, column 9: unexpected end of input\); it is one fault or a list/);
 		const wrong = await runCli(['sim', '--port', '0', '--faults', '{"kind": "nope"}'], cliEnv());
 		expect(wrong.code).toBe(2);
 		expect(wrong.stderr).toMatch(/--faults: kind must be one of/);
