@@ -1,4 +1,4 @@
-import {closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, type Stats} from 'node:fs';
+import {chmodSync, closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, type Stats} from 'node:fs';
 
 /** The mode bits as `chmod` writes them (0755). */
 // eslint-disable-next-line no-bitwise
@@ -96,20 +96,16 @@ export function unsafeFile(path: string, uid?: number): string | undefined {
 	return undefined;
 }
 
-/** Makes a file readable by its owner only (0600): a regular file of this user, reached through no link; anything else is left as it is. */
+/**
+Makes a file readable by its owner only (0600): a regular file of this user, not a link (lstat); anything else is left as it is.
+Checked by path, not through a descriptor of its own: closing any descriptor of a file lets go of every POSIX lock the process
+holds on it, and SQLite's locks (the writer's lock, the database's) are POSIX locks. The folder is private, so no one swaps the file between.
+*/
 export function keepFilePrivate(path: string, uid = process.getuid?.()): void {
-	let fd: number | undefined;
 	try {
-		// eslint-disable-next-line no-bitwise
-		fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-		const stats = fstatSync(fd);
+		const stats = lstatSync(path);
 		if (stats.isFile() && (uid === undefined || stats.uid === uid) && openToOthers(stats)) {
-			fchmodSync(fd, 0o600);
+			chmodSync(path, 0o600);
 		}
-	} catch {
-	} finally {
-		if (fd !== undefined) {
-			closeSync(fd);
-		}
-	}
+	} catch {}
 }
