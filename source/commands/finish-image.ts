@@ -4,6 +4,7 @@ import {supportsColor} from 'chalk';
 import {ApiError} from '../api/errors.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {decodeOffThread} from '../images/decode-off-thread.js';
+import {checkPictureBounds} from '../images/picture-bounds.js';
 import {kittyImage, itermImage, terminalGraphics, type Graphics} from '../images/graphics-protocol.js';
 import {halfBlockCells, halfBlockLines} from '../images/half-blocks.js';
 import type {ImagePolicy} from '../images/address-policy.js';
@@ -63,6 +64,11 @@ function cellsFor(facts: ImageFacts, columns: number, rows: number): {columns: n
 /** The picture for this terminal, as text to write; the caller adds the line that says what it is. */
 async function drawing(image: LoadedImage, graphics: Graphics, columns: number, rows: number, level: 1 | 2 | 3): Promise<string> {
 	const {facts} = image;
+	if (facts && (graphics === 'iterm' || (graphics === 'kitty' && facts.type === 'png'))) {
+		// The terminal decodes these bytes itself: they are held to podtop's own bounds first.
+		checkPictureBounds(image.bytes, facts);
+	}
+
 	if (graphics === 'iterm' && (facts?.type === 'png' || facts?.type === 'jpeg')) {
 		const cells = cellsFor(facts, columns, rows);
 		return `${itermImage(image.bytes, cells.columns, cells.rows)}\n`;

@@ -2,8 +2,7 @@ import jpeg from 'jpeg-js';
 import {PNG} from 'pngjs';
 import {ImageError, imagePixelLimit} from './image-error.js';
 import {imageFacts, type ImageFacts} from './image-facts.js';
-import {checkJpegScans} from './jpeg-bounds.js';
-import {checkPngInflation} from './png-bounds.js';
+import {checkPictureBounds} from './picture-bounds.js';
 import {pictureSize, scalePixels, type Pixels} from './pixels.js';
 
 /** A box of terminal cells to draw in. */
@@ -65,17 +64,7 @@ export function decodePicture(bytes: Buffer, box: CellBox): Pixels {
 		throw new ImageError('unsupported', `podtop draws PNG and JPEG; this image is ${facts.type.toUpperCase()}`);
 	}
 
-	if (facts.width * facts.height > imagePixelLimit) {
-		throw new ImageError('too-large', `the image is ${facts.width}×${facts.height}, over the 4096×4096 podtop decodes; not drawn`);
-	}
-
-	// Bounds the decoders do not keep themselves: a PNG's inflated data, a JPEG's scans.
-	if (facts.type === 'png') {
-		checkPngInflation(bytes);
-	} else {
-		checkJpegScans(bytes);
-	}
-
+	checkPictureBounds(bytes, facts);
 	const full = decodeFull(bytes, facts);
 	if (full.width !== facts.width || full.height !== facts.height || full.data.length < full.width * full.height * full.channels) {
 		throw new ImageError('broken', `the ${facts.type.toUpperCase()} is broken (it decodes to fewer pixels than its header says); nothing drawn`);
@@ -84,3 +73,4 @@ export function decodePicture(bytes: Buffer, box: CellBox): Pixels {
 	const size = pictureSize(full, box);
 	return scalePixels(full, full.channels, size.width, size.height);
 }
+

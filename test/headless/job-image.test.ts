@@ -227,6 +227,19 @@ describe('in a terminal, podtop run draws the picture after the output', () => {
 		expect(stdout).toMatch(/\nimage 64×64 \(png\) data URL in image │ picture refused: its data inflates past the 16,504 bytes its 64×64 header promises\r?\n/);
 	});
 
+	test('a bomb is not handed to a terminal that decodes pictures itself (kitty, iTerm2): the same bounds, the same sentence', async () => {
+		const bomb = png(64, 64, true, zeros(256 * 1024 * 1024));
+		const input = path.join(folder, 'terminal-bomb.json');
+		writeFileSync(input, JSON.stringify({image: `data:image/png;base64,${bomb.toString('base64')}`}));
+		for (const terminal of [{TERM: 'xterm-kitty'}, {TERM_PROGRAM: 'iTerm.app'}]) {
+			const {code, stdout} = await inTerminal(['run', 'echo', '--input', `@${input}`, ...urls()], terminal);
+			expect(code).toBe(0);
+			expect(stdout).not.toContain('\u001B_G');
+			expect(stdout).not.toContain('\u001B]1337;');
+			expect(stdout).toMatch(/\nimage 64×64 \(png\) data URL in image │ picture refused: its data inflates past the 16,504 bytes its 64×64 header promises\r?\n/);
+		}
+	});
+
 	test('--ascii or NO_COLOR: the plain line alone', async () => {
 		for (const [more, extra, times] of [
 			[['--ascii'], {}, 'x'],
