@@ -24,7 +24,7 @@ no Wasm tier-up, so Yoga's layout code stays on the baseline compiler (optimisin
 35 MB spike in peak RSS, and layout is a small share of a frame); no memory reducer, whose extra full
 collections in every quiet moment were a third of the idle CPU at 10,000 pods. The shebang is lost
 when podtop is started as `node dist/bundle/podtop.js`, by a busybox env without -S or by npm's
-Windows shim: podtop sets what V8 still reads after start itself (source/lib/heap-tuning.ts).
+Windows shim: the readme says which of them NODE_OPTIONS takes (the two sizes) and how to give the rest.
 */
 export const nodeFlags = '--max-semi-space-size=4 --max-old-space-size=256 --no-wasm-tier-up --no-wasm-dynamic-tiering --no-memory-reducer';
 /**

@@ -3,7 +3,6 @@ import {installCrashHandler} from './commands/crash.js';
 import type {CommandName} from './commands/command-list.js';
 import {exitCodeFor} from './commands/exit-code.js';
 import {sanitizeLine} from './format/sanitize.js';
-import {tuneHeap} from './lib/heap-tuning.js';
 
 /** Each command loads only its own code: the dashboard never pays for the simulator, nor `sim` for Ink. */
 const commands: Record<CommandName, (argv: readonly string[]) => Promise<void>> = {
@@ -51,7 +50,6 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 	}
 });
 
-tuneHeap();
 installCrashHandler();
 try {
 	await main();

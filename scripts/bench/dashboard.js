@@ -3,12 +3,11 @@ import {execFileSync, spawn} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {loadavg, tmpdir} from 'node:os';
 import path from 'node:path';
-import {cpuSeconds, measure, peakRssBytes, sleep, startPodtop, startSim, waitForOutput} from './pty.js';
+import {cpuSeconds, keyToFrameP95, measure, p95, peakRssBytes, sleep, startPodtop, startSim, waitForOutput} from './pty.js';
 
 const mb = bytes => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const pct = share => `${(share * 100).toFixed(2)} %`;
 const median = values => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const p95 = values => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))];
 const results = [];
 const report = (name, value, goal) => {
 	results.push({name, value, goal});
@@ -132,24 +131,6 @@ async function fleetCase({endpoints, pods, label}) {
 	report(`RSS, ${label} (peak)`, mb(peakRssBytes(session.pid())), endpoints >= 1000 ? '≤ 150 MB' : '≤ 120 MB');
 	session.stop();
 	sim.stop();
-}
-
-/** j/k presses, each timed from the key to the terminal receiving the redrawn rows; the p95. */
-async function keyToFrameP95(session, presses) {
-	const latencies = [];
-	for (let press = 0; press < presses; press++) {
-		const before = session.bytes;
-		const sent = performance.now();
-		session.press(press % 20 < 10 ? 'j' : 'k');
-		while (session.bytes === before && performance.now() - sent < 2000) {
-			await sleep(1);
-		}
-
-		latencies.push(performance.now() - sent);
-		await sleep(120);
-	}
-
-	return p95(latencies);
 }
 
 /**

@@ -6,7 +6,6 @@
 //   HISTORY_BENCH_ONLY=recording,disk,read,cursor,agent picks parts.
 import {createSqliteReader} from '../../dist/history/sqlite-reader.js';
 import {openHistoryForReading} from '../../dist/history/history-file.js';
-import {tuneHeap} from '../../dist/lib/heap-tuning.js';
 import {tuneForLongRuns} from '../../dist/lib/long-runs.js';
 import {agentCost} from './history-agent.js';
 import {cursorBench} from './history-cursor.js';
@@ -14,10 +13,8 @@ import {readFleet} from './history-fleet.js';
 import {recordingCost} from './history-recording.js';
 import {weekOfHistory} from './history-week.js';
 
-// The heap, the JIT and V8's helper threads as podtop sets them at start (cli.tsx, and the agent's and the dashboard's
-// commands): the recorder's figures are of the process it runs in (a young generation of at most two 2 MB semi-spaces;
-// V8's own default grows it to 16 MB each, which made fewer, longer collector pauses; helpers below the main thread).
-tuneHeap();
+// V8's helper threads as the agent's and the dashboard's commands set them at start: the recorder's figures are of
+// the process it runs in.
 tuneForLongRuns();
 
 const only = new Set((process.env.HISTORY_BENCH_ONLY ?? 'recording,disk,read,cursor,agent').split(','));

@@ -29,9 +29,10 @@ export async function startSim(args) {
 podtop in a pty of the given size. `output` counts every byte the terminal receives. `launch` is how
 it is started: 'bin' runs the bundle itself (its shebang's Node flags apply), 'node' runs
 `node dist/bundle/podtop.js` (as a checkout is run; env without -S and npm's Windows shim do the same),
-with `nodeArgs` before the script if any. `bundle` is another build's `podtop.js` (side-by-side.js).
+with `nodeArgs` before the script if any. `bundle` is another build's `podtop.js` (side-by-side.js);
+`node` the Node binary it runs on (this bench's own unless told: another runtime's build side by side).
 */
-export function startPodtop({columns = 120, rows = 40, args = [], simUrl, apiKey = 'bench-key', extraEnv = {}, launch = 'bin', nodeArgs = [], bundle = cli}) {
+export function startPodtop({columns = 120, rows = 40, args = [], simUrl, apiKey = 'bench-key', extraEnv = {}, launch = 'bin', nodeArgs = [], bundle = cli, node = process.execPath}) {
 	const env = {...process.env, NODE_ENV: 'production', LANG: 'C.UTF-8', TERM: 'xterm-256color', HOME: '/nonexistent-podtop-home', ...extraEnv};
 	delete env.CI;
 	delete env.RUNPOD_API_KEY;
@@ -42,7 +43,7 @@ export function startPodtop({columns = 120, rows = 40, args = [], simUrl, apiKey
 
 	// Run the way users do: the bundle's own shebang (with its Node flags), or node and the bundle; the node binary on PATH.
 	const program = launch === 'node' ? `node ${nodeArgs.join(' ')} '${bundle}'` : `'${bundle}'`;
-	const command = `stty cols ${columns} rows ${rows}; PATH='${path.dirname(process.execPath)}':"$PATH" exec ${program} ${target} ${args.join(' ')}`;
+	const command = `stty cols ${columns} rows ${rows}; PATH='${path.dirname(node)}':"$PATH" exec ${program} ${target} ${args.join(' ')}`;
 	const startedAt = performance.now();
 	const child = spawn('script', ['-qfec', command, '/dev/null'], {env, stdio: ['pipe', 'pipe', 'inherit']});
 	const session = {
@@ -130,3 +131,24 @@ export function peakRssBytes(pid) {
 }
 
 export const sleep = async ms => new Promise(resolve => setTimeout(resolve, ms));
+
+/** The p95 of `values`. */
+export const p95 = values => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))];
+
+/** j/k presses, each timed from the key to the terminal receiving the redrawn rows; the p95. */
+export async function keyToFrameP95(session, presses) {
+	const latencies = [];
+	for (let press = 0; press < presses; press++) {
+		const before = session.bytes;
+		const sent = performance.now();
+		session.press(press % 20 < 10 ? 'j' : 'k');
+		while (session.bytes === before && performance.now() - sent < 2000) {
+			await sleep(1);
+		}
+
+		latencies.push(performance.now() - sent);
+		await sleep(120);
+	}
+
+	return p95(latencies);
+}

@@ -60,11 +60,8 @@ export function valueRange(
 ): ValueRange | undefined {
 	let low = Number.POSITIVE_INFINITY;
 	let high = Number.NEGATIVE_INFINITY;
-	// By index: a cell of every row on screen at each poll, where `for…of` made an object a value.
 	for (const values of series) {
-		// eslint-disable-next-line unicorn/no-for-loop, @typescript-eslint/prefer-for-of -- see above
-		for (let index = 0; index < values.length; index++) {
-			const value = values[index];
+		for (const value of values) {
 			if (typeof value === 'number' && Number.isFinite(value)) {
 				low = Math.min(low, value);
 				high = Math.max(high, value);

@@ -20,19 +20,15 @@ second go to them, each at least every `healthHiddenMs` and never staler than `h
 export function healthDue({ids, onScreen, lastPolled, now, cadence}: Options): {onScreen: string[]; offScreen: string[]} {
 	let offScreenCount = 0;
 	if (onScreen !== undefined) {
-		// eslint-disable-next-line unicorn/no-for-loop, @typescript-eslint/prefer-for-of -- by index, as below
-		for (let index = 0; index < ids.length; index++) {
-			offScreenCount += onScreen.has(ids[index]!) ? 0 : 1;
+		for (const id of ids) {
+			offScreenCount += onScreen.has(id) ? 0 : 1;
 		}
 	}
 
 	const offScreenMs = Math.min(cadence.healthStalestMs, Math.max(cadence.healthHiddenMs, (offScreenCount * 1000) / cadence.healthOffScreenPerSecond));
 	const due = (id: string, everyMs: number) => now - (lastPolled.get(id) ?? Number.NEGATIVE_INFINITY) >= everyMs - slackMs;
 	const result = {onScreen: [] as string[], offScreen: [] as string[]};
-	// By index: every second over every endpoint, where `for…of` in unoptimised code makes an object a step.
-	// eslint-disable-next-line unicorn/no-for-loop, @typescript-eslint/prefer-for-of -- see above
-	for (let index = 0; index < ids.length; index++) {
-		const id = ids[index]!;
+	for (const id of ids) {
 		if (onScreen === undefined || onScreen.has(id)) {
 			if (due(id, cadence.healthMs)) {
 				result.onScreen.push(id);

@@ -92,10 +92,8 @@ function paneSelector<T, Extra = undefined>(
 	const built = memoize((collection: Collection<T>, wide: boolean, extra: Extra): Built => {
 		const {order, byId} = collection;
 		const items: T[] = [];
-		// By index: run a few times a minute, this stays unoptimised, where `for…of` makes an object a step (2,000 pods).
-		// eslint-disable-next-line unicorn/no-for-loop, @typescript-eslint/prefer-for-of -- see above
-		for (let index = 0; index < order.length; index++) {
-			const item = byId[order[index]!];
+		for (const id of order) {
+			const item = byId[id];
 			if (item !== undefined && item !== null) {
 				items.push(item);
 			}

@@ -32,9 +32,8 @@ function meanGpuUtil(series: Series): (values: ReadonlyArray<number | null>) => 
 	return values => {
 		let sum = 0;
 		let known = 0;
-		// eslint-disable-next-line unicorn/no-for-loop, @typescript-eslint/prefer-for-of -- by index: `for…of` in this cold code made an object a step
-		for (let index = 0; index < positions.length; index++) {
-			const value = values[positions[index]!];
+		for (const position of positions) {
+			const value = values[position];
 			if (typeof value === 'number') {
 				sum += value;
 				known++;
