@@ -236,7 +236,9 @@ describe('in a terminal, podtop run draws the picture after the output', () => {
 			expect(code).toBe(0);
 			expect(stdout).not.toContain('\u001B_G');
 			expect(stdout).not.toContain('\u001B]1337;');
-			expect(stdout).toMatch(/\nimage 64×64 \(png\) data URL in image │ picture refused: its data inflates past the 16,504 bytes its 64×64 header promises\r?\n/);
+			expect(stdout).toMatch(
+				/\nimage 64×64 \(png\) data URL in image │ picture refused: its data inflates past the 16,504 bytes its 64×64 header promises\r?\n/,
+			);
 		}
 	});
 
