@@ -94,7 +94,8 @@ describe('probes against the simulator over real HTTP', () => {
 		}
 
 		expect(Math.min(...slow.map(probe => probe.executionMs!))).toBeGreaterThanOrEqual(2900);
-		expect(Math.max(...fast.map(probe => probe.executionMs!))).toBeLessThan(1000);
+		// Every fast probe took less than any slow one (a busy host stretches both alike).
+		expect(Math.max(...fast.map(probe => probe.executionMs!))).toBeLessThan(Math.min(...slow.map(probe => probe.executionMs!)));
 		// One at a time per endpoint, every 2 s: the fast one was sent more often than the slow one.
 		expect(fast[1]!.at - fast[0]!.at).toBeGreaterThanOrEqual(1900);
 		expect(slow[1]!.at - slow[0]!.at).toBeGreaterThanOrEqual(2900);

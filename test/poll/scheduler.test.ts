@@ -1,4 +1,4 @@
-import {describe, expect, test} from 'vitest';
+import {describe, expect, test, vi} from 'vitest';
 import {ApiError} from '../../source/api/errors.js';
 import {Scheduler} from '../../source/poll/scheduler.js';
 import {defaultBudgetSettings} from '../../source/poll/budget-limits.js';
@@ -143,30 +143,64 @@ describe('Scheduler', () => {
 		expect(calls).toBe(2);
 	});
 
-	test('honours Retry-After on 429 for the whole budget, then retries a read', async () => {
-		const scheduler = new Scheduler();
-		const times: number[] = [];
-		let first = true;
-		const started = performance.now();
-		const value = await scheduler.submit({
-			budget: 'e:status',
-			priority: 'visible',
-			idempotent: true,
-			async run() {
-				times.push(performance.now() - started);
-				if (first) {
-					first = false;
-					throw new ApiError('rate-limited', 'slow down', {status: 429, retryAfterMs: 300});
-				}
+	test('honours Retry-After on 429 for the whole budget, then retries a read; once it passed, the budget waits no longer', async () => {
+		vi.useFakeTimers();
+		try {
+			const scheduler = new Scheduler({now: () => Date.now()});
+			const times: number[] = [];
+			let first = true;
+			const value = scheduler.submit({
+				budget: 'e:status',
+				priority: 'visible',
+				idempotent: true,
+				async run() {
+					times.push(Date.now());
+					if (first) {
+						first = false;
+						throw new ApiError('rate-limited', 'slow down', {status: 429, retryAfterMs: 300});
+					}
 
-				return 'ok';
-			},
-		});
-		expect(value).toBe('ok');
-		expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(295);
-		const other = performance.now();
-		await scheduler.submit({budget: 'e:status', priority: 'visible', idempotent: true, run: async () => 'later'});
-		expect(performance.now() - other).toBeLessThan(100);
+					return 'ok';
+				},
+			});
+			await vi.advanceTimersByTimeAsync(0);
+			// Another request of the same budget, sent during the wait, waits too.
+			let otherRan = false;
+			const other = scheduler.submit({
+				budget: 'e:status',
+				priority: 'visible',
+				idempotent: true,
+				async run() {
+					otherRan = true;
+				},
+			});
+			await vi.advanceTimersByTimeAsync(299);
+			expect(times).toHaveLength(1);
+			expect(otherRan).toBe(false);
+			await vi.advanceTimersByTimeAsync(1);
+			expect(times).toHaveLength(2);
+			expect(times[1]! - times[0]!).toBe(300);
+			expect(otherRan).toBe(true);
+			await expect(value).resolves.toBe('ok');
+			await other;
+			// Past the wait, a request goes as it is submitted: no timer stands between it and the service.
+			let laterRan = false;
+			const later = scheduler.submit({
+				budget: 'e:status',
+				priority: 'visible',
+				idempotent: true,
+				async run() {
+					laterRan = true;
+					return 'later';
+				},
+			});
+			expect(laterRan).toBe(true);
+			expect(vi.getTimerCount()).toBe(0);
+			await expect(later).resolves.toBe('later');
+			scheduler.stop();
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 
 	test('without Retry-After it backs off exponentially with full jitter', async () => {

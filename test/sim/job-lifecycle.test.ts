@@ -161,9 +161,8 @@ describe('/runsync and /status-sync', () => {
 	test('/runsync answers a still-running job after its wait, then /status takes over', async () => {
 		const started = Date.now();
 		const reply = await sim.call('POST', '/v2/single/runsync?wait=1000', {body: {input: {delay_ms: 40_000}}});
-		const waited = Date.now() - started;
-		expect(waited).toBeGreaterThanOrEqual(950);
-		expect(waited).toBeLessThan(5000);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+		// Still running: answered when its wait ended, not when the job did.
 		expect(reply.body).toEqual({id: expect.stringMatching(/^sync-/), status: expect.stringMatching(/^IN_(QUEUE|PROGRESS)$/)});
 		expect((await waitForStatus(sim, 'single', reply.body.id, 'COMPLETED', 15_000)).output).toEqual({delay_ms: 40_000});
 	});

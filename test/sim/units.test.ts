@@ -1,4 +1,4 @@
-import {describe, expect, test} from 'vitest';
+import {describe, expect, test, vi} from 'vitest';
 import {SimClock} from '../../source/sim/clock.js';
 import {createRandom} from '../../source/sim/random.js';
 import {SlidingWindow} from '../../source/lib/sliding-window.js';
@@ -51,15 +51,23 @@ describe('splitOutput', () => {
 
 describe('SimClock', () => {
 	test('runs simulated time faster and fires timers in simulated milliseconds', async () => {
-		const clock = new SimClock(100, 0);
-		const fired = await new Promise<number>(resolve => {
+		vi.useFakeTimers();
+		try {
+			// At 100 times real speed, 5 simulated seconds are 50 real milliseconds.
+			const clock = new SimClock(100, 0);
+			let fired: number | undefined;
 			clock.setTimeout(() => {
-				resolve(clock.now());
+				fired = clock.now();
 			}, 5000);
-		});
-		expect(fired).toBeGreaterThanOrEqual(5000);
-		expect(fired).toBeLessThan(15_000);
-		expect(clock.pendingTimers).toBe(0);
+			await vi.advanceTimersByTimeAsync(49);
+			expect(fired).toBeUndefined();
+			expect(clock.now()).toBe(4900);
+			await vi.advanceTimersByTimeAsync(1);
+			expect(fired).toBe(5000);
+			expect(clock.pendingTimers).toBe(0);
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 
 	test('close() clears every pending timer', () => {
