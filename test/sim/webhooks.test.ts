@@ -46,9 +46,8 @@ describe('webhooks', () => {
 		expect(receiver.deliveries).toHaveLength(3);
 		const gaps = [receiver.deliveries[1]!.at - receiver.deliveries[0]!.at, receiver.deliveries[2]!.at - receiver.deliveries[1]!.at];
 		for (const gap of gaps) {
-			// 10 simulated seconds at speed 50 = 200 ms real.
+			// 10 simulated seconds at speed 50 = 200 ms real: not sooner (how much later says only how busy the machine is).
 			expect(gap).toBeGreaterThanOrEqual(180);
-			expect(gap).toBeLessThan(600);
 		}
 
 		expect((await sim.status('echo', id)).body).toEqual(done);
