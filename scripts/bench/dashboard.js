@@ -3,7 +3,7 @@ import {execFileSync, spawn} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {loadavg, tmpdir} from 'node:os';
 import path from 'node:path';
-import {cpuSeconds, keyToFrameP95, measure, p95, peakRssBytes, sleep, startPodtop, startSim, waitForOutput} from './pty.js';
+import {cpuSeconds, keyToFrameP95, measure, p95, peakRssBytes, sleep, startPodtop, startSim, waitForOutput, paneCount} from './pty.js';
 
 const mb = bytes => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const pct = share => `${(share * 100).toFixed(2)} %`;
@@ -39,7 +39,7 @@ if (all) {
 if (all) {
 	const sim = await startSim(['--no-load', '--pods', '0', '--endpoints', '8']);
 	const session = startPodtop({simUrl: sim.url});
-	await waitForOutput(session, /Endpoints \(8\)/);
+	await waitForOutput(session, paneCount('Endpoints', 8));
 	// Cold starts finish and podtop's own rates settle at zero within a minute; from then on nothing changes.
 	await sleep(60_000);
 	const idle = await measure(session, 20);
@@ -53,7 +53,7 @@ if (all) {
 if (all) {
 	const sim = await startSim([]);
 	const session = startPodtop({simUrl: sim.url});
-	await waitForOutput(session, /Endpoints \(8\)/);
+	await waitForOutput(session, paneCount('Endpoints', 8));
 	await sleep(5000);
 	const endpoints = await measure(session, 20);
 	report('steady CPU, Endpoints pane', pct(endpoints.cpu), '≤ 3 %');
@@ -72,7 +72,7 @@ if (all) {
 if (all) {
 	const sim = await startSim(['--no-load', '--pods', '0', '--endpoints', '8']);
 	const session = startPodtop({simUrl: sim.url});
-	await waitForOutput(session, /Endpoints \(8\)/);
+	await waitForOutput(session, paneCount('Endpoints', 8));
 	const total = [];
 	for (let run = 0; run < 30; run++) {
 		session.press('n');
@@ -85,7 +85,7 @@ if (all) {
 		await waitForOutput(session, /Job \S+ on \S+ +Esc back/);
 		total.push(performance.now() - sent);
 		session.press('\u001B');
-		await waitForOutput(session, /Endpoints \(8\)/);
+		await waitForOutput(session, paneCount('Endpoints', 8));
 		session.text = '';
 		await sleep(100);
 	}
@@ -144,9 +144,9 @@ async function steadyAtScale(launch, history = true) {
 	const state = mkdtempSync(path.join(tmpdir(), 'podtop-bench-state-'));
 	const sim = await startSim(['--endpoints', '500', '--pods', '2000']);
 	const session = startPodtop({simUrl: sim.url, launch, extraEnv: {XDG_STATE_HOME: state}, args: history ? [] : ['--no-history']});
-	await waitForOutput(session, /Endpoints \(500\)/, 60_000);
+	await waitForOutput(session, paneCount('Endpoints', 500), 60_000);
 	session.press('2');
-	await waitForOutput(session, /Pods \(2000\)/, 60_000);
+	await waitForOutput(session, paneCount('Pods', 2000), 60_000);
 	// The first minute holds one-off work (the first minute's rollup prepares its statements, code warms up, the heap
 	// finds its size): 4 % in the 30 s after a 30 s wait. Measured from then, three minutes: one minute of one build moved
 	// by ±0.4 points between runs (this VM's speed moves by half within minutes), three by about half that. Each minute

@@ -8,7 +8,7 @@
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {cli, sleep, startPodtop, startSim, waitForOutput} from './pty.js';
+import {cli, sleep, startPodtop, startSim, waitForOutput, paneCount} from './pty.js';
 
 const [secondsText = '150', bundle = cli, ...flags] = process.argv.slice(2);
 const seconds = Number(secondsText);
@@ -31,9 +31,9 @@ session.listeners.add(chunk => {
 	trace += chunk.toString('latin1');
 });
 try {
-	await waitForOutput(session, /Endpoints \(500\)/, 60_000);
+	await waitForOutput(session, paneCount('Endpoints', 500), 60_000);
 	session.press('2');
-	await waitForOutput(session, /Pods \(2000\)/, 60_000);
+	await waitForOutput(session, paneCount('Pods', 2000), 60_000);
 	await sleep(60_000);
 	trace = '';
 	await sleep(seconds * 1000);

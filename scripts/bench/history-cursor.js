@@ -9,7 +9,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {formatClock} from '../../dist/format/clock.js';
 import {historyFileName, takeWriterLock} from '../../dist/history/history-file.js';
-import {cpuSeconds, sleep, startPodtop, startSim, waitForOutput} from './pty.js';
+import {cpuSeconds, sleep, startPodtop, startSim, waitForOutput, paneCount} from './pty.js';
 import {trackScreen, waitForScreen} from './screen.js';
 import {weekFleet} from './history-week.js';
 
@@ -101,7 +101,7 @@ export async function cursorBench({week, report, presses = 60}) {
 	const session = startPodtop({simUrl: sim.url, extraEnv: {XDG_STATE_HOME: state, TZ: 'UTC'}});
 	const screen = trackScreen(session);
 	try {
-		await waitForOutput(session, /Endpoints \(1000\)/, 60_000);
+		await waitForOutput(session, paneCount('Endpoints', 1000), 60_000);
 		await sleep(3000);
 		const windows = await windowChanges(session, screen, 10);
 		report(

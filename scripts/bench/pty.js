@@ -32,7 +32,18 @@ it is started: 'bin' runs the bundle itself (its shebang's Node flags apply), 'n
 with `nodeArgs` before the script if any. `bundle` is another build's `podtop.js` (side-by-side.js);
 `node` the Node binary it runs on (this bench's own unless told: another runtime's build side by side).
 */
-export function startPodtop({columns = 120, rows = 40, args = [], simUrl, apiKey = 'bench-key', extraEnv = {}, launch = 'bin', nodeArgs = [], bundle = cli, node = process.execPath}) {
+export function startPodtop({
+	columns = 120,
+	rows = 40,
+	args = [],
+	simUrl,
+	apiKey = 'bench-key',
+	extraEnv = {},
+	launch = 'bin',
+	nodeArgs = [],
+	bundle = cli,
+	node = process.execPath,
+}) {
 	const env = {...process.env, NODE_ENV: 'production', LANG: 'C.UTF-8', TERM: 'xterm-256color', HOME: '/nonexistent-podtop-home', ...extraEnv};
 	delete env.CI;
 	delete env.RUNPOD_API_KEY;
@@ -80,6 +91,12 @@ export function startPodtop({columns = 120, rows = 40, args = [], simUrl, apiKey
 	});
 	return session;
 }
+
+/**
+A pane's title with its count, as it reaches the terminal: whole on the first frame, or the count alone
+after a cursor move and a line clear (Ink draws only what changed on a line: "500) · 1h" after "Endpoints (0)").
+*/
+export const paneCount = (title, count) => new RegExp(String.raw`(${title} \(|\[K(\u001B\[[\d;]*m)*)${count}\)`);
 
 export async function waitForOutput(session, pattern, timeoutMs = 15_000) {
 	if (pattern.test(session.text)) {

@@ -8,7 +8,7 @@
 import {mkdtempSync, readdirSync, rmSync} from 'node:fs';
 import {loadavg, tmpdir} from 'node:os';
 import path from 'node:path';
-import {keyToFrameP95, peakRssBytes, rssBytes, sleep, startPodtop, startSim, statCpuSeconds, waitForOutput} from './pty.js';
+import {keyToFrameP95, peakRssBytes, rssBytes, sleep, startPodtop, startSim, statCpuSeconds, waitForOutput, paneCount} from './pty.js';
 
 const [bundleA, bundleB, minutesText = '4', launch = 'bin', endpoints = '500', pods = '2000'] = process.argv.slice(2);
 if (!bundleA || !bundleB) {
@@ -41,10 +41,9 @@ const sessions = [bundleA, bundleB].map(argument => {
 });
 try {
 	for (const session of sessions) {
-		// Ink sends only what changed on a line: the count may come alone ("500) · 1h") after "Endpoints (0)".
-		await waitForOutput(session, new RegExp(String.raw`(Endpoints \(|\[K(\u001B\[[\d;]*m)*)${endpoints}\)`), 120_000);
+		await waitForOutput(session, paneCount('Endpoints', endpoints), 120_000);
 		session.press('2');
-		await waitForOutput(session, new RegExp(String.raw`(Pods \(|\[K(\u001B\[[\d;]*m)*)${pods}\)`), 120_000);
+		await waitForOutput(session, paneCount('Pods', pods), 120_000);
 	}
 
 	// The first minute's one-off work (statements prepared, code warming, the heap finding its size) left out.
