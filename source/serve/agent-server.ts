@@ -29,7 +29,7 @@ type Options = {
 	/** …as is one with this much unsent: the agent never buffers without bound for a stuck reader. */
 	readonly maxBufferBytes?: number;
 	readonly tickMs?: number;
-	/** How long a new connection may take to say hello and prove the account. */
+	/** How long a new connection may take to say hello and prove the account: two round trips since the handshake became mutual, which a host at a load of 20 on two cores still meets in 10 s; a peer that never finishes holds its socket no longer. */
 	readonly helloTimeoutMs?: number;
 	/** One line per client attached, refused or dropped (stderr in `podtop agent`). */
 	readonly log?: (line: string) => void;
@@ -54,7 +54,7 @@ export async function serveAgent({
 	drainTimeoutMs = 10_000,
 	maxBufferBytes = 64 * 1024 * 1024,
 	tickMs = agentTickMs,
-	helloTimeoutMs = 2000,
+	helloTimeoutMs = 10_000,
 	log = () => undefined,
 	history,
 	about = () => ({}),
