@@ -1,0 +1,67 @@
+import {afterEach, describe, expect, test} from 'vitest';
+import {App} from '../../source/dashboard/app.js';
+import type {Engine, EngineOptions} from '../../source/engine/create-engine.js';
+import type {StartSimulatorOptions} from '../../source/sim/start-simulator.js';
+import {engineFor} from '../helpers/engine.js';
+import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
+import {frameMatching, renderWith, tick} from '../helpers/ui-fixture.js';
+
+let sim: TestSim | undefined;
+let engine: Engine | undefined;
+afterEach(async () => {
+	await engine?.close();
+	await sim?.close();
+	engine = undefined;
+	sim = undefined;
+});
+
+const echo = {id: 'ep-echo', name: 'echo', workersMin: 1, workersMax: 1, flashBoot: true};
+
+async function dashboard(simOptions: StartSimulatorOptions = {}, engineOptions: Omit<EngineOptions, 'target'> = {}) {
+	sim = await startTestSim({endpoints: [echo], ...simOptions});
+	engine = await engineFor(sim, {poll: ['endpoints', 'jobs'], budget: {graphqlPerWindow: 50}, ...engineOptions});
+	engine.start();
+	const rendered = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine});
+	await frameMatching(rendered.lastFrame, /echo/);
+	return {...rendered, sim};
+}
+
+/** The job view's parts in a frame: its title's right end, its status line, its chunk count and the rows of text under its rule. */
+function jobFrame(frame: string) {
+	const lines = frame.split('\n');
+	const rule = lines.findIndex(line => /^─{20,}$/.test(line));
+	const footer = lines.findIndex((line, index) => index > rule && line.startsWith('Esc back · '));
+	return {
+		title: lines[rule - 3] ?? '',
+		status: lines[rule - 2] ?? '',
+		chunks: Number(/chunks (\d+)/.exec(lines[rule - 1] ?? '')?.[1] ?? Number.NaN),
+		unseen: Number(/▼ (\d+) unseen lines?/.exec(lines[rule - 3] ?? '')?.[1] ?? 0),
+		text: lines.slice(rule + 1, footer),
+	};
+}
+
+describe('the job view', () => {
+	test('scrolling up pauses a stream: the same lines stay on screen as more arrive, the unseen count grows with each, G follows again', async () => {
+		const {lastFrame, stdin, sim} = await dashboard();
+		const stream = Array.from({length: 300}, (_, index) => `line ${String(index + 1).padStart(3, '0')}\n`);
+		const jobId = await sim.run('ep-echo', {stream, delay_ms: 30_000});
+		stdin.write(`:job ep-echo ${jobId}\r`);
+		await frameMatching(lastFrame, /line 040/, 15_000);
+		for (const key of 'kkk') {
+			stdin.write(key);
+			await tick(5);
+		}
+
+		const paused = jobFrame(await frameMatching(lastFrame, /▼ 3 unseen lines · G to follow/));
+		expect(paused.text[0]).toMatch(/^line \d{3}$/);
+		// Ten more lines arrive while paused.
+		const later = jobFrame(await waitFor(() => (jobFrame(lastFrame() ?? '').chunks >= paused.chunks + 10 ? lastFrame() : undefined), 15_000));
+		expect(later.text).toEqual(paused.text);
+		expect(later.unseen - paused.unseen).toBe(later.chunks - paused.chunks);
+		expect(later.title).toMatch(/G to follow$/);
+		stdin.write('G');
+		const following = jobFrame(await frameMatching(lastFrame, /following/));
+		const shown = following.text.findLast(line => /^line \d{3}$/.test(line));
+		expect(Number(shown?.slice(5))).toBeGreaterThanOrEqual(later.chunks);
+	}, 60_000);
+});
