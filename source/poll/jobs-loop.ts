@@ -94,6 +94,9 @@ export function createJobsLoop({
 					return true;
 				}
 
+				// Running again (a retry): when this attempt ends, its stream is read to its end too.
+				drained.delete(job.key);
+
 				const every = job.follow
 					? cadence.streamMs
 					: job.status === 'IN_PROGRESS'

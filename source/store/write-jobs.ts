@@ -26,6 +26,15 @@ export type JobWrites = {
 	readonly setJobError: (key: string, error: string, kind: ApiErrorKind) => void;
 };
 
+/** Back in the queue after it ran or ended (a retry): a new attempt, which shows only its own figures. */
+const isNewAttempt = (job: TrackedJob, status: string) => status === 'IN_QUEUE' && (job.status === 'IN_PROGRESS' || isTerminalStatus(job.status));
+
+/** A job as its new attempt starts: the times, worker, error, output, metrics and text of the attempt before are gone. */
+function newAttempt(job: TrackedJob): TrackedJob {
+	const {delayTime, executionTime, workerId, error, output, metrics, streamEnded, ...kept} = job;
+	return {...kept, chunkCount: 0, text: ''};
+}
+
 /** Over the limit: drop the oldest finished, unfollowed jobs first, then the oldest of any. Returns the keys dropped. */
 function evict(byKey: Map<string, TrackedJob>): string[] {
 	const dropped: string[] = [];
@@ -100,7 +109,8 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 			);
 		},
 		updateJob(key, body, at) {
-			patch(key, job => {
+			patch(key, tracked => {
+				const job = isNewAttempt(tracked, body.status) ? newAttempt(tracked) : tracked;
 				const same =
 					body.status === job.status &&
 					body.delayTime === job.delayTime &&
@@ -126,7 +136,8 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 			});
 		},
 		appendStream(key, streamStatus, chunks, at) {
-			patch(key, job => {
+			patch(key, tracked => {
+				const job = isNewAttempt(tracked, streamStatus) ? newAttempt(tracked) : tracked;
 				// A terminal state comes with its /status answer (output, error, times), never from
 				// the stream alone: a follower must not see FAILED before it can see why.
 				const status = isTerminalStatus(streamStatus) && !isTerminalStatus(job.status) ? job.status : streamStatus;

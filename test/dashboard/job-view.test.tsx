@@ -64,4 +64,43 @@ describe('the job view', () => {
 		const shown = following.text.findLast(line => /^line \d{3}$/.test(line));
 		expect(Number(shown?.slice(5))).toBeGreaterThanOrEqual(later.chunks);
 	}, 60_000);
+
+	test('a cancelled job says it ended and how, not that it is following or waiting for output', async () => {
+		const {lastFrame, stdin, sim} = await dashboard();
+		await sim.run('ep-echo', {delay_ms: 600_000});
+		const queued = await sim.run('ep-echo', {delay_ms: 10});
+		stdin.write(`:job ep-echo ${queued}\r`);
+		await frameMatching(lastFrame, /IN_QUEUE/, 10_000);
+		stdin.write('c');
+		await frameMatching(lastFrame, /Cancel job \S+ on echo\? y\/N/);
+		stdin.write('y');
+		const cancelled = jobFrame(await frameMatching(lastFrame, /CANCELLED/, 10_000));
+		expect(cancelled.title).toMatch(/ended: cancelled$/);
+		expect(cancelled.title).not.toMatch(/following/);
+		expect(cancelled.text[0]).toBe('cancelled without output');
+		expect(lastFrame()).not.toMatch(/waiting for output/);
+	}, 30_000);
+
+	test("a retried job shows its new attempt only: the attempt before's delay, execution time, worker, error and output are gone", async () => {
+		const {lastFrame, stdin, sim} = await dashboard();
+		const failing = await sim.run('ep-echo', {error: 'boom', delay_ms: 200});
+		stdin.write(`:job ep-echo ${failing}\r`);
+		const failed = jobFrame(await frameMatching(lastFrame, /FAILED · delay \S+ · execution \d\S* · worker \w+/, 10_000));
+		expect(failed.text).toContain('error: boom');
+		// The one worker busy: the retry waits in the queue.
+		const blocker = await sim.run('ep-echo', {delay_ms: 600_000});
+		await waitFor(async () => (await sim.status('ep-echo', blocker)).body.status === 'IN_PROGRESS');
+		stdin.write('R');
+		await frameMatching(lastFrame, /Retry job \S+ on echo\? y\/N/);
+		stdin.write('y');
+		const retried = jobFrame(await frameMatching(lastFrame, /^IN_QUEUE/m, 10_000));
+		expect(retried.status).toBe('IN_QUEUE · delay – · execution – · worker –');
+		expect(retried.title).toMatch(/following$/);
+		expect(retried.text[0]).toBe('waiting for output…');
+		expect(lastFrame()).not.toMatch(/boom/);
+		// Its worker free again, the new attempt fails as the first did, and reports its own figures.
+		await sim.call('POST', `/v2/ep-echo/cancel/${blocker}`);
+		const again = jobFrame(await frameMatching(lastFrame, /FAILED · delay \S+ · execution \d\S* · worker \w+/, 10_000));
+		expect(again.text).toContain('error: boom');
+	}, 30_000);
 });
