@@ -65,7 +65,7 @@ export function JobView({endpointId, jobId, width, height}: Props) {
 	const visible = lines.slice(Math.max(0, end - bodyHeight), end);
 	const ending = jobEnding(job.status);
 	const follow = followLabel(pausedAt !== undefined, below, ending, glyphs.down);
-	const empty = ending === undefined ? 'waiting for output…' : `${ending} without output`;
+	const empty = ending === undefined ? (job.starting ? 'waiting for the job to start…' : 'waiting for output…') : `${ending} without output`;
 	return (
 		<Box flexDirection='column' width={width} height={height}>
 			{/* One row, however long the id: a title that wrapped would push the picture and text down a row. */}
@@ -85,7 +85,7 @@ export function JobView({endpointId, jobId, width, height}: Props) {
 				<Text bold color={statusTone}>
 					{sanitizeLine(job.status)}
 				</Text>
-				{` · delay ${formatMillis(job.delayTime)} · execution ${formatMillis(job.executionTime)} · worker ${sanitizeLine(job.workerId ?? '–')}${job.lastError ? ` · ${glyphs.warning} ${sanitizeLine(job.lastError)}` : ''}`}
+				{` · delay ${formatMillis(job.delayTime)} · execution ${formatMillis(job.executionTime)} · worker ${sanitizeLine(job.workerId ?? '–')}${job.lastError ? ` · ${glyphs.warning} ${sanitizeLine(job.lastError)}` : ''}${job.starting ? ' · waiting for the job to start' : ''}`}
 			</Text>
 			<Text dimColor wrap='truncate'>
 				{metricsLine(job)}

@@ -1,8 +1,9 @@
 import {afterEach, describe, expect, test} from 'vitest';
 import {App} from '../../source/dashboard/app.js';
 import type {Engine, EngineOptions} from '../../source/engine/create-engine.js';
+import {defaultCadence} from '../../source/poll/cadence.js';
 import type {StartSimulatorOptions} from '../../source/sim/start-simulator.js';
-import {engineFor} from '../helpers/engine.js';
+import {engineFor, simStats} from '../helpers/engine.js';
 import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
 import {frameMatching, renderWith, tick} from '../helpers/ui-fixture.js';
 
@@ -17,12 +18,12 @@ afterEach(async () => {
 
 const echo = {id: 'ep-echo', name: 'echo', workersMin: 1, workersMax: 1, flashBoot: true};
 
-async function dashboard(simOptions: StartSimulatorOptions = {}, engineOptions: Omit<EngineOptions, 'target'> = {}) {
+async function dashboard(simOptions: StartSimulatorOptions = {}, engineOptions: Omit<EngineOptions, 'target'> = {}, shown = /echo/) {
 	sim = await startTestSim({endpoints: [echo], ...simOptions});
 	engine = await engineFor(sim, {poll: ['endpoints', 'jobs'], budget: {graphqlPerWindow: 50}, ...engineOptions});
 	engine.start();
 	const rendered = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine});
-	await frameMatching(rendered.lastFrame, /echo/);
+	await frameMatching(rendered.lastFrame, shown);
 	return {...rendered, sim};
 }
 
@@ -38,6 +39,26 @@ function jobFrame(frame: string) {
 		unseen: Number(/▼ (\d+) unseen lines?/.exec(lines[rule - 3] ?? '')?.[1] ?? 0),
 		text: lines.slice(rule + 1, footer),
 	};
+}
+
+/** Every frame drawn until one matches `end` (checked every few ms), then that one. */
+async function framesUntil(lastFrame: () => string | undefined, end: RegExp, timeoutMs = 15_000): Promise<string[]> {
+	const frames: string[] = [];
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		const frame = lastFrame() ?? '';
+		if (frames.at(-1) !== frame) {
+			frames.push(frame);
+		}
+
+		if (end.test(frame)) {
+			return frames;
+		}
+
+		await tick(5);
+	}
+
+	throw new Error(`frame never matched ${end}:\n${lastFrame()}`);
 }
 
 describe('the job view', () => {
@@ -102,5 +123,46 @@ describe('the job view', () => {
 		await sim.call('POST', `/v2/ep-echo/cancel/${blocker}`);
 		const again = jobFrame(await frameMatching(lastFrame, /FAILED · delay \S+ · execution \d\S* · worker \w+/, 10_000));
 		expect(again.text).toContain('error: boom');
+	}, 30_000);
+
+	test('starting a chat never shows a 404: the chat is its answer, no job to ask /stream about', async () => {
+		const llm = {id: 'ep-llm', name: 'llama', worker: 'text-generation' as const, workersMin: 1, workersMax: 1, flashBoot: true};
+		const {lastFrame, stdin, sim} = await dashboard({speed: 20, endpoints: [llm]}, {}, /llama/);
+		stdin.write('t');
+		await frameMatching(lastFrame, /Send a test job to llama\? y\/N/);
+		stdin.write('c');
+		const frames = await framesUntil(lastFrame, /COMPLETED/);
+		expect(frames.filter(frame => /not found|HTTP 404/.test(frame))).toEqual([]);
+		expect((await simStats(sim))['ep-llm']!.stream).toBeUndefined();
+	}, 30_000);
+
+	test('a job this client just submitted that the service does not know yet is waiting to start, not an error', async () => {
+		const {lastFrame, stdin, sim} = await dashboard();
+		// The service answers /stream 404 three times before it knows the job.
+		await sim.call('POST', '/__sim/faults', {body: {kind: 'status', status: 404, operation: 'stream', endpoint: 'ep-echo', count: 3}});
+		stdin.write('t');
+		await frameMatching(lastFrame, /Send a test job to echo\? y\/N/);
+		stdin.write('y');
+		const frames = await framesUntil(lastFrame, /COMPLETED/);
+		expect(frames.filter(frame => /not found|HTTP 404/.test(frame))).toEqual([]);
+		expect(frames.some(frame => /IN_QUEUE · .* · waiting for the job to start/.test(frame))).toBe(true);
+		expect((await simStats(sim))['ep-echo']!.stream!.requests).toBeGreaterThan(3);
+	}, 30_000);
+
+	test('a job this client submitted that stays unknown past the grace is gone: then the 404 is said', async () => {
+		const {lastFrame, stdin, sim} = await dashboard({}, {cadence: {...defaultCadence, jobStartGraceMs: 1500}});
+		await sim.call('POST', '/__sim/faults', {
+			body: [
+				{kind: 'status', status: 404, operation: 'stream', endpoint: 'ep-echo', share: 1},
+				{kind: 'status', status: 404, operation: 'status', endpoint: 'ep-echo', share: 1},
+			],
+		});
+		stdin.write('t');
+		await frameMatching(lastFrame, /Send a test job to echo\? y\/N/);
+		stdin.write('y');
+		const frames = await framesUntil(lastFrame, /⚠ not found: stream /);
+		const waiting = frames.findIndex(frame => frame.includes('waiting for the job to start'));
+		expect(waiting).toBeGreaterThanOrEqual(0);
+		expect(frames.findIndex(frame => frame.includes('not found'))).toBeGreaterThan(waiting);
 	}, 30_000);
 });
