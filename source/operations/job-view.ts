@@ -13,12 +13,6 @@ function jobText(context: OperationContext): {lines: number; rows: number} {
 	return {lines: body.lines.length, rows: Math.max(1, body.textRows)};
 }
 
-/** How far the job view can scroll back: its lines less a screenful. */
-function scrollMax(context: OperationContext): number {
-	const {lines, rows} = jobText(context);
-	return lines - rows;
-}
-
 const scroll = (id: string, title: string, keys: readonly string[], step: (context: OperationContext) => {by?: number; to?: 'top' | 'tail'}, footer?: string) =>
 	defineOperation({
 		id,
@@ -29,7 +23,7 @@ const scroll = (id: string, title: string, keys: readonly string[], step: (conte
 		footer,
 		target: () => undefined,
 		run(context) {
-			context.view.dispatch({type: 'scroll-job', max: scrollMax(context), ...step(context)});
+			context.view.dispatch({type: 'scroll-job', ...jobText(context), ...step(context)});
 		},
 	});
 

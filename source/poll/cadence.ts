@@ -18,6 +18,8 @@ export type Cadence = {
 	readonly jobInQueueMs: number;
 	readonly jobUnknownMs: number;
 	readonly streamMs: number;
+	/** A job this client submitted that the service answers 404 for this long is still starting (not yet known to /stream or /status), not gone. */
+	readonly jobStartGraceMs: number;
 	readonly budgetPublishMs: number;
 };
 
@@ -37,5 +39,6 @@ export const defaultCadence: Cadence = {
 	jobInQueueMs: 5000,
 	jobUnknownMs: 2000,
 	streamMs: 500,
+	jobStartGraceMs: 30_000,
 	budgetPublishMs: 1000,
 };

@@ -37,13 +37,33 @@ export function createJobsLoop({
 	/** Ended followed jobs whose stream has had its one last read (tried once, whatever it answered). */
 	const drained = new Set<string>();
 	const listeners = new Map<string, Set<ChunkListener>>();
+	/** `<job key> <route>`: the routes that have answered for a job; a 404 from one of them means it is gone. */
+	const known = new Set<string>();
+
+	/**
+	A 404 from a route that has never answered for a job this client submitted moments ago: the job is
+	not known there yet (/stream lags /run), so it is still starting.
+	*/
+	const starting = (job: TrackedJob, route: string, error: unknown) =>
+		error instanceof ApiError &&
+		error.kind === 'not-found' &&
+		job.submittedAt !== undefined &&
+		!known.has(`${job.key} ${route}`) &&
+		now() - job.submittedAt < cadence.jobStartGraceMs;
 
 	const pollJob = async (job: TrackedJob) => {
+		// A chat is its answer's stream: the service has no job by its id to poll.
+		if (job.via === 'compat') {
+			return;
+		}
+
 		lastPolled.set(job.key, now());
+		let route = 'stream';
 		const jobPriority: Priority = job.follow ? 'visible' : 'background';
 		try {
 			if (job.follow && job.status !== 'UNKNOWN') {
 				const body = await api.stream(job.endpointId, job.id, jobPriority);
+				known.add(`${job.key} stream`);
 				if (body.stream.length > 0) {
 					for (const listener of listeners.get(job.key) ?? []) {
 						listener(body.stream);
@@ -57,8 +77,15 @@ export function createJobsLoop({
 				}
 			}
 
+			route = 'status';
 			writes.updateJob(job.key, await api.status(job.endpointId, job.id, jobPriority), now());
+			known.add(`${job.key} status`);
 		} catch (error) {
+			if (starting(job, route, error)) {
+				writes.setJobStarting(job.key);
+				return;
+			}
+
 			writes.setJobError(job.key, describeError(error), errorKind(error));
 		}
 	};
@@ -78,6 +105,12 @@ export function createJobsLoop({
 				}
 			}
 
+			for (const routeKey of known) {
+				if (!byKey.has(routeKey.slice(0, routeKey.lastIndexOf(' ')))) {
+					known.delete(routeKey);
+				}
+			}
+
 			const due = [...byKey.values()].filter(job => {
 				if (job.via === 'compat') {
 					return false;
@@ -93,6 +126,9 @@ export function createJobsLoop({
 					drained.add(job.key);
 					return true;
 				}
+
+				// Running again (a retry): when this attempt ends, its stream is read to its end too.
+				drained.delete(job.key);
 
 				const every = job.follow
 					? cadence.streamMs

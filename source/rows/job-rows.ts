@@ -45,6 +45,11 @@ export const jobColumns: readonly Column[] = [
 
 const terminalStatuses = new Set(['COMPLETED', 'FAILED', 'TIMED_OUT', 'CANCELLED']);
 
+/** How an ended job ended, in words (`cancelled`, `timed out`); undefined while it has not. */
+export function jobEnding(status: string): string | undefined {
+	return terminalStatuses.has(status) ? status.toLowerCase().replace('_', ' ') : undefined;
+}
+
 /** Whether a job's status is one the filter lets through: `active` is queued or running, `failed` includes TIMED_OUT. */
 export function matchesStatusFilter(status: string, filter: JobStatusFilter): boolean {
 	switch (filter) {

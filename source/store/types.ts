@@ -88,6 +88,10 @@ export type TrackedJob = {
 	/** The latest poll of this job failed: what happened, and of which kind (a 404 ends a `job` tail with 4). */
 	readonly lastError?: string;
 	readonly lastErrorKind?: ApiErrorKind;
+	/** Submitted by this client (ms): the service may not know it for a moment yet. */
+	readonly submittedAt?: number;
+	/** This client submitted it and the service does not know it yet: waiting for it to start, not an error. */
+	readonly starting?: boolean;
 	/** A chat over the OpenAI-compatible routes: its text comes with the answer, so it is never polled. */
 	readonly via?: 'compat';
 };

@@ -18,13 +18,25 @@ string is cheap, cutting it copies it, so cutting on every chunk would churn mem
 const tail = (text: string, limit: number) => (text.length > limit * 1.25 ? text.slice(text.length - limit) : text);
 
 export type JobWrites = {
-	readonly trackJob: (endpointId: string, jobId: string, options?: {follow?: boolean; at?: number; via?: 'compat'}) => string;
+	/** `submitted`: this client just submitted it (a 404 for a moment is the job not known yet, not gone). */
+	readonly trackJob: (endpointId: string, jobId: string, options?: {follow?: boolean; at?: number; via?: 'compat'; submitted?: boolean}) => string;
 	readonly untrackJob: (key: string) => void;
 	readonly setFollow: (key: string, follow: boolean) => void;
 	readonly updateJob: (key: string, body: JobStatusBody, at: number) => void;
 	readonly appendStream: (key: string, status: string, chunks: readonly StreamChunk[], at: number) => void;
 	readonly setJobError: (key: string, error: string, kind: ApiErrorKind) => void;
+	/** The service does not know a job this client just submitted yet: it is starting. */
+	readonly setJobStarting: (key: string) => void;
 };
+
+/** Back in the queue after it ran or ended (a retry): a new attempt, which shows only its own figures. */
+const isNewAttempt = (job: TrackedJob, status: string) => status === 'IN_QUEUE' && (job.status === 'IN_PROGRESS' || isTerminalStatus(job.status));
+
+/** A job as its new attempt starts: the times, worker, error, output, metrics and text of the attempt before are gone. */
+function newAttempt(job: TrackedJob): TrackedJob {
+	const {delayTime, executionTime, workerId, error, output, metrics, streamEnded, ...kept} = job;
+	return {...kept, chunkCount: 0, text: ''};
+}
 
 /** Over the limit: drop the oldest finished, unfollowed jobs first, then the oldest of any. Returns the keys dropped. */
 function evict(byKey: Map<string, TrackedJob>): string[] {
@@ -73,7 +85,7 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 	};
 
 	return {
-		trackJob(endpointId, jobId, {follow = false, at = Date.now(), via} = {}) {
+		trackJob(endpointId, jobId, {follow = false, at = Date.now(), via, submitted = false} = {}) {
 			const key = jobKey(endpointId, jobId);
 			if (byKey.has(key)) {
 				if (follow) {
@@ -83,7 +95,19 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 				return key;
 			}
 
-			byKey.set(key, {key, endpointId, id: jobId, status: 'UNKNOWN', trackedAt: at, updatedAt: at, follow, chunkCount: 0, text: '', ...(via ? {via} : {})});
+			byKey.set(key, {
+				key,
+				endpointId,
+				id: jobId,
+				status: 'UNKNOWN',
+				trackedAt: at,
+				updatedAt: at,
+				follow,
+				chunkCount: 0,
+				text: '',
+				...(via ? {via} : {}),
+				...(submitted ? {submittedAt: at} : {}),
+			});
 			publish([key, ...evict(byKey)]);
 			return key;
 		},
@@ -100,7 +124,8 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 			);
 		},
 		updateJob(key, body, at) {
-			patch(key, job => {
+			patch(key, tracked => {
+				const job = isNewAttempt(tracked, body.status) ? newAttempt(tracked) : tracked;
 				const same =
 					body.status === job.status &&
 					body.delayTime === job.delayTime &&
@@ -108,7 +133,8 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 					body.workerId === job.workerId &&
 					body.error === job.error &&
 					body.output === job.output &&
-					job.lastError === undefined;
+					job.lastError === undefined &&
+					job.starting === undefined;
 				return same
 					? job
 					: {
@@ -121,17 +147,19 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 							output: body.output,
 							lastError: undefined,
 							lastErrorKind: undefined,
+							starting: undefined,
 							updatedAt: at,
 						};
 			});
 		},
 		appendStream(key, streamStatus, chunks, at) {
-			patch(key, job => {
+			patch(key, tracked => {
+				const job = isNewAttempt(tracked, streamStatus) ? newAttempt(tracked) : tracked;
 				// A terminal state comes with its /status answer (output, error, times), never from
 				// the stream alone: a follower must not see FAILED before it can see why.
 				const status = isTerminalStatus(streamStatus) && !isTerminalStatus(job.status) ? job.status : streamStatus;
 				const streamEnded = job.streamEnded === true || isTerminalStatus(streamStatus);
-				if (chunks.length === 0 && status === job.status && streamEnded === (job.streamEnded === true)) {
+				if (chunks.length === 0 && status === job.status && streamEnded === (job.streamEnded === true) && job.starting === undefined) {
 					return job;
 				}
 
@@ -144,13 +172,21 @@ export function jobWrites(set: SetState, get: GetState, byKey: Map<string, Track
 					chunkCount: job.chunkCount + chunks.length,
 					lastError: undefined,
 					lastErrorKind: undefined,
+					starting: undefined,
 					text: tail(text, job.follow ? textLimit : unfollowedTextLimit),
 					metrics: [...chunks].reverse().find(chunk => chunk.metrics)?.metrics ?? job.metrics,
 				};
 			});
 		},
 		setJobError(key, error, kind) {
-			patch(key, job => (job.lastError === error && job.lastErrorKind === kind ? job : {...job, lastError: error, lastErrorKind: kind}));
+			patch(key, job =>
+				job.lastError === error && job.lastErrorKind === kind && job.starting === undefined
+					? job
+					: {...job, lastError: error, lastErrorKind: kind, starting: undefined},
+			);
+		},
+		setJobStarting(key) {
+			patch(key, job => (job.starting ? job : {...job, starting: true, lastError: undefined, lastErrorKind: undefined}));
 		},
 	};
 }

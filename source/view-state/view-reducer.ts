@@ -50,7 +50,8 @@ export type ViewAction =
 	/** The dashboard now shows another account: back to the list, live, nothing selected or open; the pane, sorts, filters and windows stay. */
 	| {readonly type: 'switch-account'; readonly message?: string}
 	/** `max`: the most lines there are to scroll back (the job's lines less a screenful). */
-	| {readonly type: 'scroll-job'; readonly by?: number; readonly to?: 'top' | 'tail'; readonly max: number};
+	/** `by` lines up (down when negative) in a job's `lines`, `rows` of them shown; at the last line it follows the tail again. */
+	| {readonly type: 'scroll-job'; readonly by?: number; readonly to?: 'top' | 'tail'; readonly lines: number; readonly rows: number};
 
 const unselected: Selection = {key: undefined, index: 0};
 
@@ -105,11 +106,11 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 
 		case 'open': {
 			const reset = action.view.type === 'endpoint' ? {selected: {...state.selected, endpoint: {key: undefined, index: 0}}} : {};
-			return {...state, ...reset, views: [...state.views, action.view], jobScroll: 0, message: undefined};
+			return {...state, ...reset, views: [...state.views, action.view], jobEnd: undefined, message: undefined};
 		}
 
 		case 'back': {
-			return state.views.length > 1 ? {...state, views: state.views.slice(0, -1), jobScroll: 0, message: undefined} : state;
+			return state.views.length > 1 ? {...state, views: state.views.slice(0, -1), jobEnd: undefined, message: undefined} : state;
 		}
 
 		case 'sort-next': {
@@ -239,7 +240,7 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 				views: [{type: 'list'}],
 				selected: {endpoints: unselected, pods: unselected, gpus: unselected, endpoint: unselected},
 				overlay: {type: 'none'},
-				jobScroll: 0,
+				jobEnd: undefined,
 				jobStatusFilter: 'all',
 				message: action.message === undefined ? undefined : {text: action.message, tone: 'info'},
 				pending: undefined,
@@ -248,9 +249,12 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 		}
 
 		case 'scroll-job': {
-			const max = Math.max(0, action.max);
-			const jobScroll = action.to === 'top' ? max : action.to === 'tail' ? 0 : Math.max(0, Math.min(max, Math.min(state.jobScroll, max) + (action.by ?? 0)));
-			return jobScroll === state.jobScroll ? state : {...state, jobScroll};
+			const {lines} = action;
+			const first = Math.min(Math.max(1, action.rows), lines);
+			const current = Math.max(first, Math.min(lines, state.jobEnd ?? lines));
+			const end = action.to === 'top' ? first : action.to === 'tail' ? lines : Math.max(first, Math.min(lines, current - (action.by ?? 0)));
+			const jobEnd = end >= lines ? undefined : end;
+			return jobEnd === state.jobEnd ? state : {...state, jobEnd};
 		}
 	}
 }

@@ -100,8 +100,11 @@ export type ViewState = {
 	readonly sort: Readonly<Record<ListPane, SortState>>;
 	readonly filter: Readonly<Record<ListPane, string>>;
 	readonly overlay: Overlay;
-	/** Lines scrolled up from the tail of the job view; 0 follows the tail. */
-	readonly jobScroll: number;
+	/**
+	Where the paused job view ends: one past its last line shown, counted from its first line, so the
+	same lines stay on screen as more arrive. Undefined follows the tail.
+	*/
+	readonly jobEnd: number | undefined;
 	readonly jobStatusFilter: JobStatusFilter;
 	/** A one-line message for the footer (a command's result or error). */
 	readonly message: {readonly text: string; readonly tone: 'info' | 'good' | 'bad'} | undefined;
@@ -139,7 +142,7 @@ export function initialViewState(options: {
 		sort: defaultSort,
 		filter: {endpoints: '', pods: '', gpus: ''},
 		overlay: {type: 'none'},
-		jobScroll: 0,
+		jobEnd: undefined,
 		jobStatusFilter: 'all',
 		message: options.message ? {text: options.message, tone: 'info'} : undefined,
 		pending: undefined,

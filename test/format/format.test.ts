@@ -60,6 +60,18 @@ describe('formatting', () => {
 		expect(fitMiddle('short', 13)).toBe('short');
 	});
 
+	test('stream text wraps at word boundaries: a word that fits moves to the next line whole, a longer one is cut', () => {
+		expect(wrapLines('the measured throughput was 52 tok/s', 20)).toEqual(['the measured', 'throughput was 52', 'tok/s']);
+		expect(wrapLines('see https://example.com/a-very-long-link-indeed now', 16)).toEqual(['see', 'https://example.', 'com/a-very-long-', 'link-indeed now']);
+		// Leading spaces (indented JSON, code) and empty lines stay; the spaces where a line breaks go.
+		expect(wrapLines('{\n  "text": "one two three"\n}', 16)).toEqual(['{', '  "text": "one', 'two three"', '}']);
+		expect(wrapLines('word   spaced', 6)).toEqual(['word', 'spaced']);
+		expect(wrapLines('exactly ten', 7)).toEqual(['exactly', 'ten']);
+		expect(wrapLines('', 8)).toEqual(['']);
+		// Astral characters count as one column each, as the sanitiser leaves them.
+		expect(wrapLines('🙂🙂🙂 🙂🙂', 4)).toEqual(['🙂🙂🙂', '🙂🙂']);
+	});
+
 	test('budget labels say which operation on which endpoint', () => {
 		const names = (id: string) => ({ep1: 'llama-3-8b-instruct'})[id];
 		expect(budgetLabel('graphql', names)).toBe('graphql');

@@ -253,7 +253,7 @@ describe('Job view', () => {
 		const {lastFrame} = renderWith(store, <JobView endpointId='black-forest-labs-flux-1-schnell' jobId={id} width={80} height={10} />);
 		await tick();
 		const lines = lastFrame()!.split('\n');
-		expect(lines[0]).toMatch(/^Job sync-.+following$/);
+		expect(lines[0]).toMatch(/^Job sync-.+ended: completed$/);
 		expect(lines[3]).toMatch(/^─+$/);
 		expect(lines.slice(4, 6)).toEqual(['line one', 'line two']);
 	});
@@ -267,7 +267,7 @@ describe('Job view', () => {
 		await tick();
 		expect(following.lastFrame()).toMatch(/following/);
 		expect(following.lastFrame()).toMatch(/line 39/);
-		const paused = renderWith(store, <JobView endpointId='ep' jobId='job-2' width={60} height={10} />, {view: {jobScroll: 5}});
+		const paused = renderWith(store, <JobView endpointId='ep' jobId='job-2' width={60} height={10} />, {view: {jobEnd: 35}});
 		await tick();
 		expect(paused.lastFrame()).toMatch(/▼ 5 unseen lines · G to follow/);
 		expect(paused.lastFrame()).toMatch(/line 34/);

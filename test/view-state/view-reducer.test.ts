@@ -41,13 +41,20 @@ describe('view state', () => {
 		expect(viewReducer(viewReducer(state, {type: 'next-pane', step: 1}), {type: 'next-pane', step: 1}).pane).toBe('endpoints');
 	});
 
-	test('the job view scrolls within its lines: g goes to the top, G follows the tail again', () => {
-		let state = viewReducer(start, {type: 'scroll-job', by: 5, max: 3});
-		expect(state.jobScroll).toBe(3);
-		state = viewReducer(state, {type: 'scroll-job', by: -1, max: 3});
-		expect(state.jobScroll).toBe(2);
-		expect(viewReducer(state, {type: 'scroll-job', to: 'top', max: 40}).jobScroll).toBe(40);
-		expect(viewReducer(state, {type: 'scroll-job', to: 'tail', max: 40}).jobScroll).toBe(0);
+	test('the job view scrolls within its lines and holds its place as lines arrive: g goes to the top, G or the last line follows the tail again', () => {
+		let state = viewReducer(start, {type: 'scroll-job', by: 5, lines: 50, rows: 10});
+		expect(state.jobEnd).toBe(45);
+		state = viewReducer(state, {type: 'scroll-job', by: -1, lines: 50, rows: 10});
+		expect(state.jobEnd).toBe(46);
+		// More lines arrived: the view still ends where it did.
+		state = viewReducer(state, {type: 'scroll-job', by: 1, lines: 80, rows: 10});
+		expect(state.jobEnd).toBe(45);
+		expect(viewReducer(state, {type: 'scroll-job', by: 100, lines: 80, rows: 10}).jobEnd).toBe(10);
+		expect(viewReducer(state, {type: 'scroll-job', to: 'top', lines: 80, rows: 10}).jobEnd).toBe(10);
+		expect(viewReducer(state, {type: 'scroll-job', to: 'tail', lines: 80, rows: 10}).jobEnd).toBeUndefined();
+		expect(viewReducer(state, {type: 'scroll-job', by: -35, lines: 80, rows: 10}).jobEnd).toBeUndefined();
+		// Fewer lines than rows: nothing to scroll, it keeps following.
+		expect(viewReducer(start, {type: 'scroll-job', by: 1, lines: 8, rows: 10}).jobEnd).toBeUndefined();
 	});
 
 	test('a typed confirmation refused by Enter stays open and remembers it was refused until the text changes', () => {
