@@ -37,6 +37,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint, profile, healt
 		keyFingerprint,
 		profile,
 		via: 'direct',
+		listSource: 'direct',
 		endpoints: {byId: {}, order: []},
 		pods: {byId: {}, order: []},
 		podDetail: undefined,
