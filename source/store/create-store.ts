@@ -45,6 +45,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint, profile, healt
 		gpus: {byId: {}, order: []},
 		jobs: {byKey: jobs, revision: 0, changed: []},
 		connection: {jobApi: {}, graphql: {}},
+		keyRefused: {},
 		budgets: {},
 		alerts: [],
 		probes: {configured: false, byEndpoint: {}},

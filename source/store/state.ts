@@ -63,6 +63,8 @@ export type PodtopState = {
 	readonly gpus: Collection<GpuState>;
 	readonly jobs: TrackedJobs;
 	readonly connection: Readonly<Record<SourceName, ConnectionState>>;
+	/** The sources whose last answer refused the key (401, 403), with that status: each is cleared by its next success. */
+	readonly keyRefused: Readonly<Partial<Record<SourceName, number>>>;
 	readonly budgets: Readonly<Record<string, BudgetState>>;
 	/** The alert rules firing now (`--alerts`), oldest first. */
 	readonly alerts: readonly FiringAlert[];
