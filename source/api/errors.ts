@@ -115,6 +115,11 @@ export function fromTransportError(error: unknown, what: string): ApiError {
 	return new ApiError('network', `${what}: ${code ?? (error instanceof Error ? error.message : 'network error')}`, {cause: error});
 }
 
+/** The HTTP status of a refusal of the key itself (401, 403), or undefined for any other failure. */
+export function keyRefusalStatus(error: unknown): number | undefined {
+	return error instanceof ApiError && error.kind === 'auth' ? (error.status ?? 401) : undefined;
+}
+
 /** A short, key-free line for the UI and for stderr. */
 export function describeError(error: unknown): string {
 	if (error instanceof ApiError) {

@@ -1,8 +1,11 @@
-import {describeError} from '../api/errors.js';
+import {ApiError, describeError, keyRefusalStatus} from '../api/errors.js';
 import {redact} from '../api/redact.js';
 import {createEngine, type Engine, type EngineOptions} from '../engine/create-engine.js';
 import {resolveTarget, type Target, type TargetOptions} from '../engine/resolve-target.js';
+import {keyNotAccepted, retryOnCommandLine} from '../format/key-refused.js';
 import {sanitizeLine} from '../format/sanitize.js';
+import type {PodtopStore} from '../store/create-store.js';
+import {selectKeyRefused} from '../store/key-refused.js';
 import {exitCodeFor} from './exit-code.js';
 
 /**
@@ -27,9 +30,35 @@ export async function withHeadlessEngine(
 		engine = await createEngine({...(typeof options === 'function' ? options(resolved) : options), target: resolved});
 		await run(engine);
 	} catch (error) {
-		process.stderr.write(`podtop: ${sanitizeLine(redact(describeError(error), apiKey))}\n`);
+		// A refused key: what to do about it, not only what the service said.
+		const refused = keyRefusalStatus(error);
+		const line = refused === undefined ? sanitizeLine(redact(describeError(error), apiKey)) : keyNotAccepted(refused, retryOnCommandLine);
+		process.stderr.write(`podtop: ${line}\n`);
 		process.exitCode = exitCodeFor(error);
 	} finally {
 		await engine?.close();
 	}
+}
+
+/** Settles with an auth error once the service refuses the key (a command that polls, like `watch`, ends with exit 3 then); `stop` lets go. */
+export function whenKeyRefused(store: PodtopStore): {readonly refused: Promise<never>; readonly stop: () => void} {
+	let unsubscribe = (): void => undefined;
+	const refused = new Promise<never>((_resolve, reject) => {
+		const check = () => {
+			const status = selectKeyRefused(store.getState());
+			if (status !== undefined) {
+				unsubscribe();
+				reject(new ApiError('auth', `HTTP ${status}`, {status}));
+			}
+		};
+
+		unsubscribe = store.subscribe(check);
+		check();
+	});
+	return {
+		refused,
+		stop() {
+			unsubscribe();
+		},
+	};
 }

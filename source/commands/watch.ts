@@ -6,7 +6,7 @@ import {UsageError} from '../lib/usage-error.js';
 import {alertHelp, loadAlertRules} from './alert-flags.js';
 import {readConnectionFlags, readingConnectionHelp} from './connection-flags.js';
 import {historyHelp, readHistoryFlags} from './history-flags.js';
-import {withHeadlessEngine} from './headless-engine.js';
+import {whenKeyRefused, withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {untilSignal} from './until-signal.js';
 import {commandFlags} from './command-flags.js';
@@ -87,7 +87,13 @@ export async function runWatch(argv: readonly string[]): Promise<void> {
 			}
 		});
 		engine.start();
-		await Promise.race([untilSignal(), stopped]);
-		unsubscribe();
+		// A key the service refuses ends the watch (exit 3, saying what to do): nothing would come of it.
+		const key = whenKeyRefused(engine.store);
+		try {
+			await Promise.race([untilSignal(), stopped, key.refused]);
+		} finally {
+			key.stop();
+			unsubscribe();
+		}
 	});
 }

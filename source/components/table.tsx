@@ -15,6 +15,8 @@ type Props = {
 	/** Index of the sorted column and its direction, for the header marker. */
 	readonly sort?: {readonly column: number; readonly descending: boolean};
 	readonly emptyText?: string;
+	/** A warning to show with no rows instead (in the warning colour, wrapped over the lines there are, not cut at the width). */
+	readonly emptyWarning?: string;
 	/** Another text for a cell (a trend drawn from history); undefined keeps the row's own. */
 	readonly cell?: (key: string, column: number, text: string) => string | undefined;
 };
@@ -53,7 +55,7 @@ export function visibleWindow(count: number, selected: number, height: number): 
 A compact, virtualised table: one Text per visible row, so 10,000 rows cost what a screenful does.
 The selected row is drawn inverse.
 */
-export function Table({columns, rows, contentWidths, selected, height, width, sort, emptyText = 'nothing to show', cell}: Props) {
+export function Table({columns, rows, contentWidths, selected, height, width, sort, emptyText = 'nothing to show', emptyWarning, cell}: Props) {
 	const {colors, glyphs} = useServices();
 	const widths = layoutColumns(columns, width, contentWidths);
 	const used = Math.min(
@@ -77,7 +79,13 @@ export function Table({columns, rows, contentWidths, selected, height, width, so
 			<Text bold wrap='truncate' color={colors.accent}>
 				{header}
 			</Text>
-			{rows.length === 0 ? (
+			{rows.length === 0 && emptyWarning !== undefined ? (
+				<Box width={width} height={bodyHeight} overflow='hidden'>
+					<Text color={colors.bad} wrap='wrap'>
+						{emptyWarning}
+					</Text>
+				</Box>
+			) : rows.length === 0 ? (
 				<Text dimColor>{fit(emptyText, width)}</Text>
 			) : (
 				rows.slice(start, end).map((row, offset) => {

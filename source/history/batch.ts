@@ -40,7 +40,14 @@ export type Written = {
 	readonly rowLists: RowLists;
 	/** The list of things a batch holds `next*` of (`PendingWrites.things`), filled by each batch in turn. */
 	readonly pendingThings: Tracked[];
+	/**
+	Things held live that a list of another source lacked (id to name, by kind): deleted only when the
+	next list of that source lacks them too (`comparableLists`), kept when it has them.
+	*/
+	readonly unconfirmed: UnconfirmedThings;
 };
+
+export type UnconfirmedThings = Readonly<Record<Exclude<SeriesKind, 'account'>, Map<string, string>>>;
 
 /** Updates to `Written`, applied once a batch is committed. */
 export type PendingWrites = {
@@ -60,6 +67,7 @@ export const emptyWritten = (): Written => ({
 	positions: emptyPositions(),
 	rowLists: new Map(),
 	pendingThings: [],
+	unconfirmed: {endpoint: new Map(), pod: new Map(), gpu: new Map()},
 });
 
 export const emptyPending = (things: Tracked[]): PendingWrites => ({samples: new Map(), jobStatus: new Map(), things, thingCount: 0, gone: []});

@@ -65,7 +65,8 @@ export function collectChanges(
 
 	const accountChanged =
 		options.keyframe || previous?.pods !== next.pods || previous.alerts !== next.alerts || previous.endpoints.order !== next.endpoints.order;
-	if (accountChanged && (next.pods.updatedAt !== undefined || next.endpoints.updatedAt !== undefined)) {
+	// Its figures count pods and endpoints: written once both lists are in (an agent's picture before its first poll of pods would say none run).
+	if (accountChanged && next.pods.updatedAt !== undefined && next.endpoints.updatedAt !== undefined) {
 		const thing = thingKey('account', 'account');
 		const sample = accountSample(next, full.totals);
 		const values = JSON.stringify(sample.values);

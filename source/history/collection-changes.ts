@@ -3,6 +3,7 @@ import {statesInOrder} from '../store/states-in-order.js';
 import type {RunningPods} from './account-sample.js';
 import type {Batch, PendingWrites, Written} from './batch.js';
 import {idsOf} from './collection-ids.js';
+import {comparableLists} from './comparable-lists.js';
 import type {SeriesKind} from './history-types.js';
 import {type FilledValues, sameValues} from './sample-values.js';
 import type {SampleRows} from './sample-rows.js';
@@ -113,6 +114,8 @@ export function collectionChanges<S extends {readonly record: object}>(
 		return;
 	}
 
+	// Created or deleted only between two lists of one source: a hand-over between recorders or feeds writes neither.
+	const comparable = comparableLists(previous, next);
 	const things: TrackedKind = written.things[spec.kind];
 	const {ids, inOrder} = idsOf(next);
 	// The states by index where the store listed them (no lookup by id), when its map's keys are the list's order.
@@ -165,7 +168,7 @@ export function collectionChanges<S extends {readonly record: object}>(
 		const name = spec.name(state);
 		const entry = tracked.series;
 		let touched = false;
-		if (!before && previous && previous.order.length > 0 && !entry) {
+		if (!before && comparable && previous.order.length > 0 && !entry) {
 			touched = true;
 			batch.events.push({type: 'created', kind: spec.kind, subject: id, name, data: {}});
 		}
@@ -214,18 +217,71 @@ export function collectionChanges<S extends {readonly record: object}>(
 		options.totals = totals;
 	}
 
+	if (comparable) {
+		deletions(spec, previous, next, kept, things, options);
+	} else if (next.updatedAt !== undefined) {
+		holdUnconfirmed(spec, previous, next, things, written.unconfirmed[spec.kind]);
+	}
+}
+
+/** A thing gone from the service's list, said so: its series marked deleted, an event, and the recorder lets go of it. */
+function writeDeleted(kind: Exclude<SeriesKind, 'account'>, id: string, name: string, things: TrackedKind, {batch, pending}: Options): void {
+	const thing = things.get(id)?.thing ?? thingKey(kind, id);
+	batch.things.set(thing, {kind, key: id, name});
+	batch.deleted.push(thing);
+	batch.events.push({type: 'deleted', kind, subject: id, name, data: {}});
+	pending.gone.push([things, id]);
+}
+
+/** What the last list of the same source had and this one lacks, and what two of its lists in a row lacked (`unconfirmed`). */
+function deletions<S extends {readonly record: object}>(
+	spec: KindSpec<S>,
+	previous: Collection<S>,
+	next: Collection<S>,
+	kept: number,
+	things: TrackedKind,
+	options: Options,
+): void {
 	// Something left only when fewer of the previous things are still here.
-	if (previous && previous !== next && kept < previous.order.length) {
+	if (previous !== next && kept < previous.order.length) {
 		for (const id of Object.keys(previous.byId)) {
 			const before = previous.byId[id];
 			if (!next.byId[id] && before) {
-				const thing = things.get(id)?.thing ?? thingKey(spec.kind, id);
-				const name = spec.name(before);
-				batch.things.set(thing, {kind: spec.kind, key: id, name});
-				batch.deleted.push(thing);
-				batch.events.push({type: 'deleted', kind: spec.kind, subject: id, name, data: {}});
-				pending.gone.push([things, id]);
+				writeDeleted(spec.kind, id, spec.name(before), things, options);
 			}
+		}
+	}
+
+	const unconfirmed = options.written.unconfirmed[spec.kind];
+	if (unconfirmed.size > 0) {
+		for (const [id, name] of unconfirmed) {
+			if (!next.byId[id] && !previous.byId[id] && things.has(id)) {
+				writeDeleted(spec.kind, id, name, things, options);
+			}
+		}
+
+		unconfirmed.clear();
+	}
+}
+
+/**
+A list of another source than the last (or the first): what the recorder holds live and it lacks
+is not deleted on its word, only held as unconfirmed until the next list of the same source. Run
+at a change of source only (a walk of every thing held).
+*/
+function holdUnconfirmed<S extends {readonly record: object}>(
+	spec: KindSpec<S>,
+	previous: Collection<S> | undefined,
+	next: Collection<S>,
+	things: TrackedKind,
+	unconfirmed: Map<string, string>,
+): void {
+	for (const [id, tracked] of things) {
+		if (next.byId[id]) {
+			unconfirmed.delete(id);
+		} else if (!unconfirmed.has(id)) {
+			const before = previous?.byId[id];
+			unconfirmed.set(id, before ? spec.name(before) : (tracked.series?.name ?? id));
 		}
 	}
 }

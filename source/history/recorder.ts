@@ -189,7 +189,10 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 		extraMeta = new Map();
 		pausedSince = undefined;
 		droppedEvents = 0;
-		if (keyframe) {
+		// A keyframe is the whole account written: one with no sample (endpoints listed before their health came in, a
+		// recorder's first lists) wrote none, and the next write is the keyframe instead; else the moments until the next minute
+		// had no keyframe to read from (a gap at every recorder's start on a new file).
+		if (keyframe && batch.samples.size > 0) {
 			lastKeyframeMinute = minuteOf(at);
 		}
 

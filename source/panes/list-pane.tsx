@@ -6,6 +6,8 @@ import {usePodtop, useServices, useView} from '../components/services.js';
 import {layoutColumns, Table, visibleWindow} from '../components/table.js';
 import {trendColumns, useTrendCells} from '../components/trend-cells/index.js';
 import {useRecorded} from '../components/use-series/index.js';
+import {keyNotAccepted, retryInDashboard} from '../format/key-refused.js';
+import {selectKeyRefused} from '../store/key-refused.js';
 import type {SourceName} from '../store/types.js';
 import type {ListPane as PaneName} from '../view-state/view-state.js';
 
@@ -25,6 +27,7 @@ export function ListPane({pane, title, source, width, height, hint, above, above
 	const {rows: selectors, engine, glyphs} = useServices();
 	const view = useView(useShallow(state => ({columns: state.columns, filter: state.filter, sort: state.sort, windows: state.windows, cursor: state.cursor})));
 	const selection = useView(state => state.selected[pane]);
+	const keyRefused = usePodtop(selectKeyRefused);
 	const window = useView(state => state.windows[pane]);
 	const {columns, all, shown, widths} = usePodtop(state => selectors.pane(state, view, pane));
 	const found = selection.key === undefined ? -1 : shown.findIndex(row => row.key === selection.key);
@@ -68,6 +71,7 @@ export function ListPane({pane, title, source, width, height, hint, above, above
 				width={width}
 				sort={view.sort[pane]}
 				emptyText={all.length === 0 ? 'loading…' : 'no match for the filter'}
+				emptyWarning={all.length === 0 && keyRefused !== undefined ? keyNotAccepted(keyRefused, retryInDashboard) : undefined}
 				cell={cell}
 			/>
 		</Box>

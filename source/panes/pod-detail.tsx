@@ -5,8 +5,10 @@ import {maxGpuCharts, PodCharts, podChartLayout} from '../components/pod-charts/
 import {useRecorded} from '../components/use-series/index.js';
 import {usePodtop, useServices, useView} from '../components/services.js';
 import {formatDuration} from '../format/duration.js';
+import {keyNotAccepted, retryInDashboard} from '../format/key-refused.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {podStatus} from '../rows/pod-rows.js';
+import {selectKeyRefused} from '../store/key-refused.js';
 import {describeCost} from '../store/pod-figures.js';
 
 type Props = {readonly podId: string; readonly showEnv: boolean; readonly width: number; readonly height: number};
@@ -36,12 +38,17 @@ export function PodDetail({podId, showEnv, width, height}: Props) {
 	const detail = usePodtop(state => (state.podDetail?.podId === podId ? state.podDetail : undefined));
 	const listed = usePodtop(state => state.pods.byId[podId]?.record);
 	const record = detail?.record ?? listed;
+	const keyRefused = usePodtop(selectKeyRefused);
 	if (detail?.record === null) {
 		return <Text color={colors.warn}>{`Pod ${sanitizeLine(podId)} is gone (terminated). Esc back`}</Text>;
 	}
 
 	if (!record) {
-		return <Text color={colors.muted}>{`Pod ${sanitizeLine(podId)}: loading its details…`}</Text>;
+		return keyRefused === undefined ? (
+			<Text color={colors.muted}>{`Pod ${sanitizeLine(podId)}: loading its details…`}</Text>
+		) : (
+			<Text color={colors.bad}>{`Pod ${sanitizeLine(podId)}: ${keyNotAccepted(keyRefused, retryInDashboard)}`}</Text>
+		);
 	}
 
 	const status = podStatus(record);

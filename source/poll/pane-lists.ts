@@ -1,4 +1,4 @@
-import {describeError} from '../api/errors.js';
+import {describeError, keyRefusalStatus} from '../api/errors.js';
 import type {PodRecord, PodSummary} from '../api/graphql-types.js';
 import type {PodtopStore, StoreWrites} from '../store/create-store.js';
 import type {PaneName} from '../store/types.js';
@@ -44,7 +44,7 @@ export function createPaneLists({store, writes, api, cadence, allVisible, visibl
 					write(await fetch(priority(pane)), now());
 					writes.reportSource('graphql', now());
 				} catch (error) {
-					writes.reportSource('graphql', now(), describeError(error));
+					writes.reportSource('graphql', now(), describeError(error), keyRefusalStatus(error));
 				}
 			},
 			() => (visible(pane) ? visibleMs() : hiddenMs()),

@@ -1,4 +1,4 @@
-import {describeError} from '../api/errors.js';
+import {describeError, keyRefusalStatus} from '../api/errors.js';
 import type {StoreWrites} from '../store/create-store.js';
 import type {Cadence} from './cadence.js';
 import {createLoop, type Loop} from './loop.js';
@@ -31,7 +31,7 @@ export function createPodDetailLoop(options: {
 
 				writes.reportSource('graphql', now());
 			} catch (error) {
-				writes.reportSource('graphql', now(), describeError(error));
+				writes.reportSource('graphql', now(), describeError(error), keyRefusalStatus(error));
 			}
 		},
 		() => (watched ? cadence.podsMs : cadence.healthStalestMs),

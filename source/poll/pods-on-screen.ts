@@ -1,4 +1,4 @@
-import {describeError} from '../api/errors.js';
+import {describeError, keyRefusalStatus} from '../api/errors.js';
 import type {PodRecord} from '../api/graphql-types.js';
 import type {StoreWrites} from '../store/create-store.js';
 import type {Cadence} from './cadence.js';
@@ -57,7 +57,7 @@ export function createPodsOnScreen({writes, api, cadence, wanted, onGone, now}: 
 					onGone();
 				}
 			} catch (error) {
-				writes.reportSource('graphql', now(), describeError(error));
+				writes.reportSource('graphql', now(), describeError(error), keyRefusalStatus(error));
 			}
 		},
 		() => (wanted() ? checkMs : cadence.podsMs),

@@ -1,4 +1,4 @@
-import {describeError} from '../api/errors.js';
+import {describeError, keyRefusalStatus} from '../api/errors.js';
 import type {EndpointRecord} from '../api/graphql-types.js';
 import type {PodtopStore, StoreWrites} from '../store/create-store.js';
 import type {PaneName} from '../store/types.js';
@@ -88,7 +88,7 @@ export function createPollers({
 					);
 				}
 
-				writes.reportSource('graphql', now(), describeError(error));
+				writes.reportSource('graphql', now(), describeError(error), keyRefusalStatus(error));
 			}
 
 			healthLoop.trigger();
@@ -136,7 +136,8 @@ export function createPollers({
 			const [first, second] = await Promise.all([pollHealth(due.onScreen, priority('endpoints')), pollHealth(due.offScreen, 'background')]);
 			const results = [...first, ...second];
 			const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-			writes.reportSource('jobApi', now(), failure && results.every(result => result.status === 'rejected') ? describeError(failure.reason) : undefined);
+			const allFailed = failure !== undefined && results.every(result => result.status === 'rejected');
+			writes.reportSource('jobApi', now(), allFailed ? describeError(failure.reason) : undefined, allFailed ? keyRefusalStatus(failure.reason) : undefined);
 		},
 		() => cadence.healthMs,
 	);

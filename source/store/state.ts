@@ -17,8 +17,10 @@ export type Collection<T> = {
 	readonly byId: Readonly<Record<string, T>>;
 	/** Ids in the order the service listed them. */
 	readonly order: readonly string[];
-	/** When the list last came in. */
+	/** When the list last came in (undefined: none has yet, as in a store just made or an agent's before its first poll). */
 	readonly updatedAt?: number;
+	/** Who made the list (`PodtopState.listSource` when it was written): two lists are compared only when one source made both. */
+	readonly listedBy?: string;
 };
 
 export type TrackedJobs = {
@@ -47,6 +49,11 @@ export type PodtopState = {
 	readonly profile?: Profile;
 	/** Where the account's data comes from: this process's own pollers, or an agent on the host (`podtop agent`). */
 	readonly via: 'direct' | 'agent';
+	/**
+	Who lists the account now: `direct` (this process's own polls) or `agent N` (its Nth attachment to
+	an agent: an agent restarted is another source). Every list written is stamped with it.
+	*/
+	readonly listSource: string;
 	readonly endpoints: Collection<EndpointState>;
 	readonly pods: Collection<PodState>;
 	/** The pod whose details are open: its full record (ports, env) and per-GPU history. */
@@ -56,6 +63,8 @@ export type PodtopState = {
 	readonly gpus: Collection<GpuState>;
 	readonly jobs: TrackedJobs;
 	readonly connection: Readonly<Record<SourceName, ConnectionState>>;
+	/** The sources whose last answer refused the key (401, 403), with that status: each is cleared by its next success. */
+	readonly keyRefused: Readonly<Partial<Record<SourceName, number>>>;
 	readonly budgets: Readonly<Record<string, BudgetState>>;
 	/** The alert rules firing now (`--alerts`), oldest first. */
 	readonly alerts: readonly FiringAlert[];

@@ -100,9 +100,10 @@ export function endpointWrites(set: SetState, get: GetState, keepMs = healthKeep
 			}
 		},
 		setEndpoints(records, at) {
-			const {byId, order} = get().endpoints;
+			const {endpoints, listSource} = get();
+			const {byId, order} = endpoints;
 			const nextOrder = records.map(record => record.id);
-			const unchanged = deepEqual(order, nextOrder) && records.every(record => deepEqual(byId[record.id]?.record, record));
+			const unchanged = endpoints.listedBy === listSource && deepEqual(order, nextOrder) && records.every(record => deepEqual(byId[record.id]?.record, record));
 			if (unchanged) {
 				return;
 			}
@@ -113,7 +114,7 @@ export function endpointWrites(set: SetState, get: GetState, keepMs = healthKeep
 				next[record.id] = previous ? {...previous, record} : {record, history: [], figures: emptyFigures};
 			}
 
-			set({endpoints: {byId: next, order: nextOrder, updatedAt: at}});
+			set({endpoints: {byId: next, order: nextOrder, updatedAt: at, listedBy: listSource}});
 		},
 		setHealthResults,
 		setHealth(endpointId, health, at) {

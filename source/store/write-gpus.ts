@@ -14,11 +14,17 @@ export type GpuWrites = {
 export function gpuWrites(set: SetState, get: GetState): GpuWrites {
 	return {
 		setGpuTypes(records, at) {
-			const gpus = mergeRecords<GpuTypeRecord, GpuState>(get().gpus, records, at, (record, previous) => {
-				const stock = stockOf(record);
-				const history = previous?.stockHistory ?? [];
-				return {record, stockHistory: history.at(-1) === stock ? history : appendBounded(history, stock, stockHistoryLimit)};
-			});
+			const gpus = mergeRecords<GpuTypeRecord, GpuState>(
+				get().gpus,
+				records,
+				at,
+				(record, previous) => {
+					const stock = stockOf(record);
+					const history = previous?.stockHistory ?? [];
+					return {record, stockHistory: history.at(-1) === stock ? history : appendBounded(history, stock, stockHistoryLimit)};
+				},
+				get().listSource,
+			);
 			if (gpus) {
 				set({gpus});
 			}

@@ -105,7 +105,7 @@ export function podWrites(set: SetState, get: GetState): PodWrites {
 			}
 
 			if (byId) {
-				set({pods: {byId, order: pods.order, updatedAt: at}});
+				set({pods: {byId, order: pods.order, updatedAt: at, listedBy: pods.listedBy}});
 			}
 		},
 		removePod(podId, at) {
@@ -122,7 +122,7 @@ export function podWrites(set: SetState, get: GetState): PodWrites {
 			);
 		},
 		setPods(records, at) {
-			const pods = mergeRecords<PodRecord, PodState>(get().pods, records, at, podState);
+			const pods = mergeRecords<PodRecord, PodState>(get().pods, records, at, podState, get().listSource);
 			if (pods) {
 				set({pods});
 			}

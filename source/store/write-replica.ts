@@ -14,16 +14,21 @@ export type ReplicaWrites = {
 };
 
 export function replicaWrites(set: SetState, get: GetState): ReplicaWrites {
+	let attachments = 0;
 	return {
 		adoptAccount({endpoints, pods, gpus, serverlessDiscount, connection}) {
 			// Figures are derived data: worked out here again rather than trusted off the wire.
 			const byId = Object.fromEntries(
 				Object.entries(endpoints.byId).map(([id, endpoint]) => [id, {...endpoint, figures: endpointFigures(endpoint.history ?? [])}]),
 			);
+			// Each attachment is a source of its own (an agent restarted knows nothing of the last one's lists), and so are the lists it sends.
+			attachments += 1;
+			const listSource = `agent ${attachments}`;
 			set({
-				endpoints: {...endpoints, byId},
-				pods,
-				gpus,
+				listSource,
+				endpoints: {...endpoints, byId, listedBy: listSource},
+				pods: {...pods, listedBy: listSource},
+				gpus: {...gpus, listedBy: listSource},
 				serverlessDiscount: serverlessDiscount ?? undefined,
 				connection: {jobApi: connection.jobApi ?? {}, graphql: connection.graphql ?? {}},
 			});
@@ -35,7 +40,7 @@ export function replicaWrites(set: SetState, get: GetState): ReplicaWrites {
 		},
 		setVia(via) {
 			if (get().via !== via) {
-				set({via});
+				set(via === 'direct' ? {via, listSource: 'direct'} : {via});
 			}
 		},
 	};

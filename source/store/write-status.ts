@@ -3,8 +3,8 @@ import type {GetState, SetState} from './state.js';
 import type {BudgetState, PaneName, SourceName} from './types.js';
 
 export type StatusWrites = {
-	/** A poll cycle of one source ended: fine (`error` undefined) or failing. */
-	readonly reportSource: (source: SourceName, at: number, error?: string) => void;
+	/** A poll cycle of one source ended: fine (`error` undefined) or failing; `keyRefused`, the status when the service refused the key. */
+	readonly reportSource: (source: SourceName, at: number, error?: string, keyRefused?: number) => void;
 	readonly setBudgets: (budgets: Readonly<Record<string, BudgetState>>) => void;
 	/** The pane on screen: the pollers poll it at its visible cadence, the rest slower. */
 	readonly setFocus: (pane: PaneName) => void;
@@ -14,13 +14,19 @@ export type StatusWrites = {
 
 export function statusWrites(set: SetState, get: GetState): StatusWrites {
 	return {
-		reportSource(source, at, error) {
+		reportSource(source, at, error, keyRefused) {
 			const current = get().connection[source];
 			const next =
 				error === undefined
 					? {lastSuccessAt: at, lastErrorAt: current.lastErrorAt, lastError: current.lastError}
 					: {...current, lastErrorAt: at, lastError: error, staleSince: current.staleSince ?? at};
-			set({connection: {...get().connection, [source]: next}});
+			const refused = get().keyRefused;
+			// Another failure (a timeout) says nothing of the key: only a success clears a refusal.
+			const status = error === undefined ? undefined : (keyRefused ?? refused[source]);
+			set({
+				connection: {...get().connection, [source]: next},
+				...(refused[source] === status ? {} : {keyRefused: {...refused, [source]: status}}),
+			});
 		},
 		setBudgets(budgets) {
 			if (!deepEqual(get().budgets, budgets)) {

@@ -76,7 +76,7 @@ describe('podtop snapshot', () => {
 		expect(code).toBe(3);
 		expect(stdout).toBe('');
 		expect(stderr.trim().split('\n')).toHaveLength(1);
-		expect(stderr).toMatch(/authentication failed/);
+		expect(stderr).toMatch(/the key is not accepted \(HTTP 401\)/);
 		expect(stderr).not.toContain(wrong);
 	});
 

@@ -179,6 +179,8 @@ describe('what a flush writes', () => {
 			[running('x', 0.1), running('10', 0.7), running('2', 1.1), running('y', 0.2, 'EXITED')],
 			[running('x', 0.15), running('y', 0.2), running('z', 0.3)],
 		];
+		// The account's figures count endpoints too: written once that list is in as well.
+		writes.setEndpoints([], start);
 		for (const [index, list] of lists.entries()) {
 			writes.setPods(list, start + index * 5000);
 			recorder.flush(start + index * 5000);
