@@ -73,4 +73,3 @@ export function decodePicture(bytes: Buffer, box: CellBox): Pixels {
 	const size = pictureSize(full, box);
 	return scalePixels(full, full.channels, size.width, size.height);
 }
-
