@@ -1,7 +1,7 @@
 import type {Place} from '../view-state/view-state.js';
 import {keyLabel} from './key-name.js';
 import type {Operation} from './operation.js';
-import {operationsIn} from './registry.js';
+import {inScope, operationById, operationsIn} from './registry.js';
 import {timeTravelOperations} from './time-travel.js';
 
 export type HelpLine = {readonly keys: string; readonly title: string; readonly danger: Operation['danger']};
@@ -46,4 +46,25 @@ export function footerHint(place: Place, readOnly: boolean): string {
 	return [...local, ...available.filter(operation => operation.scope.includes('global'))]
 		.map(operation => `${keyLabel(operation.keys[0] ?? '')} ${operation.footer ?? ''}`)
 		.join(' · ');
+}
+
+/** A key hint in a view's title: one operation, or several whose keys share a word (`< > window`); `word` says more than the operation's own. */
+export type KeyHint = string | {readonly ids: readonly string[]; readonly word?: string};
+
+/**
+The key hints of a view's title line (`Enter details · t test job`), from the operations themselves:
+a hint whose operation does not work here, or writes in read-only mode, is not shown.
+*/
+export function keyHints(place: Place, readOnly: boolean, hints: readonly KeyHint[], separator = ' · '): string {
+	return hints
+		.flatMap(hint => {
+			const {ids, word} = typeof hint === 'string' ? {ids: [hint], word: undefined} : hint;
+			const available = ids.flatMap(id => {
+				const operation = operationById(id);
+				return operation && inScope(operation, place) && !(readOnly && operation.danger !== 'read') ? [operation] : [];
+			});
+			const text = word ?? available.at(-1)?.hint ?? available.at(-1)?.footer;
+			return available.length === 0 || !text ? [] : [`${available.map(operation => keyLabel(operation.keys[0] ?? '')).join(' ')} ${text}`];
+		})
+		.join(separator);
 }

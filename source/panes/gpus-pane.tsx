@@ -2,6 +2,7 @@ import {Box, Text} from 'ink';
 import {useMemo} from 'react';
 import {usePodtop, useServices} from '../components/services.js';
 import {stockShare, stockTone} from '../rows/gpu-rows.js';
+import {useKeyHints} from '../components/key-hints.js';
 import {ListPane} from './list-pane.js';
 
 type Props = {readonly width: number; readonly height: number};
@@ -10,6 +11,7 @@ type Props = {readonly width: number; readonly height: number};
 export function GpusPane({width, height}: Props) {
 	const {glyphs, colors} = useServices();
 	const gpus = usePodtop(state => state.gpus);
+	const hint = useKeyHints('gpus', ['sort.next']);
 	const share = useMemo(() => stockShare(gpus.order.flatMap(id => gpus.byId[id] ?? [])), [gpus]);
 	const total = Math.max(1, share.High + share.Medium + share.Low + share.None);
 	const barWidth = Math.max(8, width - 56);
@@ -26,5 +28,5 @@ export function GpusPane({width, height}: Props) {
 			))}
 		</Box>
 	);
-	return <ListPane pane='gpus' title='GPUs' source='graphql' width={width} height={height} above={summary} aboveHeight={1} hint='s sort' />;
+	return <ListPane pane='gpus' title='GPUs' source='graphql' width={width} height={height} above={summary} aboveHeight={1} hint={hint} />;
 }

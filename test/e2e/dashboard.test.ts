@@ -45,7 +45,7 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 		await session.waitFor(/Keys: Endpoints \(Esc or \? to close\)/);
 		session.send('Escape');
 		// Esc and ':' read together would be Alt-: (a busy machine batches them): the help closes first.
-		await session.waitFor(/Endpoints \(8\) · 1h +⏎ details/);
+		await session.waitFor(/Endpoints \(8\) · 1h +Enter details/);
 		session.send(':');
 		session.type('pods');
 		session.send('Enter');
