@@ -61,7 +61,7 @@ One endpoint: its record (pools, scaler, idle timeout, locations), its history a
 view's window (queue, workers by state, jobs finished and failed), and the jobs podtop tracks on it.
 */
 export function EndpointDetail({endpointId, width, height}: Props) {
-	const {colors, rows: selectors, engine} = useServices();
+	const {colors, rows: selectors, engine, glyphs} = useServices();
 	useEffect(() => {
 		engine?.showing('endpoints', [endpointId]);
 	}, [engine, endpointId]);
@@ -121,7 +121,7 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 			<Box height={1}>
 				<Box flexGrow={1} flexShrink={1} overflow='hidden'>
 					<Text bold color={colors.accent} wrap='truncate'>
-						{`${sanitizeLine(record.name)} (${sanitizeLine(record.id)})  ${keys} · ${window}${recorded ? '' : ' (history off: the last 10m in memory)'} ${windowKeys}`}
+						{`${sanitizeLine(record.name)} (${sanitizeLine(record.id)})  ${keys} ${glyphs.dot} ${window}${recorded ? '' : ' (history off: the last 10m in memory)'} ${windowKeys}`}
 					</Text>
 				</Box>
 				<Box flexShrink={0} marginLeft={1}>

@@ -59,7 +59,7 @@ export function GpuDetail({gpuId, width, height}: Props) {
 			<Box height={1}>
 				<Box flexGrow={1} flexShrink={1} overflow='hidden'>
 					<Text bold color={colors.accent} wrap='truncate'>
-						{`${sanitizeLine(record.displayName ?? record.id)} (${sanitizeLine(record.id)}) · ${sanitizeLine(record.manufacturer ?? '?')} · ${record.memoryInGb ?? '?'} GB  ${keys} · ${window}${recorded ? '' : ' (history off)'} ${windowKeys}`}
+						{`${sanitizeLine(record.displayName ?? record.id)} (${sanitizeLine(record.id)}) · ${sanitizeLine(record.manufacturer ?? '?')} · ${record.memoryInGb ?? '?'} GB  ${keys} ${glyphs.dot} ${window}${recorded ? '' : ' (history off)'} ${windowKeys}`}
 					</Text>
 				</Box>
 				<Box flexShrink={0} marginLeft={1}>

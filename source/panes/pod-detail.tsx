@@ -100,7 +100,7 @@ export function PodDetail({podId, showEnv, width, height}: Props) {
 			<Box height={1} flexShrink={0}>
 				<Box flexGrow={1} flexShrink={1} overflow='hidden'>
 					<Text bold color={colors.accent} wrap='truncate'>
-						{`${sanitizeLine(record.name || record.id)} (${sanitizeLine(record.id)}) ${status.label}  ${keys} · ${window}${recorded ? '' : ' (history off)'} ${windowKeys}`}
+						{`${sanitizeLine(record.name || record.id)} (${sanitizeLine(record.id)}) ${status.label}  ${keys} ${glyphs.dot} ${window}${recorded ? '' : ' (history off)'} ${windowKeys}`}
 					</Text>
 				</Box>
 				<Box flexShrink={0} marginLeft={1}>

@@ -1,7 +1,8 @@
 import {afterEach, describe, expect, test} from 'vitest';
 import {App} from '../../source/dashboard/app.js';
 import type {Engine} from '../../source/engine/create-engine.js';
-import {unicodeGlyphs, type Glyphs} from '../../source/format/glyphs.js';
+import {asciiTerminal} from '../../source/dashboard/ascii-terminal.js';
+import {asciiGlyphs, unicodeGlyphs, type Glyphs} from '../../source/format/glyphs.js';
 import {engineFor} from '../helpers/engine.js';
 import {startTestSim, type TestSim} from '../helpers/sim-client.js';
 import {frameMatching, renderWith, tick} from '../helpers/ui-fixture.js';
@@ -31,6 +32,8 @@ async function walk(glyphs: Glyphs, readOnly: boolean) {
 		engine,
 		glyphs,
 		view: {columns: 80, rows: 24},
+		// As the dashboard draws: in ASCII mode every frame is made ASCII on its way out.
+		terminal: stdout => asciiTerminal(stdout, () => glyphs === asciiGlyphs),
 	});
 	const shots: Shot[] = [];
 	const shot = async (name: string, title: RegExp) => {
@@ -173,5 +176,21 @@ describe('read-only at 80×24', () => {
 		await press('t');
 		await frameMatching(lastFrame, /^read-only mode: t test job is off/m);
 		expect(lastFrame()).not.toMatch(/Send a test job/);
+	}, 120_000);
+});
+
+describe('--ascii at 80×24', () => {
+	test('nothing outside ASCII reaches the terminal in any view (escape sequences aside), and the borders are ASCII boxes', async () => {
+		const {shots} = await walk(asciiGlyphs, false);
+		expect(shots.length).toBe(Object.keys(titles).length);
+		for (const {name, frame} of shots) {
+			const text = plain(frame);
+			const outside = [...text].filter(character => character.codePointAt(0)! > 0x7e);
+			expect(outside.join(''), `${name}:\n${frame}`).toBe('');
+		}
+
+		const help = plain(shots.find(shot => shot.name === 'help on GPUs')!.frame);
+		expect(help).toMatch(/^\+-{10,}\+$/m);
+		expect(help).toMatch(/^\| Keys: GPUs/m);
 	}, 120_000);
 });
