@@ -18,7 +18,7 @@ afterEach(() => {
 const openJupyter = async (tmux: TmuxSession) => {
 	await tmux.waitFor(/Endpoints \(8\)/, 60_000);
 	tmux.send('2');
-	await tmux.waitFor(/Pods \(12\)[\s\S]*jupyter-research/);
+	await tmux.waitFor(/Pods \(12\)[\s\S]*jupyter-research/, 30_000);
 	tmux.send('/');
 	tmux.type('jupyter');
 	tmux.send('Enter');
@@ -48,9 +48,9 @@ describe.runIf(hasTmux)('an 80×24 terminal', () => {
 		session = new TmuxSession(80, 24, ['--demo-past', '1h', '--ascii']);
 		session.recordTo(file);
 		await openJupyter(session);
-		await session.waitFor(/^jupyter-research \(\w+\) RUNNING/m);
+		await session.waitFor(/^jupyter-research \(\w+\) RUNNING/m, 30_000);
 		session.send('?');
-		await session.waitFor(/Keys: Pod details[\s\S]*\+-+\+/);
+		await session.waitFor(/Keys: Pod details[\s\S]*\+-+\+/, 30_000);
 		session.send('Escape');
 		session.send('3');
 		await session.waitFor(/GPUs \(20\)[\s\S]*stock \+{3} High/);
