@@ -5,6 +5,7 @@ import {App} from '../dashboard/app.js';
 import {fullScreen} from '../dashboard/terminal.js';
 import type {Engine} from '../engine/create-engine.js';
 import {resolveTarget} from '../engine/resolve-target.js';
+import {asciiTerminal} from '../dashboard/ascii-terminal.js';
 import {asciiGlyphs, localeIsUtf8, unicodeGlyphs} from '../format/glyphs.js';
 import {createImageLoader} from '../images/image-loader.js';
 import {profileNames} from '../config/api-key.js';
@@ -71,10 +72,13 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		},
 	};
 
+	// Whether the account on screen draws in ASCII: then every frame is made ASCII on its way to the terminal.
+	let asciiNow = false;
 	// The display of one account: its glyphs and colours (a profile may set ascii), its rows, its engine once started.
 	const app = (account: AccountSession<DashboardOptions>, engine: Engine | undefined) => {
 		const {ascii, color, readOnly} = account.options;
 		const glyphs = ascii || !localeIsUtf8() ? asciiGlyphs : unicodeGlyphs;
+		asciiNow = glyphs === asciiGlyphs;
 		const colors = !color || process.env.NO_COLOR ? colorless : colorful;
 		// Pictures at chalk's colour depth for this terminal (COLORTERM, TERM), as Ink's own colours; none under --ascii or no colour.
 		const pictures: Pictures = {loader, level: glyphs === asciiGlyphs || colors === colorless ? 0 : (supportsColor || {level: 0}).level};
@@ -87,7 +91,13 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		);
 	};
 
-	const instance = render(app(current, undefined), fullScreen(30));
+	const instance = render(
+		app(current, undefined),
+		fullScreen(
+			30,
+			asciiTerminal(process.stdout, () => asciiNow),
+		),
+	);
 	// A crash gives the terminal back (Ink's unmount leaves the alternate screen) before its message.
 	const undoCrashRestore = onCrash(() => {
 		instance.unmount();

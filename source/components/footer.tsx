@@ -11,16 +11,23 @@ type Props = {readonly width: number; readonly readOnly: boolean};
 
 /** The bottom line: a bar being typed in, a question, a write in flight, the last result, or the keys worth knowing here. */
 export function Footer({width, readOnly}: Props) {
-	const {colors} = useServices();
+	const {colors, glyphs} = useServices();
 	const {overlay, message, pending, place} = useView(
 		useShallow(state => ({overlay: state.overlay, message: state.message, pending: state.pending, place: currentPlace(state)})),
 	);
 	if (overlay.type === 'filter') {
-		return <InputLine prompt='/' value={overlay.input} hint='regex, ! inverts · Enter apply · Esc clear' width={width} />;
+		return <InputLine prompt='/' value={overlay.input} hint={['regex, ! inverts', 'Enter apply', 'Esc clear'].join(` ${glyphs.dot} `)} width={width} />;
 	}
 
 	if (overlay.type === 'palette') {
-		return <InputLine prompt=':' value={overlay.input} hint='Tab completes · Enter runs · Esc closes · :help lists them' width={width} />;
+		return (
+			<InputLine
+				prompt=':'
+				value={overlay.input}
+				hint={['Tab completes', 'Enter runs', 'Esc closes', ':help lists them'].join(` ${glyphs.dot} `)}
+				width={width}
+			/>
+		);
 	}
 
 	if (overlay.type === 'confirm') {
@@ -48,7 +55,13 @@ export function Footer({width, readOnly}: Props) {
 	if (overlay.type === 'form' && !message) {
 		return (
 			<Text dimColor wrap='truncate'>
-				Tab/↑↓ next field · ←→ cursor or choice · Space toggles · Ctrl-S or Enter on Send: review · Esc cancel (kept as a draft)
+				{[
+					`Tab/${glyphs.arrowKeys.up}${glyphs.arrowKeys.down} next field`,
+					`${glyphs.arrowKeys.left}${glyphs.arrowKeys.right} cursor or choice`,
+					'Space toggles',
+					'Ctrl-S or Enter on Send: review',
+					'Esc cancel (kept as a draft)',
+				].join(` ${glyphs.dot} `)}
 			</Text>
 		);
 	}
@@ -64,7 +77,7 @@ export function Footer({width, readOnly}: Props) {
 
 	return (
 		<Text dimColor wrap='truncate'>
-			{footerHint(place, readOnly)}
+			{footerHint(place, readOnly, glyphs)}
 		</Text>
 	);
 }

@@ -114,7 +114,7 @@ export function FormView({title, overlay, fields, check, width, height}: Props) 
 	const sendFocused = overlay.focus >= fields.length;
 	const problemCount = Object.keys(check.problems).length;
 	return (
-		<Box flexDirection='column' width={width} height={height} borderStyle='round' borderColor={colors.accent} paddingX={1}>
+		<Box flexDirection='column' width={width} height={height} borderStyle={glyphs.border} borderColor={colors.accent} paddingX={1}>
 			<Text bold color={colors.accent} wrap='truncate'>
 				{sanitizeLine(title)}
 			</Text>

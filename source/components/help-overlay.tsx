@@ -19,10 +19,10 @@ const placeTitles = {
 
 /** The `?` overlay: every key of the view under it, built from the operations themselves (k9s-style), in sections; it scrolls when they do not fit. */
 export function HelpOverlay({width, height}: Props) {
-	const {colors, engine, view} = useServices();
+	const {colors, engine, view, glyphs} = useServices();
 	const place = useView(currentPlace);
 	const scroll = useView(state => (state.overlay.type === 'help' ? state.overlay.scroll : 0));
-	const sections = helpSections(place, engine?.readOnly ?? false);
+	const sections = helpSections(place, engine?.readOnly ?? false, glyphs);
 	// Inside the border and padding, under the title.
 	const innerWidth = Math.max(1, width - 4);
 	const innerHeight = Math.max(1, height - 3);
@@ -69,7 +69,7 @@ export function HelpOverlay({width, height}: Props) {
 	};
 
 	return (
-		<Box flexDirection='column' width={width} height={height} borderStyle='round' borderColor={colors.accent} paddingX={1}>
+		<Box flexDirection='column' width={width} height={height} borderStyle={glyphs.border} borderColor={colors.accent} paddingX={1}>
 			<Text bold color={colors.accent} wrap='truncate'>{`Keys: ${placeTitles[place]} (Esc or ? to close)`}</Text>
 			<Box height={shown} gap={2}>
 				{layout.columns.map((column, index) => (
@@ -80,7 +80,7 @@ export function HelpOverlay({width, height}: Props) {
 			</Box>
 			{scrolls ? (
 				<Text color={colors.muted} wrap='truncate'>
-					{`rows ${top + 1}–${top + shown} of ${layout.rowCount} · j/k or PgDn/PgUp scroll · g/G first/last`}
+					{`rows ${top + 1}–${top + shown} of ${layout.rowCount} ${glyphs.dot} j/k or PgDn/PgUp scroll · g/G first/last`}
 				</Text>
 			) : undefined}
 		</Box>

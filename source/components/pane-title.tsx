@@ -17,9 +17,9 @@ type Props = {
 
 /** A pane's first line: what it is, how many rows (of how many), the filter in force, the window its trends show, and how fresh it is. */
 export function PaneTitle({title, shown, total, filter, source, width, hint, window}: Props) {
-	const {colors} = useServices();
+	const {colors, glyphs} = useServices();
 	const count = shown === total ? `${total}` : `${shown}/${total}`;
-	const left = `${title} (${count})${filter ? ` /${filter}` : ''}${window ? ` · ${window}` : ''}${hint ? `  ${hint}` : ''}`;
+	const left = `${title} (${count})${filter ? ` /${filter}` : ''}${window ? ` ${glyphs.dot} ${window}` : ''}${hint ? `  ${hint}` : ''}`;
 	return (
 		<Box width={width} height={1}>
 			<Box flexGrow={1} flexShrink={1} overflow='hidden'>

@@ -7,7 +7,7 @@ type Props = {readonly width: number};
 
 /** The pane tabs with their counts; Tab moves between them. */
 export function Tabs({width}: Props) {
-	const {colors} = useServices();
+	const {colors, glyphs} = useServices();
 	const active = useView(state => state.pane);
 	const counts = usePodtop(useShallow(state => ({endpoints: state.endpoints.order.length, pods: state.pods.order.length, gpus: state.gpus.order.length})));
 	const tabs: Array<[ListPane, string]> = [
@@ -15,7 +15,7 @@ export function Tabs({width}: Props) {
 		['pods', `Pods ${counts.pods}`],
 		['gpus', `GPUs ${counts.gpus}`],
 	];
-	const hint = 'Tab switch · / filter · : command · ? help';
+	const hint = ['Tab switch', '/ filter', ': command', '? help'].join(` ${glyphs.dot} `);
 	const used = tabs.reduce((sum, [, label]) => sum + label.length + 2, 0);
 	const gap = width - used - hint.length;
 	return (

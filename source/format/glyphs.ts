@@ -23,6 +23,12 @@ export type Glyphs = {
 	readonly border: 'round' | 'classic';
 	/** How charts are drawn: braille lines and block bars, or ASCII. */
 	readonly charts: 'unicode' | 'ascii';
+	/** From one thing to another: a port to its public port. */
+	readonly arrow: string;
+	/** Between the parts of a line: `1× RTX 4090 · 8 vCPU`. */
+	readonly dot: string;
+	/** The arrow keys, as hints and help name them. */
+	readonly arrowKeys: Readonly<Record<'up' | 'down' | 'left' | 'right', string>>;
 };
 
 export const unicodeGlyphs: Glyphs = {
@@ -43,6 +49,9 @@ export const unicodeGlyphs: Glyphs = {
 	times: '×',
 	border: 'round',
 	charts: 'unicode',
+	arrow: '→',
+	dot: '·',
+	arrowKeys: {up: '↑', down: '↓', left: '←', right: '→'},
 };
 
 export const asciiGlyphs: Glyphs = {
@@ -63,6 +72,9 @@ export const asciiGlyphs: Glyphs = {
 	times: 'x',
 	border: 'classic',
 	charts: 'ascii',
+	arrow: '->',
+	dot: '-',
+	arrowKeys: {up: 'Up', down: 'Down', left: 'Left', right: 'Right'},
 };
 
 /** UTF-8 unless the locale says otherwise (LC_ALL, then LC_CTYPE, then LANG). */

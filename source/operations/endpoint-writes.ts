@@ -39,6 +39,7 @@ export const endpointWriteOperations: readonly Operation[] = [
 		keys: ['e'],
 		scope: ['endpoints', 'endpoint'],
 		danger: 'write',
+		hint: 'edit',
 		target: endpointTarget,
 		form({endpointId, name}, context) {
 			const record = context.store.getState().endpoints.byId[endpointId]?.record;
@@ -81,6 +82,7 @@ export const endpointWriteOperations: readonly Operation[] = [
 		keys: ['ctrl-d'],
 		scope: ['endpoints', 'endpoint'],
 		danger: 'destructive',
+		hint: 'delete',
 		target: endpointTarget,
 		confirm({endpointId, name}, context) {
 			const record = withWorkers(context, endpointId);

@@ -3,7 +3,7 @@ import {confirmationMatches, currentPlace} from '../view-state/view-state.js';
 import {focusedIsJson, handleFormKey, pasteIntoForm} from './form-keys.js';
 import {isUnavailable, type Operation, type OperationContext} from './operation.js';
 import {completePalette, parsePalette} from './palette.js';
-import {splitKeys} from './key-name.js';
+import {keyLabel, splitKeys} from './key-name.js';
 import {operationById, operationForKey} from './registry.js';
 
 const readOnlyOf = (context: OperationContext) => context.engine?.readOnly ?? false;
@@ -12,11 +12,15 @@ function say(context: OperationContext, text: string, tone: 'info' | 'bad' = 'ba
 	context.view.dispatch({type: 'message', text, tone});
 }
 
-/** Runs an operation now, or asks first when it writes. Never throws: a failure is said in the footer. */
-export function invoke(context: OperationContext, operation: Operation, args: readonly string[] = []): void {
+/**
+Runs an operation now, or asks first when it writes. Never throws: a failure is said in the footer.
+`key` is the key that asked for it, named when a write is refused.
+*/
+export function invoke(context: OperationContext, operation: Operation, args: readonly string[] = [], key?: string): void {
 	if (operation.danger !== 'read' && readOnlyOf(context)) {
 		const why = context.engine?.readOnlyReason;
-		say(context, `read-only mode${why ? ` (${why})` : ''}: ${operation.title} is off`);
+		const what = key === undefined ? operation.title : `${keyLabel(key)} ${operation.hint ?? operation.footer ?? operation.title}`;
+		say(context, `read-only mode${why ? ` (${why})` : ''}: ${what} is off`);
 		return;
 	}
 
@@ -186,9 +190,11 @@ export function handleKey(context: OperationContext, key: string): void {
 		}
 
 		case 'none': {
-			const operation = operationForKey(currentPlace(state), key, readOnlyOf(context));
+			const place = currentPlace(state);
+			// In read-only mode a write's key is not bound, but pressing it says why nothing happens.
+			const operation = operationForKey(place, key, readOnlyOf(context)) ?? (readOnlyOf(context) ? operationForKey(place, key, false) : undefined);
 			if (operation) {
-				invoke(context, operation);
+				invoke(context, operation, [], key);
 			}
 
 			return;

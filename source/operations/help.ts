@@ -1,7 +1,8 @@
+import {unicodeGlyphs, type Glyphs} from '../format/glyphs.js';
 import type {Place} from '../view-state/view-state.js';
 import {keyLabel} from './key-name.js';
 import type {Operation} from './operation.js';
-import {operationsIn} from './registry.js';
+import {inScope, operationById, operationsIn} from './registry.js';
 import {timeTravelOperations} from './time-travel.js';
 
 export type HelpLine = {readonly keys: string; readonly title: string; readonly danger: Operation['danger']};
@@ -12,12 +13,12 @@ export type HelpSection = {readonly heading: string; readonly lines: readonly He
 const timeTravelIds = new Set(timeTravelOperations.map(operation => operation.id));
 
 /** The `?` overlay's lines for a place: this view's keys first, then the global ones, then palette-only commands. */
-export function helpLines(place: Place, readOnly: boolean): HelpLine[] {
-	return helpSections(place, readOnly).flatMap(section => section.lines);
+export function helpLines(place: Place, readOnly: boolean, glyphs: Glyphs = unicodeGlyphs): HelpLine[] {
+	return helpSections(place, readOnly, glyphs).flatMap(section => section.lines);
 }
 
 /** The `?` overlay's sections: this view's keys, history and the time cursor, then the keys that work everywhere. */
-export function helpSections(place: Place, readOnly: boolean): HelpSection[] {
+export function helpSections(place: Place, readOnly: boolean, glyphs: Glyphs = unicodeGlyphs): HelpSection[] {
 	const available = operationsIn(place, readOnly);
 	const isTime = (operation: Operation) => timeTravelIds.has(operation.id);
 	const local = available.filter(operation => !operation.scope.includes('global') && !isTime(operation));
@@ -26,7 +27,7 @@ export function helpSections(place: Place, readOnly: boolean): HelpSection[] {
 	const line = (operation: Operation): HelpLine => ({
 		keys:
 			operation.keys.length > 0
-				? operation.keys.map(key => keyLabel(key)).join(' ')
+				? operation.keys.map(key => keyLabel(key, glyphs)).join(' ')
 				: `:${operation.palette?.name ?? operation.id}${operation.palette?.args ? ` ${operation.palette.args.map(kind => `<${kind}>`).join(' ')}` : ''}`,
 		title: operation.title,
 		danger: operation.danger,
@@ -40,10 +41,31 @@ export function helpSections(place: Place, readOnly: boolean): HelpSection[] {
 }
 
 /** The footer's hint: the few operations of this place worth a word there. */
-export function footerHint(place: Place, readOnly: boolean): string {
+export function footerHint(place: Place, readOnly: boolean, glyphs: Glyphs = unicodeGlyphs): string {
 	const available = operationsIn(place, readOnly).filter(operation => operation.footer);
 	const local = available.filter(operation => !operation.scope.includes('global'));
 	return [...local, ...available.filter(operation => operation.scope.includes('global'))]
-		.map(operation => `${keyLabel(operation.keys[0] ?? '')} ${operation.footer ?? ''}`)
-		.join(' · ');
+		.map(operation => `${keyLabel(operation.keys[0] ?? '', glyphs)} ${operation.footer ?? ''}`)
+		.join(` ${glyphs.dot} `);
+}
+
+/** A key hint in a view's title: one operation, or several whose keys share a word (`< > window`); `word` says more than the operation's own. */
+export type KeyHint = string | {readonly ids: readonly string[]; readonly word?: string};
+
+/**
+The key hints of a view's title line (`Enter details · t test job`), from the operations themselves:
+a hint whose operation does not work here, or writes in read-only mode, is not shown.
+*/
+export function keyHints(place: Place, readOnly: boolean, hints: readonly KeyHint[], glyphs: Glyphs = unicodeGlyphs): string {
+	return hints
+		.flatMap(hint => {
+			const {ids, word} = typeof hint === 'string' ? {ids: [hint], word: undefined} : hint;
+			const available = ids.flatMap(id => {
+				const operation = operationById(id);
+				return operation && inScope(operation, place) && !(readOnly && operation.danger !== 'read') ? [operation] : [];
+			});
+			const text = word ?? available.at(-1)?.hint ?? available.at(-1)?.footer;
+			return available.length === 0 || !text ? [] : [`${available.map(operation => keyLabel(operation.keys[0] ?? '', glyphs)).join(' ')} ${text}`];
+		})
+		.join(` ${glyphs.dot} `);
 }

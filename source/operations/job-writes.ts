@@ -44,6 +44,7 @@ export const jobWriteOperations: readonly Operation[] = [
 		keys: ['c'],
 		scope: ['endpoint', 'job'],
 		danger: 'write',
+		hint: 'cancel',
 		target: context =>
 			jobTarget(context, job =>
 				isTerminalStatus(job.status) ? `job ${sanitizeLine(job.id)} is ${sanitizeLine(job.status)} already: nothing to cancel` : undefined,
@@ -59,6 +60,7 @@ export const jobWriteOperations: readonly Operation[] = [
 		keys: ['R'],
 		scope: ['endpoint', 'job'],
 		danger: 'write',
+		hint: 'retry',
 		target: context =>
 			jobTarget(context, job =>
 				job.status === 'FAILED' || job.status === 'TIMED_OUT'
@@ -76,6 +78,7 @@ export const jobWriteOperations: readonly Operation[] = [
 		keys: ['P'],
 		scope: ['endpoints', 'endpoint'],
 		danger: 'destructive',
+		hint: 'purge the queue',
 		target: context =>
 			writeTarget(
 				context,

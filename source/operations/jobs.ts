@@ -41,6 +41,7 @@ export const jobOperations: readonly Operation[] = [
 		keys: ['enter'],
 		scope: ['endpoint'],
 		danger: 'read',
+		hint: 'open',
 		footer: 'open',
 		target(context) {
 			const key = selectedKey(context);
@@ -54,6 +55,7 @@ export const jobOperations: readonly Operation[] = [
 		keys: ['f'],
 		scope: ['endpoint'],
 		danger: 'read',
+		hint: 'status',
 		footer: 'status',
 		target: () => undefined,
 		run({view}) {
@@ -77,6 +79,7 @@ export const jobOperations: readonly Operation[] = [
 		keys: ['n'],
 		scope: ['endpoints', 'endpoint'],
 		danger: 'write',
+		hint: 'new job',
 		palette: {name: 'run', aliases: ['submit'], args: ['endpoint']},
 		footer: 'new job',
 		target: (context, [endpointId]) => writeTarget(context, () => (endpointId ? {endpointId} : mapDefined(endpointInView(context))), 'no endpoint selected'),
@@ -133,6 +136,7 @@ export const jobOperations: readonly Operation[] = [
 		keys: ['t'],
 		scope: ['endpoints', 'endpoint'],
 		danger: 'write',
+		hint: 'test job',
 		target: context => writeTarget(context, () => endpointInView(context), 'no endpoint selected'),
 		confirm: (endpointId, context) => ({
 			prompt: `Send a test job to ${endpointName(context, endpointId)}?`,

@@ -1,4 +1,5 @@
 import type {Key} from 'ink';
+import {unicodeGlyphs, type Glyphs} from '../format/glyphs.js';
 
 /**
 One name per key press, as operations list them: `j`, `G`, `?`, `enter`, `esc`, `tab`,
@@ -65,10 +66,6 @@ export function keyName(input: string, key: Key): string | undefined {
 }
 
 const labels: Readonly<Record<string, string>> = {
-	up: '↑',
-	down: '↓',
-	left: '←',
-	right: '→',
 	pgup: 'PgUp',
 	pgdn: 'PgDn',
 	home: 'Home',
@@ -81,13 +78,13 @@ const labels: Readonly<Record<string, string>> = {
 	' ': 'Space',
 };
 
-/** A key name as help shows it: `ctrl-c` → `Ctrl-C`, `pgup` → `PgUp`. */
-export function keyLabel(name: string): string {
+/** A key name as help shows it: `ctrl-c` → `Ctrl-C`, `pgup` → `PgUp`, `up` → `↑` (`Up` in ASCII). */
+export function keyLabel(name: string, glyphs: Pick<Glyphs, 'arrowKeys'> = unicodeGlyphs): string {
 	if (name.startsWith('ctrl-')) {
 		return `Ctrl-${name.slice(5).toUpperCase()}`;
 	}
 
-	return labels[name] ?? name;
+	return name === 'up' || name === 'down' || name === 'left' || name === 'right' ? glyphs.arrowKeys[name] : (labels[name] ?? name);
 }
 
 /** Escape sequences a terminal sends for keys, as key names. */

@@ -169,6 +169,7 @@ export const navigationOperations: readonly Operation[] = [
 		keys: ['esc'],
 		scope: ['endpoint', 'gpu', 'pod', 'job'],
 		danger: 'read',
+		hint: 'back',
 		footer: 'back',
 		target: noTarget,
 		run({view}) {
@@ -181,6 +182,7 @@ export const navigationOperations: readonly Operation[] = [
 		keys: ['enter'],
 		scope: ['endpoints'],
 		danger: 'read',
+		hint: 'details',
 		footer: 'open',
 		target: context => selectedIn(context, 'endpoints') ?? unavailable('no endpoint to open'),
 		run({view}, endpointId) {
@@ -205,6 +207,7 @@ export const navigationOperations: readonly Operation[] = [
 		keys: ['v'],
 		scope: ['pod'],
 		danger: 'read',
+		hint: 'env values',
 		target: noTarget,
 		run({view}) {
 			view.dispatch({type: 'toggle-env'});

@@ -69,6 +69,8 @@ export type Operation<Target = unknown> = {
 	readonly palette?: {readonly name: string; readonly aliases?: readonly string[]; readonly args?: readonly ArgumentKind[]};
 	/** A short word for the footer's hint line, for the few worth it there. */
 	readonly footer?: string;
+	/** A few words beside its key in a view's title line (`test job`); the footer's word when absent. */
+	readonly hint?: string;
 	/** What it acts on, taken when the key is pressed (or from the palette's arguments). */
 	readonly target: (context: OperationContext, args: readonly string[]) => Target | Unavailable;
 	/**

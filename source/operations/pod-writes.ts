@@ -60,6 +60,7 @@ export const podWriteOperations: readonly Operation[] = [
 		keys: ['d'],
 		scope: ['gpus', 'gpu'],
 		danger: 'write',
+		hint: 'deploy',
 		palette: {name: 'deploy'},
 		target: gpuTarget,
 		form({gpuTypeId}, context) {
@@ -91,6 +92,7 @@ export const podWriteOperations: readonly Operation[] = [
 		keys: ['x'],
 		scope: ['pods', 'pod'],
 		danger: 'write',
+		hint: 'stop',
 		target: context =>
 			podTarget(context, pod => (pod.desiredStatus === 'RUNNING' ? undefined : `${sanitizeLine(pod.name ?? pod.id)} is not running: nothing to stop`)),
 		confirm: ({name}) => ({prompt: `Stop pod ${name}? Its container disk is wiped; its volume is kept.`}),
@@ -104,6 +106,7 @@ export const podWriteOperations: readonly Operation[] = [
 		keys: ['u'],
 		scope: ['pods', 'pod'],
 		danger: 'write',
+		hint: 'resume',
 		target: context => podTarget(context, pod => (pod.desiredStatus === 'RUNNING' ? `${sanitizeLine(pod.name ?? pod.id)} is running already` : undefined)),
 		form(target, context) {
 			const pod = podOf(context, target.podId);
@@ -137,6 +140,7 @@ export const podWriteOperations: readonly Operation[] = [
 		keys: ['ctrl-d'],
 		scope: ['pods', 'pod'],
 		danger: 'destructive',
+		hint: 'terminate',
 		target: context => podTarget(context, () => undefined),
 		confirm: ({name}) => ({prompt: `Terminate pod ${name}? Its volume is lost for good.`, typeToConfirm: name}),
 		async run(context, {podId, name}) {

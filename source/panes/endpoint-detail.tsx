@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import {useEffect} from 'react';
 import {DataAge} from '../components/data-age.js';
+import {useKeyHints} from '../components/key-hints.js';
 import {usePodtop, useServices, useView} from '../components/services.js';
 import {Table} from '../components/table.js';
 import {formatDuration, formatMillis} from '../format/duration.js';
@@ -60,7 +61,7 @@ One endpoint: its record (pools, scaler, idle timeout, locations), its history a
 view's window (queue, workers by state, jobs finished and failed), and the jobs podtop tracks on it.
 */
 export function EndpointDetail({endpointId, width, height}: Props) {
-	const {colors, rows: selectors, engine} = useServices();
+	const {colors, rows: selectors, engine, glyphs} = useServices();
 	useEffect(() => {
 		engine?.showing('endpoints', [endpointId]);
 	}, [engine, endpointId]);
@@ -72,6 +73,10 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 	const selection = useView(state => state.selected.endpoint);
 	const window = useView(state => state.windows.endpoint);
 	const cursor = useView(state => state.cursor);
+	const keys = useKeyHints('endpoint', ['back']);
+	const windowKeys = useKeyHints('endpoint', [{ids: ['window.shorter', 'window.longer'], word: 'window'}]);
+	const jobKeys = useKeyHints('endpoint', ['job.submit', 'job.test', {ids: ['jobs.status-filter'], word: `status: ${statusFilter}`}, 'job.open']);
+	const readOnly = engine?.readOnly ?? false;
 	const probing = usePodtop(state => state.probes.configured);
 	const probes = usePodtop(state => state.probes.byEndpoint[endpointId]);
 	const recorded = useRecorded();
@@ -116,7 +121,7 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 			<Box height={1}>
 				<Box flexGrow={1} flexShrink={1} overflow='hidden'>
 					<Text bold color={colors.accent} wrap='truncate'>
-						{`${sanitizeLine(record.name)} (${sanitizeLine(record.id)})  Esc back · ${window}${recorded ? '' : ' (history off: the last 10m in memory)'} < > window`}
+						{`${sanitizeLine(record.name)} (${sanitizeLine(record.id)})  ${keys} ${glyphs.dot} ${window}${recorded ? '' : ' (history off: the last 10m in memory)'} ${windowKeys}`}
 					</Text>
 				</Box>
 				<Box flexShrink={0} marginLeft={1}>
@@ -130,7 +135,7 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 			{probeText === undefined ? undefined : <Text wrap='truncate'>{probeText}</Text>}
 			<EndpointCharts endpointId={endpointId} width={width} height={chartsHeight} />
 			<Text bold color={colors.accent} wrap='truncate'>
-				{`Tracked jobs (${statusFilter === 'all' ? jobs.tracked : `${jobs.rows.length} of ${jobs.tracked} ${statusFilter}`})  n new job · t test job · f status: ${statusFilter} · ⏎ open`}
+				{`Tracked jobs (${statusFilter === 'all' ? jobs.tracked : `${jobs.rows.length} of ${jobs.tracked} ${statusFilter}`})  ${jobKeys}`}
 			</Text>
 			<Table
 				columns={jobColumns}
@@ -140,7 +145,9 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 				height={Math.max(2, height - texts - endpointChartLayout(width, chartsHeight).lines - 1)}
 				width={width}
 				emptyText={
-					jobs.tracked > 0 ? `no ${statusFilter} jobs: f shows another status` : 'none yet: n sends a job, t a test job, :job <endpoint> <id> adds one'
+					jobs.tracked > 0
+						? `no ${statusFilter} jobs: f shows another status`
+						: `none yet: ${readOnly ? '' : 'n sends a job, t a test job, '}:job <endpoint> <id> adds one`
 				}
 			/>
 		</Box>

@@ -1,5 +1,6 @@
 import {Box, Text} from 'ink';
 import {DataAge} from '../components/data-age.js';
+import {useKeyHints} from '../components/key-hints.js';
 import {GpuCharts} from '../components/gpu-charts/index.js';
 import {usePodtop, useServices, useView} from '../components/services.js';
 import {useRecorded} from '../components/use-series/index.js';
@@ -22,6 +23,8 @@ export function GpuDetail({gpuId, width, height}: Props) {
 	const gpu = usePodtop(state => state.gpus.byId[gpuId]);
 	const window = useView(state => state.windows.gpu);
 	const recorded = useRecorded();
+	const keys = useKeyHints('gpu', ['back', 'pod.deploy']);
+	const windowKeys = useKeyHints('gpu', [{ids: ['window.shorter', 'window.longer'], word: 'window'}]);
 	if (!gpu) {
 		return <Text color={colors.warn}>{`GPU type ${sanitizeLine(gpuId)} is not in the list (any more).`}</Text>;
 	}
@@ -56,7 +59,7 @@ export function GpuDetail({gpuId, width, height}: Props) {
 			<Box height={1}>
 				<Box flexGrow={1} flexShrink={1} overflow='hidden'>
 					<Text bold color={colors.accent} wrap='truncate'>
-						{`${sanitizeLine(record.displayName ?? record.id)} (${sanitizeLine(record.id)}) · ${sanitizeLine(record.manufacturer ?? '?')} · ${record.memoryInGb ?? '?'} GB  Esc back · ${window}${recorded ? '' : ' (history off)'} < > window`}
+						{`${sanitizeLine(record.displayName ?? record.id)} (${sanitizeLine(record.id)}) · ${sanitizeLine(record.manufacturer ?? '?')} · ${record.memoryInGb ?? '?'} GB  ${keys} ${glyphs.dot} ${window}${recorded ? '' : ' (history off)'} ${windowKeys}`}
 					</Text>
 				</Box>
 				<Box flexShrink={0} marginLeft={1}>

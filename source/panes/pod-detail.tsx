@@ -1,12 +1,13 @@
-import {Table} from '@alcalzone/ink-table';
 import {Box, Text} from 'ink';
 import {DataAge} from '../components/data-age.js';
+import {useKeyHints} from '../components/key-hints.js';
 import {maxGpuCharts, PodCharts, podChartLayout} from '../components/pod-charts/index.js';
 import {useRecorded} from '../components/use-series/index.js';
 import {usePodtop, useServices, useView} from '../components/services.js';
 import {formatDuration} from '../format/duration.js';
 import {keyNotAccepted, retryInDashboard} from '../format/key-refused.js';
 import {sanitizeLine} from '../format/sanitize.js';
+import {textTable} from '../format/text-table.js';
 import {podStatus} from '../rows/pod-rows.js';
 import {selectKeyRefused} from '../store/key-refused.js';
 import {describeCost} from '../store/pod-figures.js';
@@ -22,9 +23,18 @@ function envLine(entry: string, showValues: boolean): string {
 	return showValues ? sanitizeLine(entry) : `${sanitizeLine(name)}=••••`;
 }
 
+type Port = {readonly ip: string; readonly public: string; readonly port: string; readonly type: string};
+
 /** The ports as one line, when there is no room for their table. */
-const portsLine = (ports: ReadonlyArray<{readonly ip: string; readonly public: string; readonly port: string; readonly type: string}>) =>
-	ports.map(port => `${port.port} ${port.type}${port.public === 'yes' ? ` (${port.ip})` : ''}`).join(' · ');
+const portsLine = (ports: readonly Port[], dot: string) =>
+	ports.map(port => `${port.port} ${port.type}${port.public === 'yes' ? ` (${port.ip})` : ''}`).join(` ${dot} `);
+
+/** The ports as a table under the env line: a header and one line each. */
+const portsTable = (ports: readonly Port[]) =>
+	textTable(
+		['PORT', 'TYPE', 'PUBLIC', 'IP'],
+		ports.map(port => [port.port, port.type, port.public, port.ip]),
+	).split('\n');
 
 /**
 One pod: image, GPUs, vCPU, memory, disks, machine, uptime, what it costs now and its running price;
@@ -32,15 +42,17 @@ charts of each GPU's utilisation and memory and the container's CPU and memory o
 window; its environment by name (values on `v`); its ports as a small table (a line when room is short).
 */
 export function PodDetail({podId, showEnv, width, height}: Props) {
-	const {colors} = useServices();
+	const {colors, glyphs} = useServices();
 	const window = useView(state => state.windows.pod);
 	const recorded = useRecorded();
 	const detail = usePodtop(state => (state.podDetail?.podId === podId ? state.podDetail : undefined));
 	const listed = usePodtop(state => state.pods.byId[podId]?.record);
 	const record = detail?.record ?? listed;
 	const keyRefused = usePodtop(selectKeyRefused);
+	const keys = useKeyHints('pod', ['back', 'pod.env', 'pod.stop', 'pod.resume']);
+	const windowKeys = useKeyHints('pod', [{ids: ['window.shorter', 'window.longer'], word: 'window'}]);
 	if (detail?.record === null) {
-		return <Text color={colors.warn}>{`Pod ${sanitizeLine(podId)} is gone (terminated). Esc back`}</Text>;
+		return <Text color={colors.warn}>{`Pod ${sanitizeLine(podId)} is gone (terminated). ${keys}`}</Text>;
 	}
 
 	if (!record) {
@@ -74,7 +86,7 @@ export function PodDetail({podId, showEnv, width, height}: Props) {
 					{
 						ip: sanitizeLine(port.ip ?? '–'),
 						public: port.isIpPublic ? 'yes' : 'no',
-						port: `${port.privatePort ?? '?'} → ${port.publicPort ?? '?'}`,
+						port: `${port.privatePort ?? '?'} ${glyphs.arrow} ${port.publicPort ?? '?'}`,
 						type: sanitizeLine(port.type ?? '?'),
 					},
 				]
@@ -84,17 +96,18 @@ export function PodDetail({podId, showEnv, width, height}: Props) {
 	// Charts for each GPU the pod has (or had: a stopped pod's history still shows), and the container.
 	const gpuCount = Math.min(maxGpuCharts, Math.max(record.gpuCount ?? 0, runtime?.gpus?.length ?? 0));
 	const fixedLines = 1 + facts.length + 1;
-	const tableLines = ports.length + 4;
+	const table = portsTable(ports);
 	const leastCharts = podChartLayout(gpuCount, width, Number.POSITIVE_INFINITY);
 	const leastLines = Math.ceil(leastCharts.shown / leastCharts.perRow) * 2 + 1;
-	const portsAsTable = ports.length > 0 && height - fixedLines - tableLines >= leastLines;
-	const chartsHeight = Math.max(0, height - fixedLines - (portsAsTable ? tableLines : 1));
+	const portsAsTable = ports.length > 0 && height - fixedLines - table.length >= leastLines;
+	const chartsHeight = Math.max(0, height - fixedLines - (portsAsTable ? table.length : 1));
 	return (
+		// Each line keeps its height (none shrinks to make room): what does not fit is cut at the bottom, never drawn over.
 		<Box flexDirection='column' width={width} height={height} overflow='hidden'>
-			<Box height={1}>
+			<Box height={1} flexShrink={0}>
 				<Box flexGrow={1} flexShrink={1} overflow='hidden'>
 					<Text bold color={colors.accent} wrap='truncate'>
-						{`${sanitizeLine(record.name || record.id)} (${sanitizeLine(record.id)}) ${status.label}  Esc back · v env values · x stop · u resume · ${window}${recorded ? '' : ' (history off)'} < > window`}
+						{`${sanitizeLine(record.name || record.id)} (${sanitizeLine(record.id)}) ${status.label}  ${keys} ${glyphs.dot} ${window}${recorded ? '' : ' (history off)'} ${windowKeys}`}
 					</Text>
 				</Box>
 				<Box flexShrink={0} marginLeft={1}>
@@ -102,28 +115,38 @@ export function PodDetail({podId, showEnv, width, height}: Props) {
 				</Box>
 			</Box>
 			{facts.map(([name, text]) => (
-				<Text key={name} wrap='truncate'>
-					{label(name)}
-					{text}
-				</Text>
+				<Box key={name} height={1} flexShrink={0}>
+					<Text wrap='truncate'>
+						{label(name)}
+						{text}
+					</Text>
+				</Box>
 			))}
-			<PodCharts podId={podId} gpus={gpuCount} width={width} height={chartsHeight} />
-			<Text wrap='truncate'>
-				{label('env')}
-				{detail ? (env.length === 0 ? 'none' : env.join('  ')) : 'loading…'}
-				<Text dimColor>{env.length > 0 && !showEnv ? '  (v shows the values)' : ''}</Text>
-			</Text>
+			<Box height={chartsHeight} flexShrink={0} overflow='hidden'>
+				<PodCharts podId={podId} gpus={gpuCount} width={width} height={chartsHeight} />
+			</Box>
+			<Box height={1} flexShrink={0}>
+				<Text wrap='truncate'>
+					{label('env')}
+					{detail ? (env.length === 0 ? 'none' : env.join('  ')) : 'loading…'}
+					<Text dimColor>{env.length > 0 && !showEnv ? '  (v shows the values)' : ''}</Text>
+				</Text>
+			</Box>
 			{ports.length === 0 ? (
-				<Text>
+				<Text wrap='truncate'>
 					{label('ports')}
 					{detail ? (runtime ? 'none exposed' : 'none while the pod is not running') : 'loading…'}
 				</Text>
 			) : portsAsTable ? (
-				<Table data={ports} />
+				table.map((line, index) => (
+					<Text key={index} bold={index === 0} wrap='truncate'>
+						{`${label(index === 0 ? 'ports' : '')}${line}`}
+					</Text>
+				))
 			) : (
 				<Text wrap='truncate'>
 					{label('ports')}
-					{portsLine(ports)}
+					{portsLine(ports, glyphs.dot)}
 				</Text>
 			)}
 		</Box>

@@ -1,3 +1,5 @@
+import {EventEmitter} from 'node:events';
+import {render as inkRender} from 'ink';
 import {render} from 'ink-testing-library';
 import type {ReactElement} from 'react';
 import type {Health} from '../../source/api/job-types.js';
@@ -37,7 +39,53 @@ type RenderOptions = {
 	readonly pictures?: Pictures;
 	/** The colours (none unless given). */
 	readonly colors?: Services['colors'];
+	/** What stands between Ink and the terminal, as the dashboard puts it there (the terminal's own frames are read). */
+	readonly terminal?: (stdout: NodeJS.WriteStream) => NodeJS.WriteStream;
 };
+
+/** A terminal for Ink that keeps the frames it is sent, and a keyboard (as ink-testing-library's, with a terminal of our own in between). */
+function renderThrough(element: ReactElement, terminal: (stdout: NodeJS.WriteStream) => NodeJS.WriteStream) {
+	let last: string | undefined;
+	// Ink listens with .on() and .off(), as on a stream: an EventEmitter is what it takes.
+	// eslint-disable-next-line unicorn/prefer-event-target
+	const stdout = Object.assign(new EventEmitter(), {
+		columns: 100,
+		rows: 40,
+		write(frame: string) {
+			last = frame;
+			return true;
+		},
+	});
+	// eslint-disable-next-line unicorn/prefer-event-target
+	const stdin = Object.assign(new EventEmitter(), {
+		isTTY: true,
+		data: null as string | null,
+		write(data: string) {
+			stdin.data = data;
+			stdin.emit('readable');
+			stdin.emit('data', data);
+		},
+		read() {
+			const {data} = stdin;
+			stdin.data = null;
+			return data;
+		},
+		setEncoding() {},
+		setRawMode() {},
+		resume() {},
+		pause() {},
+		ref() {},
+		unref() {},
+	});
+	const instance = inkRender(element, {
+		stdout: terminal(stdout as unknown as NodeJS.WriteStream),
+		stdin: stdin as unknown as NodeJS.ReadStream,
+		debug: true,
+		exitOnCtrlC: false,
+		patchConsole: false,
+	});
+	return {...instance, stdin, lastFrame: () => last} as unknown as ReturnType<typeof render>;
+}
 
 /** Renders a part of the dashboard with its services around it, on a store and a view state built by the test. */
 export function renderWith(state: Pick<TestState, 'store'>, element: ReactElement, options: RenderOptions = {}): ReturnType<typeof render> & {view: ViewStore} {
@@ -51,7 +99,8 @@ export function renderWith(state: Pick<TestState, 'store'>, element: ReactElemen
 		colors: options.colors ?? colorless,
 		pictures: options.pictures,
 	};
-	const rendered = render(<ServicesProvider services={services}>{element}</ServicesProvider>);
+	const wrapped = <ServicesProvider services={services}>{element}</ServicesProvider>;
+	const rendered = options.terminal ? renderThrough(wrapped, options.terminal) : render(wrapped);
 	return {
 		...rendered,
 		// Again with the same services around it (a resize is a rerender at a new width and height).

@@ -24,11 +24,11 @@ nothing listed yet). `start` starts the polling.
 */
 async function serveAnAgent(): Promise<Agent> {
 	const engine = await engineFor(sim, {allVisible: true, poll: ['endpoints', 'pods', 'gpus'], history: {directory}, record: true});
-	const {proof, socketPath} = engine.agentLink!;
+	const {secret, socketPath} = engine.agentLink!;
 	const server = await serveAgent({
 		store: engine.store,
 		socketPath,
-		proof,
+		secret,
 		history: {
 			reader: engine.history.reader,
 			record: engine.history.record,
