@@ -4,7 +4,6 @@
 // loads only its own chunk, and React is built for production.
 import {chmodSync, rmSync, writeFileSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
-import path from 'node:path';
 import {build} from 'esbuild';
 
 /**
@@ -27,48 +26,6 @@ when podtop is started as `node dist/bundle/podtop.js`, by a busybox env without
 Windows shim: the readme says which of them NODE_OPTIONS takes (the two sizes) and how to give the rest.
 */
 export const nodeFlags = '--max-semi-space-size=4 --max-old-space-size=256 --no-wasm-tier-up --no-wasm-dynamic-tiering --no-memory-reducer';
-/**
-The Ink release the bundle's text path (stubs/text-paths.js) was checked against: it wraps every copy
-of string-width, Ink's among them, and test/bundle/text-paths.test.ts compares its answers with the
-installed copies. package.json pins Ink to exactly this version; an install with another one stops
-the build here rather than drawing frames through a path nobody compared with it.
-*/
-const inkVersion = '8.0.0';
-const installedInk = JSON.parse(await readFile(new URL('../node_modules/ink/package.json', import.meta.url), 'utf8')).version;
-if (installedInk !== inkVersion) {
-	console.error(
-		`podtop build: Ink ${installedInk} is installed, but scripts/stubs/text-paths.js was checked against Ink ${inkVersion}. ` +
-			'Pin the version in package.json and run npm install, or check the stand-in against the new release (test/bundle/text-paths.test.ts) and update inkVersion in scripts/bundle.js.',
-	);
-	process.exit(1);
-}
-
-/**
-A faster string-width for Ink's frames, with the same answers as the package it stands in for
-(test/bundle/text-paths.test.ts compares them): every copy of string-width is wrapped (stubs/text-paths.js).
-*/
-const fastTextPaths = {
-	name: 'fast-text-paths',
-	setup(build) {
-		build.onResolve({filter: /^string-width$/}, async args => {
-			if (args.pluginData?.original) {
-				return undefined;
-			}
-
-			const original = await build.resolve(args.path, {kind: args.kind, resolveDir: args.resolveDir, pluginData: {original: true}});
-			return original.errors.length > 0 ? {errors: original.errors} : {path: original.path, namespace: 'podtop-wrapped'};
-		});
-		build.onLoad({filter: /.*/, namespace: 'podtop-wrapped'}, args => {
-			const stub = JSON.stringify(new URL('stubs/text-paths.js', import.meta.url).pathname);
-			const original = JSON.stringify(args.path);
-			return {
-				contents: `import original from ${original};\nimport {withNarrowFastPath} from ${stub};\nexport default withNarrowFastPath(original);`,
-				resolveDir: path.dirname(args.path),
-				loader: 'js',
-			};
-		});
-	},
-};
 /**
 Start-up costs of dependencies that podtop does not need, left out of the bundle. Each patch names
 the file, the exact text it replaces and why; a dependency whose file no longer has that text fails
@@ -142,7 +99,7 @@ const {metafile} = await build({
 		'react-devtools-core': new URL('stubs/react-devtools-core.js', import.meta.url).pathname,
 		ws: new URL('stubs/ws.js', import.meta.url).pathname,
 	},
-	plugins: [fastTextPaths, leanStartup],
+	plugins: [leanStartup],
 	define: {'process.env.NODE_ENV': '"production"'},
 	banner: {
 		js: `#!/usr/bin/env -S node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,

@@ -6,16 +6,11 @@
 //   HISTORY_BENCH_ONLY=recording,disk,read,cursor,agent picks parts.
 import {createSqliteReader} from '../../dist/history/sqlite-reader.js';
 import {openHistoryForReading} from '../../dist/history/history-file.js';
-import {tuneForLongRuns} from '../../dist/lib/long-runs.js';
 import {agentCost} from './history-agent.js';
 import {cursorBench} from './history-cursor.js';
 import {readFleet} from './history-fleet.js';
 import {recordingCost} from './history-recording.js';
 import {weekOfHistory} from './history-week.js';
-
-// V8's helper threads as the agent's and the dashboard's commands set them at start: the recorder's figures are of
-// the process it runs in.
-tuneForLongRuns();
 
 const only = new Set((process.env.HISTORY_BENCH_ONLY ?? 'recording,disk,read,cursor,agent').split(','));
 const mb = bytes => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

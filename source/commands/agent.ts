@@ -2,7 +2,6 @@ import {basename, join} from 'node:path';
 import {groupAgentDirectory, type AgentFeature} from '../api/agent-protocol.js';
 import type {RecordingState} from '../history/history-types.js';
 import {sanitizeLine} from '../format/sanitize.js';
-import {tuneForLongRuns} from '../lib/long-runs.js';
 import {UsageError} from '../lib/usage-error.js';
 import type {WebhookReport} from '../poll/alert-notifier.js';
 import {serveAgent} from '../serve/agent-server.js';
@@ -55,7 +54,6 @@ ${alertHelp}
 
 export async function runAgent(argv: readonly string[]): Promise<void> {
 	const cli = parseCommandLine(agentHelp, argv, commandFlags.agent, 'podtop agent');
-	tuneForLongRuns();
 	const {target, endpointFilter, budget, auditPath} = readConnectionFlags(cli.flags);
 	const history = readHistoryFlags(cli.flags);
 	if (endpointFilter) {

@@ -9,7 +9,6 @@ import {asciiTerminal} from '../dashboard/ascii-terminal.js';
 import {asciiGlyphs, localeIsUtf8, unicodeGlyphs} from '../format/glyphs.js';
 import {createImageLoader} from '../images/image-loader.js';
 import {profileNames} from '../config/api-key.js';
-import {tuneForLongRuns} from '../lib/long-runs.js';
 import {UsageError} from '../lib/usage-error.js';
 import type {Accounts} from '../operations/operation.js';
 import {defaultCadence} from '../poll/cadence.js';
@@ -41,7 +40,6 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		throw new UsageError('the dashboard needs a terminal; without one use `podtop snapshot`, `podtop watch --jsonl` or `podtop job <endpoint> <id>`');
 	}
 
-	tuneForLongRuns();
 	const target = resolveTarget(options.target);
 	const views: View[] = options.initialJob ? [{type: 'list'}, {type: 'job', ...options.initialJob}] : [{type: 'list'}];
 	const view = createViewStore(

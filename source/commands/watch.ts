@@ -1,7 +1,6 @@
 import {inertJson} from '../format/sanitize.js';
 import type {WebhookReport} from '../poll/alert-notifier.js';
 import {changeEvents} from '../store/change-events.js';
-import {tuneForLongRuns} from '../lib/long-runs.js';
 import {UsageError} from '../lib/usage-error.js';
 import {alertHelp, loadAlertRules} from './alert-flags.js';
 import {readConnectionFlags, readingConnectionHelp} from './connection-flags.js';
@@ -35,7 +34,6 @@ ${alertHelp}
 
 export async function runWatch(argv: readonly string[]): Promise<void> {
 	const cli = parseCommandLine(watchHelp, argv, commandFlags.watch, 'podtop watch');
-	tuneForLongRuns();
 	if (!cli.flags.jsonl) {
 		throw new UsageError('watch prints JSON lines only: drop --no-jsonl');
 	}
