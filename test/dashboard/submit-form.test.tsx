@@ -41,11 +41,14 @@ async function dashboard(readOnly = false) {
 	return rendered;
 }
 
-/** Presses keys one read at a time, as a person types, with a frame between. */
+/**
+Presses keys one read at a time, as a person types, with a frame between. A lone Esc waits longer:
+Ink 8 holds it 20 ms to see whether a sequence follows, so Esc and ':' 5 ms apart read as Alt-':'.
+*/
 async function press(stdin: {write: (data: string) => void}, ...sequence: string[]) {
 	for (const key of sequence) {
 		stdin.write(key);
-		await tick(5);
+		await tick(key === '\u001B' ? 40 : 5);
 	}
 }
 

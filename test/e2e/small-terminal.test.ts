@@ -51,10 +51,11 @@ describe.runIf(hasTmux)('an 80×24 terminal', () => {
 		await session.waitFor(/^jupyter-research \(\w+\) RUNNING/m, 30_000);
 		session.send('?');
 		await session.waitFor(/Keys: Pod details[\s\S]*\+-+\+/, 30_000);
+		// Ink holds a lone Esc 20 ms to see whether a sequence follows: the next key waits for the help to close.
 		session.send('Escape');
+		await session.waitFor(/^jupyter-research \(\w+\) RUNNING/m, 30_000);
 		session.send('3');
 		await session.waitFor(/GPUs \(20\)[\s\S]*stock \+{3} High/);
-		session.send('Escape');
 		session.send('1');
 		await session.waitFor(/Endpoints \(8\)/);
 		// No escape sequences: what is left is text, which must be ASCII.

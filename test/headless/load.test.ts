@@ -133,7 +133,7 @@ describe('podtop load over real HTTP', () => {
 
 		const missing = await load(['nope', '--input', '{}', '--jobs', '5', '--yes']);
 		expect(missing.code).toBe(4);
-		expect(missing.stderr).toContain('not found');
+		expect(missing.stderr).toContain('no endpoint "nope" in this account');
 		expect(missing.stdout).toBe('');
 	});
 
