@@ -5,7 +5,6 @@ import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import Database from 'libsql';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import type {PodRecord} from '../../source/api/graphql-types.js';
 import type {Engine} from '../../source/engine/create-engine.js';
 import {historyFileName, openHistoryForWriting} from '../../source/history/history-file.js';
 import {createMaintenance} from '../../source/history/maintenance.js';
@@ -14,21 +13,14 @@ import {createSqliteReader} from '../../source/history/sqlite-reader.js';
 import {createPodtopStore} from '../../source/store/create-store.js';
 import {engineFor} from '../helpers/engine.js';
 import {startTestSim, type TestSim, waitFor} from '../helpers/sim-client.js';
+import {runningPod} from '../helpers/running-pod.js';
 
 const start = Date.parse('2026-11-20T03:00:00Z');
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
 const writerScript = fileURLToPath(new URL('../helpers/history-writer.mjs', import.meta.url));
 const key = 'rpa_BADCONDITIONSKEY0123456789';
 
-const pod = (id: string, util: number): PodRecord => ({
-	id,
-	name: `pod ${id}`,
-	imageName: 'runpod/pytorch',
-	desiredStatus: 'RUNNING',
-	costPerHr: 1.5,
-	gpuCount: 1,
-	runtime: {gpus: [{gpuUtilPercent: util, memoryUtilPercent: 50}], container: {cpuPercent: 30, memoryPercent: 40}},
-});
+const pod = runningPod;
 
 const single = (db: {prepare: (sql: string) => {raw: () => {get: () => unknown}}}, sql: string) => (db.prepare(sql).raw().get() as [unknown])[0];
 

@@ -2,26 +2,18 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import type {PodRecord} from '../../source/api/graphql-types.js';
 import {openHistoryForWriting} from '../../source/history/history-file.js';
 import {createMaintenance} from '../../source/history/maintenance.js';
 import {createRecorder} from '../../source/history/recorder.js';
 import {createSqliteReader} from '../../source/history/sqlite-reader.js';
 import {createPodtopStore} from '../../source/store/create-store.js';
+import {runningPod} from '../helpers/running-pod.js';
 
 const start = Date.parse('2026-11-20T03:00:00Z');
 const day = 86_400_000;
 const year = 365 * day;
 
-const pod = (id: string, util: number): PodRecord => ({
-	id,
-	name: `pod ${id}`,
-	imageName: 'runpod/pytorch',
-	desiredStatus: 'RUNNING',
-	costPerHr: 1.5,
-	gpuCount: 1,
-	runtime: {gpus: [{gpuUtilPercent: util, memoryUtilPercent: 50}], container: {cpuPercent: 30, memoryPercent: 40}},
-});
+const pod = runningPod;
 
 let root: string;
 beforeAll(() => {

@@ -3,24 +3,16 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import Database from 'libsql';
 import {afterAll, afterEach, beforeAll, describe, expect, test} from 'vitest';
-import type {PodRecord} from '../../source/api/graphql-types.js';
 import {historyFileName, openHistoryForWriting} from '../../source/history/history-file.js';
 import {openHistory, type History} from '../../source/history/open-history.js';
 import {createRecorder} from '../../source/history/recorder.js';
 import {createPodtopStore} from '../../source/store/create-store.js';
+import {runningPod} from '../helpers/running-pod.js';
 
 const start = Date.parse('2026-11-20T03:00:00Z');
 const service = {apiUrl: 'https://api.example/v2', graphqlUrl: 'https://api.example/graphql', apiKey: 'rpa_DAMAGEDTABLESKEY0123456789'};
 
-const pod = (id: string, util: number): PodRecord => ({
-	id,
-	name: `pod ${id}`,
-	imageName: 'runpod/pytorch',
-	desiredStatus: 'RUNNING',
-	costPerHr: 1.5,
-	gpuCount: 1,
-	runtime: {gpus: [{gpuUtilPercent: util, memoryUtilPercent: 50}], container: {cpuPercent: 30, memoryPercent: 40}},
-});
+const pod = runningPod;
 
 const single = (db: InstanceType<typeof Database>, sql: string) => (db.prepare(sql).raw().get() as [unknown])[0];
 
