@@ -1,39 +1,16 @@
 import {ClientError, GraphQLClient} from 'graphql-request';
 import {fetch as undiciFetch} from 'undici';
 import {withLinkedSignal} from '../lib/linked-signal.js';
+import type {EndpointRecord, SavedEndpoint, ServerlessDiscount} from '../model/endpoint.js';
+import type {GpuTypeRecord} from '../model/gpu-type.js';
+import type {ManagementApi} from '../model/management-api.js';
+import type {PodRecord, PodSummary} from '../model/pod.js';
 import {ApiError, fromTransportError} from './errors.js';
 import {graphqlError} from './graphql-errors.js';
 import {queryList} from './graphql-list.js';
 import {postQuery} from './graphql-post.js';
 import {documents, podsByIdDocument} from './graphql-documents.js';
-import type {EndpointInput, EndpointRecord, GpuTypeRecord, PodDeployInput, PodRecord, PodSummary, SavedEndpoint, ServerlessDiscount} from './graphql-types.js';
 import type {Pools} from './pools.js';
-
-type CallOptions = {readonly signal?: AbortSignal};
-
-export type GraphqlApi = {
-	readonly endpoints: (options?: CallOptions) => Promise<EndpointRecord[]>;
-	/** The endpoints and, in the same answer, the account's serverless discount. */
-	readonly endpointsAndDiscount: (options?: CallOptions) => Promise<{endpoints: EndpointRecord[]; discount: ServerlessDiscount | undefined}>;
-	/** One endpoint with every writable field, or undefined when the account has no such endpoint. */
-	readonly endpointForEdit: (id: string, options?: CallOptions) => Promise<SavedEndpoint | undefined>;
-	readonly pods: (options?: CallOptions) => Promise<PodRecord[]>;
-	/** Every pod, only the fields read while the Pods pane is hidden. */
-	readonly podSummaries: (options?: CallOptions) => Promise<PodSummary[]>;
-	readonly pod: (podId: string, options?: CallOptions) => Promise<PodRecord | null>;
-	/** These pods with the list's fields, in the order asked, in one request; null for one gone. */
-	readonly podsById: (podIds: readonly string[], options?: CallOptions) => Promise<Array<PodRecord | null>>;
-	/** Every GPU type, its `lowestPrice` for a count and cloud (secure, community, or both when undefined). */
-	readonly gpuTypes: (options?: CallOptions & {readonly gpuCount?: number; readonly secureCloud?: boolean}) => Promise<GpuTypeRecord[]>;
-	readonly saveEndpoint: (input: EndpointInput, options?: CallOptions) => Promise<EndpointRecord>;
-	readonly deleteEndpoint: (id: string, options?: CallOptions) => Promise<void>;
-	readonly deployOnDemand: (input: PodDeployInput, options?: CallOptions) => Promise<PodRecord>;
-	readonly rentInterruptable: (input: PodDeployInput & {readonly bidPerGpu: number}, options?: CallOptions) => Promise<PodRecord>;
-	readonly resume: (podId: string, gpuCount?: number, options?: CallOptions) => Promise<PodRecord>;
-	readonly bidResume: (podId: string, bidPerGpu: number, gpuCount?: number, options?: CallOptions) => Promise<PodRecord>;
-	readonly stop: (podId: string, options?: CallOptions) => Promise<PodRecord>;
-	readonly terminate: (podId: string, options?: CallOptions) => Promise<void>;
-};
 
 /** Maps graphql-request's errors: HTTP statuses by kind, resolver errors by `errors[0].message`. */
 function toApiError(error: unknown, label: string): ApiError {
@@ -46,10 +23,12 @@ function toApiError(error: unknown, label: string): ApiError {
 }
 
 /**
+The management plane over GraphQL: podtop's records were modelled on GraphQL's answers, so the
+documents select exactly the records' fields and an answer is a record field for field.
 Typed functions for every GraphQL operation, through graphql-request with its `fetch` routed
 through undici's pool for the origin. The key goes in the Authorization header, never the URL.
 */
-export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; readonly apiKey: string; readonly pools: Pools}): GraphqlApi {
+export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; readonly apiKey: string; readonly pools: Pools}): ManagementApi {
 	const dispatcher = pools.for(url);
 	const headers = {authorization: `Bearer ${apiKey}`, 'user-agent': 'podtop'};
 	const endpointUrl = new URL(url);
@@ -85,7 +64,7 @@ export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; re
 	};
 
 	/** One document answers both: the endpoints and the account's serverless discount. */
-	const endpointsAndDiscount: GraphqlApi['endpointsAndDiscount'] = async (options = {}) => {
+	const endpointsAndDiscount: ManagementApi['endpointsAndDiscount'] = async (options = {}) => {
 		const {myself} = await call<{myself: {endpoints: EndpointRecord[]; serverlessDiscount?: ServerlessDiscount | null} | null}>(
 			'endpoints',
 			documents.endpoints,

@@ -1,6 +1,8 @@
 import type {Pool} from 'undici';
+import type {EndpointRecord, ServerlessDiscount} from '../model/endpoint.js';
+import type {GpuTypeRecord} from '../model/gpu-type.js';
+import type {PodRecord} from '../model/pod.js';
 import {ApiError, fromTransportError, kindForStatus} from './errors.js';
-import type {EndpointRecord, GpuTypeRecord, PodRecord, ServerlessDiscount} from './graphql-types.js';
 import type {Health} from './job-types.js';
 
 /**

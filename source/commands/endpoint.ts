@@ -1,5 +1,5 @@
 import {ApiError} from '../api/errors.js';
-import type {EndpointInput} from '../api/graphql-types.js';
+import type {EndpointInput} from '../model/endpoint.js';
 import {nameWithId} from '../engine/find-named.js';
 import {inertJson, sanitizeLine} from '../format/sanitize.js';
 import {describeChanges, planEndpoint, type EndpointFields, type EndpointProblems} from '../requests/endpoint-request.js';

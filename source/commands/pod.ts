@@ -1,4 +1,4 @@
-import type {PodRecord} from '../api/graphql-types.js';
+import type {PodRecord} from '../model/pod.js';
 import {nameWithId} from '../engine/find-named.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';

@@ -3,7 +3,9 @@ import {agentSocketCandidates, agentSocketPath, type HistoryMethod} from '../api
 import {agentIsSameUser, findAgentSocket} from '../api/agent-socket-trust.js';
 import {createGraphqlApi} from '../api/graphql-api.js';
 import {createCompatApi} from '../api/compat-api.js';
-import type {GpuTypeRecord, PodRecord, SavedEndpoint} from '../api/graphql-types.js';
+import type {SavedEndpoint} from '../model/endpoint.js';
+import type {GpuTypeRecord} from '../model/gpu-type.js';
+import type {PodRecord} from '../model/pod.js';
 import {createJobApi} from '../api/job-api.js';
 import type {Health} from '../api/job-types.js';
 import {Pools} from '../api/pools.js';
@@ -165,7 +167,7 @@ export async function createEngine({
 	const api = createScheduledApi({
 		jobApi: createJobApi({baseUrl: apiUrl, apiKey, pools}),
 		compatApi: createCompatApi({baseUrl: apiUrl, apiKey, pools}),
-		graphqlApi: createGraphqlApi({url: graphqlUrl, apiKey, pools}),
+		managementApi: createGraphqlApi({url: graphqlUrl, apiKey, pools}),
 		scheduler,
 	});
 	const {store, writes} =

@@ -1,5 +1,6 @@
 import {ApiError} from '../api/errors.js';
-import type {EndpointInput, EndpointRecord, PodRecord} from '../api/graphql-types.js';
+import type {EndpointInput, EndpointRecord} from '../model/endpoint.js';
+import type {PodRecord} from '../model/pod.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';
 import type {AfterContext, WriteSpec} from './write-spec.js';
 

@@ -1,4 +1,6 @@
-import type {EndpointRecord, GpuTypeRecord, PodRecord} from '../api/graphql-types.js';
+import type {EndpointRecord} from '../model/endpoint.js';
+import type {GpuTypeRecord} from '../model/gpu-type.js';
+import type {PodRecord} from '../model/pod.js';
 import type {Health} from '../api/job-types.js';
 import type {PastAccount, Tier} from '../history/history-types.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';

@@ -1,5 +1,6 @@
 import type {ChatResult} from '../api/compat-api.js';
-import type {EndpointInput, EndpointRecord, PodDeployInput, PodRecord} from '../api/graphql-types.js';
+import type {EndpointInput, EndpointRecord} from '../model/endpoint.js';
+import type {PodDeployInput, PodRecord} from '../model/pod.js';
 import type {JobRequest, JobStatusBody} from '../api/job-types.js';
 import type {Pollers} from '../poll/pollers.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';

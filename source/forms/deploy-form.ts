@@ -1,4 +1,5 @@
-import type {GpuTypeRecord, PodDeployInput} from '../api/graphql-types.js';
+import type {GpuTypeRecord} from '../model/gpu-type.js';
+import type {PodDeployInput} from '../model/pod.js';
 import {formatDollarsPerHour} from '../format/numbers.js';
 import {clouds, planDeploy, type DeployFields} from '../requests/deploy-request.js';
 import type {FormSpec, FormValues} from './form.js';

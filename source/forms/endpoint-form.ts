@@ -1,4 +1,4 @@
-import type {EndpointInput, EndpointRecord, SavedEndpoint} from '../api/graphql-types.js';
+import type {EndpointInput, EndpointRecord, SavedEndpoint} from '../model/endpoint.js';
 import {describeChanges, planEndpoint, scalerTypes, type EndpointFields} from '../requests/endpoint-request.js';
 import type {Field, FormSpec, FormValues} from './form.js';
 

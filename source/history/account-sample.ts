@@ -1,6 +1,6 @@
 import type {PodtopState} from '../store/state.js';
 import type {FiringAlert} from '../store/types.js';
-import type {PodRecord} from '../api/graphql-types.js';
+import type {PodRecord} from '../model/pod.js';
 import type {Sample} from './fields.js';
 
 /** The running pods' count and $/h, summed in the pods' order. */

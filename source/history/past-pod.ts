@@ -1,4 +1,4 @@
-import type {PodRecord} from '../api/graphql-types.js';
+import type {PodRecord} from '../model/pod.js';
 import type {PodCostFields, PodGlance} from '../store/pod-figures.js';
 import type {PodState} from '../store/types.js';
 import {kindFields, podAt, podUptimeAt, storedStart} from './fields.js';

@@ -1,4 +1,4 @@
-import type {PodRecord} from '../api/graphql-types.js';
+import type {PodRecord} from '../model/pod.js';
 import {endpointFigures} from '../store/endpoint-figures.js';
 import {stockOfLevel} from '../store/gpu-stock.js';
 import type {Collection} from '../store/state.js';

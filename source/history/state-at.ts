@@ -1,4 +1,6 @@
-import type {EndpointRecord, GpuTypeRecord, PodRecord} from '../api/graphql-types.js';
+import type {EndpointRecord} from '../model/endpoint.js';
+import type {GpuTypeRecord} from '../model/gpu-type.js';
+import type {PodRecord} from '../model/pod.js';
 import {endpointFigures} from '../store/endpoint-figures.js';
 import type {Collection} from '../store/state.js';
 import type {EndpointState, FiringAlert, GpuState, HealthSample, PodState, StockStatus} from '../store/types.js';

@@ -1,4 +1,4 @@
-import type {EndpointInput} from '../api/graphql-types.js';
+import type {EndpointInput} from '../model/endpoint.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {endpointEditForm, endpointNewForm, type EndpointSave} from '../forms/endpoint-form.js';
 import {currentView} from '../view-state/view-state.js';

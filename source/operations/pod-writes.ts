@@ -1,4 +1,4 @@
-import type {PodRecord} from '../api/graphql-types.js';
+import type {PodRecord} from '../model/pod.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {resumeForm, type ResumeOrder} from '../forms/resume-form.js';
 import {deployForm, type DeployOrder} from '../forms/deploy-form.js';

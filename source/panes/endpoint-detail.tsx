@@ -7,7 +7,7 @@ import {Table} from '../components/table.js';
 import {formatDuration, formatMillis} from '../format/duration.js';
 import {formatCount, formatPercent, formatRate} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
-import type {EndpointRecord} from '../api/graphql-types.js';
+import type {EndpointRecord} from '../model/endpoint.js';
 import {jobColumns} from '../rows/job-rows.js';
 import {EndpointCharts, endpointChartLayout} from '../components/endpoint-charts/index.js';
 import {useRecorded} from '../components/use-series/index.js';

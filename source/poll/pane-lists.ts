@@ -1,5 +1,5 @@
 import {describeError, keyRefusalStatus} from '../api/errors.js';
-import type {PodRecord, PodSummary} from '../api/graphql-types.js';
+import type {PodRecord, PodSummary} from '../model/pod.js';
 import type {PodtopStore, StoreWrites} from '../store/create-store.js';
 import type {PaneName} from '../store/types.js';
 import type {Cadence} from './cadence.js';

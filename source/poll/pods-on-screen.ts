@@ -1,5 +1,5 @@
 import {describeError, keyRefusalStatus} from '../api/errors.js';
-import type {PodRecord} from '../api/graphql-types.js';
+import type {PodRecord} from '../model/pod.js';
 import type {StoreWrites} from '../store/create-store.js';
 import type {Cadence} from './cadence.js';
 import {createLoop} from './loop.js';

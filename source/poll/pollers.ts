@@ -1,5 +1,5 @@
 import {describeError, keyRefusalStatus} from '../api/errors.js';
-import type {EndpointRecord} from '../api/graphql-types.js';
+import type {EndpointRecord} from '../model/endpoint.js';
 import type {PodtopStore, StoreWrites} from '../store/create-store.js';
 import type {PaneName} from '../store/types.js';
 import {defaultCadence, type Cadence} from './cadence.js';

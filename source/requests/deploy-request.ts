@@ -1,4 +1,5 @@
-import type {EnvironmentVariable, PodDeployInput} from '../api/graphql-types.js';
+import type {EnvironmentVariable} from '../model/endpoint.js';
+import type {PodDeployInput} from '../model/pod.js';
 
 export const clouds = ['all', 'secure', 'community'] as const;
 export type Cloud = (typeof clouds)[number];

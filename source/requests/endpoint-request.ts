@@ -1,4 +1,4 @@
-import type {EndpointInput, SavedEndpoint} from '../api/graphql-types.js';
+import type {EndpointInput, SavedEndpoint} from '../model/endpoint.js';
 
 export const scalerTypes = ['QUEUE_DELAY', 'REQUEST_COUNT'] as const;
 

@@ -3,7 +3,7 @@ import {formatPrice} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {stockOf} from '../store/gpu-stock.js';
 import type {GpuState, StockStatus} from '../store/types.js';
-import type {LowestPrice} from '../api/graphql-types.js';
+import type {LowestPrice} from '../model/gpu-type.js';
 import type {Column, SortableRow} from './row.js';
 
 export const gpuColumns = {

@@ -3,7 +3,7 @@ import {levels, sparkline, type Glyphs} from '../format/glyphs.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {formatCostNow, glanceOf, podCost, podGlance, type PodGlance} from '../store/pod-figures.js';
 import {listUtilHistoryLimit} from '../store/write-pods.js';
-import type {PodRecord} from '../api/graphql-types.js';
+import type {PodRecord} from '../model/pod.js';
 import type {PodState} from '../store/types.js';
 import type {Column, SortableRow, Tone} from './row.js';
 

@@ -1,4 +1,4 @@
-import type {GpuTypeRecord} from '../api/graphql-types.js';
+import type {GpuTypeRecord} from '../model/gpu-type.js';
 import type {StockStatus} from './types.js';
 
 /** Stock as a number a graph can draw (the exporter's podtop_gpu_stock; its HELP says the mapping). */

@@ -1,4 +1,4 @@
-import type {PodRecord} from '../api/graphql-types.js';
+import type {PodRecord} from '../model/pod.js';
 import {formatDollarsPerHour, formatPrice} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {PodState} from './types.js';

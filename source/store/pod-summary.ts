@@ -1,4 +1,4 @@
-import type {PodRecord, PodSummary} from '../api/graphql-types.js';
+import type {PodRecord, PodSummary} from '../model/pod.js';
 
 /**
 A pod's summary laid over its last full record: the summary's fields are fresh, the rest (image,

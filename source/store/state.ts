@@ -1,4 +1,4 @@
-import type {ServerlessDiscount} from '../api/graphql-types.js';
+import type {ServerlessDiscount} from '../model/endpoint.js';
 import type {
 	BudgetState,
 	ConnectionState,

@@ -1,4 +1,4 @@
-import type {EndpointRecord, ServerlessDiscount} from '../api/graphql-types.js';
+import type {EndpointRecord, ServerlessDiscount} from '../model/endpoint.js';
 import type {Health} from '../api/job-types.js';
 import {deepEqual} from '../lib/deep-equal.js';
 import {endpointFigures} from './endpoint-figures.js';

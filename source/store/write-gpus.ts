@@ -1,4 +1,4 @@
-import type {GpuTypeRecord} from '../api/graphql-types.js';
+import type {GpuTypeRecord} from '../model/gpu-type.js';
 import {appendBounded} from '../lib/bounded.js';
 import {mergeRecords} from './merge-records.js';
 import type {GetState, SetState} from './state.js';

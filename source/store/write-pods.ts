@@ -1,4 +1,4 @@
-import type {PodRecord, PodSummary} from '../api/graphql-types.js';
+import type {PodRecord, PodSummary} from '../model/pod.js';
 import {appendBounded} from '../lib/bounded.js';
 import {deepEqual} from '../lib/deep-equal.js';
 import {shareEqual} from '../lib/share-equal.js';

@@ -1,15 +1,16 @@
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import {createGraphqlApi, type GraphqlApi} from '../../source/api/graphql-api.js';
+import {createGraphqlApi} from '../../source/api/graphql-api.js';
+import type {ManagementApi} from '../../source/model/management-api.js';
 import {Pools} from '../../source/api/pools.js';
 import {documents} from '../../source/api/graphql-documents.js';
-import type {PodRecord} from '../../source/api/graphql-types.js';
+import type {PodRecord} from '../../source/model/pod.js';
 import {caught as caughtError} from '../helpers/caught.js';
 import {gqlData} from '../helpers/graphql-client.js';
 import {startTestSim, type TestSim} from '../helpers/sim-client.js';
 
 let sim: TestSim;
 let pools: Pools;
-let api: GraphqlApi;
+let api: ManagementApi;
 
 beforeAll(async () => {
 	sim = await startTestSim({graphqlRate: 1000, apiKey: 'rpa_GRAPHQLSECRET987654'});

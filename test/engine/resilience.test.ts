@@ -26,7 +26,7 @@ describe('the engine against a misbehaving service', () => {
 		const scheduler = new Scheduler();
 		const api = createScheduledApi({
 			jobApi: createJobApi({baseUrl: `${sim.url}/v2`, apiKey: sim.apiKey, pools}),
-			graphqlApi: createGraphqlApi({url: `${sim.url}/graphql`, apiKey: sim.apiKey, pools}),
+			managementApi: createGraphqlApi({url: `${sim.url}/graphql`, apiKey: sim.apiKey, pools}),
 			compatApi: createCompatApi({baseUrl: `${sim.url}/v2`, apiKey: sim.apiKey, pools}),
 			scheduler,
 		});
@@ -69,7 +69,7 @@ describe('the engine against a misbehaving service', () => {
 		const scheduler = new Scheduler();
 		const api = createScheduledApi({
 			jobApi: createJobApi({baseUrl: `${sim.url}/v2`, apiKey: sim.apiKey, pools}),
-			graphqlApi: createGraphqlApi({url: `${sim.url}/graphql`, apiKey: sim.apiKey, pools}),
+			managementApi: createGraphqlApi({url: `${sim.url}/graphql`, apiKey: sim.apiKey, pools}),
 			compatApi: createCompatApi({baseUrl: `${sim.url}/v2`, apiKey: sim.apiKey, pools}),
 			scheduler,
 		});

@@ -2,7 +2,7 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import type {PodRecord} from '../../source/api/graphql-types.js';
+import type {PodRecord} from '../../source/model/pod.js';
 import type {Health} from '../../source/api/job-types.js';
 import {snapshotOfPast} from '../../source/engine/take-snapshot.js';
 import {csvRow, csvText} from '../../source/format/csv.js';

@@ -1,4 +1,4 @@
-import type {PodRecord} from '../../source/api/graphql-types.js';
+import type {PodRecord} from '../../source/model/pod.js';
 
 /** A running one-GPU pod as the GraphQL list gives it, its GPU `util` % busy: what the recorder tests feed a store. */
 export const runningPod = (id: string, util: number): PodRecord => ({

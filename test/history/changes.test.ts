@@ -2,7 +2,7 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterEach, describe, expect, test} from 'vitest';
-import type {PodRecord} from '../../source/api/graphql-types.js';
+import type {PodRecord} from '../../source/model/pod.js';
 import {openHistoryForWriting} from '../../source/history/history-file.js';
 import {createRecorder} from '../../source/history/recorder.js';
 import {createSqliteReader} from '../../source/history/sqlite-reader.js';

@@ -1,5 +1,5 @@
 import {expect, test} from 'vitest';
-import type {PodRecord} from '../../source/api/graphql-types.js';
+import type {PodRecord} from '../../source/model/pod.js';
 import {asciiGlyphs, unicodeGlyphs} from '../../source/format/glyphs.js';
 import {podColumns, podRows} from '../../source/rows/pod-rows.js';
 import {contentWidths} from '../../source/rows/row.js';

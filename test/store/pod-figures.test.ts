@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import type {PodRecord} from '../../source/api/graphql-types.js';
+import type {PodRecord} from '../../source/model/pod.js';
 import {describeCost, formatCostNow, formatCostTotals, podCost, podCostTotals} from '../../source/store/pod-figures.js';
 
 const pod = (desiredStatus: string | undefined, costPerHr: number | undefined, volumeInGb?: number | null): PodRecord => ({

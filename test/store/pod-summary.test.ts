@@ -1,5 +1,5 @@
 import {expect, test} from 'vitest';
-import type {PodRecord, PodSummary} from '../../source/api/graphql-types.js';
+import type {PodRecord, PodSummary} from '../../source/model/pod.js';
 import {deepEqual} from '../../source/lib/deep-equal.js';
 import {withSummary} from '../../source/store/pod-summary.js';
 

@@ -1,5 +1,5 @@
 import {expect, test} from 'vitest';
-import type {PodRecord} from '../../source/api/graphql-types.js';
+import type {PodRecord} from '../../source/model/pod.js';
 import {createPodtopStore} from '../../source/store/create-store.js';
 import {statesInOrder} from '../../source/store/states-in-order.js';
 

@@ -1,0 +1,33 @@
+import type {EndpointInput, EndpointRecord, SavedEndpoint, ServerlessDiscount} from './endpoint.js';
+import type {GpuTypeRecord} from './gpu-type.js';
+import type {PodDeployInput, PodRecord, PodSummary} from './pod.js';
+
+export type CallOptions = {readonly signal?: AbortSignal};
+
+/**
+Every management read and write podtop makes, in podtop's own records. One adapter per API
+(`source/api/graphql-api.ts`, `source/api/rest/`), chosen at start.
+*/
+export type ManagementApi = {
+	readonly endpoints: (options?: CallOptions) => Promise<EndpointRecord[]>;
+	/** The endpoints and the account's serverless discount (undefined where the API does not publish it). */
+	readonly endpointsAndDiscount: (options?: CallOptions) => Promise<{endpoints: EndpointRecord[]; discount: ServerlessDiscount | undefined}>;
+	/** One endpoint with every writable field, or undefined when the account has no such endpoint. */
+	readonly endpointForEdit: (id: string, options?: CallOptions) => Promise<SavedEndpoint | undefined>;
+	readonly pods: (options?: CallOptions) => Promise<PodRecord[]>;
+	/** Every pod, only the fields read while the Pods pane is hidden. */
+	readonly podSummaries: (options?: CallOptions) => Promise<PodSummary[]>;
+	readonly pod: (podId: string, options?: CallOptions) => Promise<PodRecord | null>;
+	/** These pods with the list's fields, in the order asked; null for one gone. */
+	readonly podsById: (podIds: readonly string[], options?: CallOptions) => Promise<Array<PodRecord | null>>;
+	/** Every GPU type, its `lowestPrice` for a count and cloud (secure, community, or both when undefined). */
+	readonly gpuTypes: (options?: CallOptions & {readonly gpuCount?: number; readonly secureCloud?: boolean}) => Promise<GpuTypeRecord[]>;
+	readonly saveEndpoint: (input: EndpointInput, options?: CallOptions) => Promise<EndpointRecord>;
+	readonly deleteEndpoint: (id: string, options?: CallOptions) => Promise<void>;
+	readonly deployOnDemand: (input: PodDeployInput, options?: CallOptions) => Promise<PodRecord>;
+	readonly rentInterruptable: (input: PodDeployInput & {readonly bidPerGpu: number}, options?: CallOptions) => Promise<PodRecord>;
+	readonly resume: (podId: string, gpuCount?: number, options?: CallOptions) => Promise<PodRecord>;
+	readonly bidResume: (podId: string, bidPerGpu: number, gpuCount?: number, options?: CallOptions) => Promise<PodRecord>;
+	readonly stop: (podId: string, options?: CallOptions) => Promise<PodRecord>;
+	readonly terminate: (podId: string, options?: CallOptions) => Promise<void>;
+};
