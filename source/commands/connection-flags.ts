@@ -11,6 +11,8 @@ export const connectionFlags = {
 	demo: {type: 'boolean', default: false},
 	apiUrl: {type: 'string'},
 	graphqlUrl: {type: 'string'},
+	restUrl: {type: 'string'},
+	managementApi: {type: 'string', complete: {choices: ['auto', 'v2', 'graphql']}},
 	profile: {type: 'string', complete: 'profile'},
 	endpoints: {type: 'string', complete: 'endpoints'},
 	budget: {type: 'number', default: 0.1},
@@ -27,6 +29,7 @@ export const readerConnectionFlags = {
 	demo: connectionFlags.demo,
 	apiUrl: connectionFlags.apiUrl,
 	graphqlUrl: connectionFlags.graphqlUrl,
+	restUrl: connectionFlags.restUrl,
 	profile: connectionFlags.profile,
 	apiKey: connectionFlags.apiKey,
 } as const;
@@ -41,7 +44,9 @@ const connectionHelpWith = (write: string) => `
 	Connection
 	  --demo            Run on the built-in simulator (also when no API key is configured)
 	  --api-url         Job API base URL                 [default: https://api.runpod.ai/v2]
+	  --rest-url        REST v2 origin (also RUNPOD_API_BASE_URL)  [default: https://api.runpod.io]
 	  --graphql-url     GraphQL URL                      [default: https://api.runpod.io/graphql]
+	  --management-api  auto, v2 or graphql: v2 unless the service has none  [default: auto]
 	  --profile         Profile in ~/.runpod/config.toml [default: default]
 	  --endpoints       Watch only these endpoint ids, comma-separated (default: all)
 	  --budget          Share of each published rate limit podtop may use  [default: 0.1]
@@ -62,6 +67,8 @@ type Flags = {
 	demo: boolean;
 	apiUrl?: string;
 	graphqlUrl?: string;
+	restUrl?: string;
+	managementApi?: string;
 	profile?: string;
 	endpoints?: string;
 	budget: number;
@@ -118,7 +125,15 @@ export function readConnectionFlags(flags: Flags, env: NodeJS.ProcessEnv = proce
 		.map(id => id.trim())
 		.filter(Boolean);
 	return {
-		target: {demo: flags.demo, apiUrl: flags.apiUrl, graphqlUrl: flags.graphqlUrl, profile: flags.profile},
+		target: {
+			demo: flags.demo,
+			apiUrl: flags.apiUrl,
+			graphqlUrl: flags.graphqlUrl,
+			restUrl: flags.restUrl,
+			managementApi: flags.managementApi,
+			profile: flags.profile,
+			env,
+		},
 		endpointFilter: endpointFilter?.length ? endpointFilter : undefined,
 		budget: {share: flags.budget},
 		readOnly: forced || byProfile,

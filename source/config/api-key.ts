@@ -12,8 +12,8 @@ export type KeySource = {
 	readonly configError?: string;
 	/** What the header calls the account: the section's name, `env` for RUNPOD_API_KEY, `config` for the file's top-level key. */
 	readonly label?: string;
-	/** The section's own `api_url` and `graphql_url` (an account elsewhere, say a `podtop sim`), when the key is from a section that has them. */
-	readonly urls?: {readonly apiUrl?: string; readonly graphqlUrl?: string};
+	/** The section's own `api_url`, `graphql_url` and `rest_url` (an account elsewhere, say a `podtop sim`), when the key is from a section that has them. */
+	readonly urls?: {readonly apiUrl?: string; readonly graphqlUrl?: string; readonly restUrl?: string};
 };
 
 export function defaultConfigPath(home = homedir()): string {
@@ -67,7 +67,10 @@ export function findApiKey({
 	const section = config[profile];
 	const fromProfile = section?.api_key ?? section?.apikey;
 	if (fromProfile) {
-		const urls = section?.api_url || section?.graphql_url ? {urls: {apiUrl: section.api_url, graphqlUrl: section.graphql_url}} : {};
+		const urls =
+			section?.api_url || section?.graphql_url || section?.rest_url
+				? {urls: {apiUrl: section.api_url, graphqlUrl: section.graphql_url, restUrl: section.rest_url}}
+				: {};
 		return {apiKey: fromProfile, origin: `${configPath} [${profile}]`, label: profile, warnings, ...urls};
 	}
 

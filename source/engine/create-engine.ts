@@ -2,6 +2,8 @@ import {agentSecret} from '../api/agent-handshake.js';
 import {agentSocketCandidates, agentSocketPath, type HistoryMethod} from '../api/agent-protocol.js';
 import {agentIsSameUser, findAgentSocket} from '../api/agent-socket-trust.js';
 import {createGraphqlApi} from '../api/graphql-api.js';
+import {createManagementApi, type ManagementChoice} from '../api/management-choice.js';
+import {createRestApi} from '../api/rest/rest-api.js';
 import {createCompatApi} from '../api/compat-api.js';
 import type {SavedEndpoint} from '../model/endpoint.js';
 import type {GpuTypeRecord} from '../model/gpu-type.js';
@@ -32,7 +34,7 @@ import {createNameResolver, type NameResolver} from './name-resolver.js';
 import {perform, type PerformResult} from './perform.js';
 import {createProbeLoop} from './probe-loop.js';
 import {demoPastMs, recordSimulatedPast} from './demo-past.js';
-import type {Target} from './resolve-target.js';
+import {restUrlFor, type Target} from './resolve-target.js';
 import {snapshotOfAccount, takeSnapshot, type Snapshot} from './take-snapshot.js';
 import type {WriteId, WriteTypes} from './writes.js';
 
@@ -145,7 +147,13 @@ export async function createEngine({
 	notice,
 }: EngineOptions): Promise<Engine> {
 	let demo: RunningSimulator | undefined;
-	let service: {readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string};
+	let service: {
+		readonly apiUrl: string;
+		readonly graphqlUrl: string;
+		readonly restUrl?: string;
+		readonly managementApi?: ManagementChoice;
+		readonly apiKey: string;
+	};
 	// DEMO, recording the whole account: the simulator runs its past hours first, for history to hold them.
 	const recordsAll = record && !endpointFilter?.length;
 	const demoPast = historyOptions.demoPastMs ?? demoPastMs;
@@ -167,7 +175,12 @@ export async function createEngine({
 	const api = createScheduledApi({
 		jobApi: createJobApi({baseUrl: apiUrl, apiKey, pools}),
 		compatApi: createCompatApi({baseUrl: apiUrl, apiKey, pools}),
-		managementApi: createGraphqlApi({url: graphqlUrl, apiKey, pools}),
+		managementApi: createManagementApi({
+			choice: service.managementApi ?? 'auto',
+			v2: createRestApi({baseUrl: restUrlFor(service), apiKey, pools}),
+			graphql: createGraphqlApi({url: graphqlUrl, apiKey, pools}),
+			notice,
+		}),
 		scheduler,
 	});
 	const {store, writes} =

@@ -1,4 +1,4 @@
-import type {PodRecord} from '../model/pod.js';
+import type {PodAction, PodRecord} from '../model/pod.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {resumeForm, type ResumeOrder} from '../forms/resume-form.js';
 import {deployForm, type DeployOrder} from '../forms/deploy-form.js';
@@ -27,6 +27,23 @@ function podTarget(context: OperationContext, refuse: (pod: PodRecord) => string
 		},
 		'no pod selected',
 	);
+}
+
+/**
+Whether the service allows an action in the pod's state now. Over REST v2 the pod lists the
+actions it allows, and that list decides; without one (GraphQL), `fallback` judges by the status.
+*/
+function refusedAction(pod: PodRecord, action: PodAction, fallback: () => string | undefined): string | undefined {
+	if (!pod.actions) {
+		return fallback();
+	}
+
+	if (pod.actions.includes(action)) {
+		return undefined;
+	}
+
+	const allowed = pod.actions.length > 0 ? `only ${pod.actions.join(', ')} now` : 'no action now';
+	return `${sanitizeLine(pod.name ?? pod.id)} is ${sanitizeLine(pod.desiredStatus ?? 'in an unknown state')}: the service allows ${allowed}`;
 }
 
 const podOf = (context: OperationContext, podId: string) => context.store.getState().pods.byId[podId]?.record;
@@ -94,7 +111,9 @@ export const podWriteOperations: readonly Operation[] = [
 		danger: 'write',
 		hint: 'stop',
 		target: context =>
-			podTarget(context, pod => (pod.desiredStatus === 'RUNNING' ? undefined : `${sanitizeLine(pod.name ?? pod.id)} is not running: nothing to stop`)),
+			podTarget(context, pod =>
+				refusedAction(pod, 'stop', () => (pod.desiredStatus === 'RUNNING' ? undefined : `${sanitizeLine(pod.name ?? pod.id)} is not running: nothing to stop`)),
+			),
 		confirm: ({name}) => ({prompt: `Stop pod ${name}? Its container disk is wiped; its volume is kept.`}),
 		async run(context, {podId, name}) {
 			await performFromUi(context, 'pod.stop', {podId}, undefined, `stopping ${name}`);
@@ -107,7 +126,10 @@ export const podWriteOperations: readonly Operation[] = [
 		scope: ['pods', 'pod'],
 		danger: 'write',
 		hint: 'resume',
-		target: context => podTarget(context, pod => (pod.desiredStatus === 'RUNNING' ? `${sanitizeLine(pod.name ?? pod.id)} is running already` : undefined)),
+		target: context =>
+			podTarget(context, pod =>
+				refusedAction(pod, 'start', () => (pod.desiredStatus === 'RUNNING' ? `${sanitizeLine(pod.name ?? pod.id)} is running already` : undefined)),
+			),
 		form(target, context) {
 			const pod = podOf(context, target.podId);
 			const spot = pod?.podType === 'INTERRUPTABLE';
@@ -141,7 +163,7 @@ export const podWriteOperations: readonly Operation[] = [
 		scope: ['pods', 'pod'],
 		danger: 'destructive',
 		hint: 'terminate',
-		target: context => podTarget(context, () => undefined),
+		target: context => podTarget(context, pod => refusedAction(pod, 'terminate', () => undefined)),
 		confirm: ({name}) => ({prompt: `Terminate pod ${name}? Its volume is lost for good.`, typeToConfirm: name}),
 		async run(context, {podId, name}) {
 			await performFromUi(context, 'pod.terminate', {podId}, undefined, `terminating ${name}`);

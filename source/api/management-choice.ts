@@ -1,0 +1,125 @@
+import type {ServerlessDiscount} from '../model/endpoint.js';
+import type {ManagementApi} from '../model/management-api.js';
+import {ApiError} from './errors.js';
+
+/** Which management API podtop speaks: REST v2 (`v2`), GraphQL, or v2 unless the service has none (`auto`). */
+export type ManagementChoice = 'auto' | 'v2' | 'graphql';
+
+export const managementChoices: readonly ManagementChoice[] = ['auto', 'v2', 'graphql'];
+
+type Options = {
+	readonly choice: ManagementChoice;
+	readonly v2: ManagementApi;
+	readonly graphql: ManagementApi;
+	/** Said once, on a change of API or of what GraphQL still publishes. */
+	readonly notice?: (line: string) => void;
+	/** What v2 does not publish (the serverless discount) is read from GraphQL at most this often while it answers. */
+	readonly discountEveryMs?: number;
+	readonly now?: () => number;
+};
+
+/** The methods whose answer is a list: a 404 there means the route is missing, not a resource. */
+const listReads = new Set<keyof ManagementApi>(['endpoints', 'endpointsAndDiscount', 'pods', 'podSummaries', 'gpuTypes']);
+
+const isGone = (error: unknown) => error instanceof ApiError && error.status === 410;
+const isMissingRoute = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 410);
+
+/**
+The management API in use. `auto` speaks v2 and, when a list answers 404 (a RunPod-style service
+without `/v2`), moves to GraphQL for the session and says so once. Over v2, the serverless discount
+(which v2 does not publish) is read from GraphQL every 10 minutes while GraphQL answers; from its
+first 410 on, podtop says once that it is gone and reports it as unknown, never as zero.
+*/
+export function createManagementApi({
+	choice,
+	v2,
+	graphql,
+	notice,
+	discountEveryMs = 600_000,
+	now = Date.now,
+}: Options): ManagementApi & {readonly inUse: () => 'v2' | 'graphql'} {
+	let inUse: 'v2' | 'graphql' = choice === 'graphql' ? 'graphql' : 'v2';
+	let settled = choice !== 'auto';
+	let graphqlRetired = false;
+	let discount: {readonly value: ServerlessDiscount | undefined; readonly at: number} | undefined;
+
+	const discountFromGraphql = async (signal: AbortSignal | undefined): Promise<ServerlessDiscount | undefined> => {
+		if (graphqlRetired || (discount !== undefined && now() - discount.at < discountEveryMs)) {
+			return discount?.value;
+		}
+
+		try {
+			const {discount: value} = await graphql.endpointsAndDiscount({signal});
+			discount = {value, at: now()};
+			return value;
+		} catch (error) {
+			if (isGone(error)) {
+				graphqlRetired = true;
+				discount = undefined;
+				notice?.('GraphQL answers 410 Gone: the serverless discount is no longer published (shown as –)');
+				return undefined;
+			}
+
+			// Kept as last read (or unknown) until the next try: the endpoints answered.
+			discount = {value: discount?.value, at: now()};
+			return discount.value;
+		}
+	};
+
+	const through = <K extends keyof ManagementApi>(name: K): ManagementApi[K] =>
+		(async (...parameters: unknown[]) => {
+			const call = async (api: ManagementApi) => (api[name] as (...values: unknown[]) => Promise<unknown>)(...parameters);
+			if (inUse === 'graphql') {
+				return call(graphql);
+			}
+
+			try {
+				const answer = await call(v2);
+				if (listReads.has(name)) {
+					settled = true;
+				}
+
+				return answer;
+			} catch (error) {
+				if (settled || !listReads.has(name) || !isMissingRoute(error)) {
+					throw error;
+				}
+
+				settled = true;
+				inUse = 'graphql';
+				notice?.(`this service has no REST v2 (${(error as ApiError).status ?? ''} on a list): podtop uses GraphQL`);
+				return call(graphql);
+			}
+		}) as ManagementApi[K];
+
+	const endpoints = through('endpoints');
+	return {
+		inUse: () => inUse,
+		endpoints,
+		async endpointsAndDiscount(options = {}) {
+			if (inUse === 'graphql') {
+				return through('endpointsAndDiscount')(options);
+			}
+
+			const records = await endpoints(options);
+			// The fall back to GraphQL may have happened in that very call.
+			return (inUse as string) === 'graphql'
+				? {endpoints: records, discount: (await graphql.endpointsAndDiscount(options)).discount}
+				: {endpoints: records, discount: await discountFromGraphql(options.signal)};
+		},
+		endpointForEdit: through('endpointForEdit'),
+		pods: through('pods'),
+		podSummaries: through('podSummaries'),
+		pod: through('pod'),
+		podsById: through('podsById'),
+		gpuTypes: through('gpuTypes'),
+		saveEndpoint: through('saveEndpoint'),
+		deleteEndpoint: through('deleteEndpoint'),
+		deployOnDemand: through('deployOnDemand'),
+		rentInterruptable: through('rentInterruptable'),
+		resume: through('resume'),
+		bidResume: through('bidResume'),
+		stop: through('stop'),
+		terminate: through('terminate'),
+	};
+}
