@@ -9,6 +9,8 @@ export type ProbeAnswer = {
 	readonly clockOffsetMs: number | undefined;
 	/** The answer's JSON, when it was JSON. */
 	readonly body: unknown;
+	/** Its headers (a header sent twice reads as the first). */
+	readonly headers: {readonly get: (name: string) => string | undefined};
 };
 
 type Options = {
@@ -46,7 +48,19 @@ export async function probe({url, apiKey, method, body, timeoutMs, label}: Optio
 		} catch {}
 
 		// The header says the second; the middle of it is the best guess of the moment.
-		return {status: response.statusCode, ms, clockOffsetMs: Number.isNaN(date) ? undefined : date + 500 - (started + ms / 2), body: parsed};
+		const {headers} = response;
+		return {
+			status: response.statusCode,
+			ms,
+			clockOffsetMs: Number.isNaN(date) ? undefined : date + 500 - (started + ms / 2),
+			body: parsed,
+			headers: {
+				get(name) {
+					const value = headers[name.toLowerCase()];
+					return Array.isArray(value) ? value[0] : value;
+				},
+			},
+		};
 	} catch (error) {
 		throw fromTransportError(error, label);
 	}

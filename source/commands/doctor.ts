@@ -11,7 +11,7 @@ import {alertRulesCheck, configFileCheck, keyCheck, nodeCheck, terminalCheck} fr
 import {serviceChecks} from '../doctor/service-checks.js';
 import {createEngine} from '../engine/create-engine.js';
 import {defaultHistoryDirectory} from '../history/history-file.js';
-import {resolveTarget, type Target} from '../engine/resolve-target.js';
+import {resolveTarget, restUrlFor, type Target} from '../engine/resolve-target.js';
 import {inertJson} from '../format/sanitize.js';
 import {probeCostCheck} from '../doctor/probe-check.js';
 import {localeIsUtf8} from '../format/glyphs.js';
@@ -108,7 +108,7 @@ export async function runDoctor(argv: readonly string[]): Promise<void> {
 	/** The account's endpoints as GraphQL listed them (what the probes would match). */
 	let endpoints: ReadonlyArray<{readonly id: string; readonly name?: string}> | undefined;
 	if (target?.mode === 'live') {
-		const service = {apiUrl: target.apiUrl, graphqlUrl: target.graphqlUrl, apiKey: target.apiKey};
+		const service = {apiUrl: target.apiUrl, graphqlUrl: target.graphqlUrl, restUrl: restUrlFor(target), apiKey: target.apiKey};
 		results.push(
 			...(await serviceChecks(service, {
 				onEndpoints(list) {
@@ -122,6 +122,7 @@ export async function runDoctor(argv: readonly string[]): Promise<void> {
 	} else {
 		const why = target ? 'DEMO (no API key): nothing to reach' : 'no usable key';
 		for (const [id, title] of [
+			['rest-v2', 'REST API v2'],
 			['graphql', 'GraphQL API'],
 			['job-api', 'job API'],
 			['clock', 'clock'],

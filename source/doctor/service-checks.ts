@@ -1,8 +1,9 @@
 import {ApiError} from '../api/errors.js';
 import {probe, type ProbeAnswer} from '../api/probe.js';
 import {checkResult, type CheckResult} from './check.js';
+import {restCheck, restEndpoints} from './rest-check.js';
 
-type Service = {readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string};
+type Service = {readonly apiUrl: string; readonly graphqlUrl: string; readonly restUrl: string; readonly apiKey: string};
 
 /** Each API is read this many times: the latency given is the middle one. */
 const samples = 3;
@@ -111,9 +112,9 @@ function clockCheck(answers: readonly ProbeAnswer[]): CheckResult {
 }
 
 /**
-Reads each API for real (GraphQL: the account's id and endpoints; the job API: the first
-endpoint's /health), three times each, one after another: reachability, latency, the key, the
-clock. Only reads: nothing is written at the service.
+Reads each API for real (REST v2: the endpoints, with the budget it states; GraphQL: the account's
+id and endpoints, or that it is retired; the job API: the first endpoint's /health), three times
+each, one after another: reachability, latency, the key, the clock. Only reads: nothing is written.
 */
 export async function serviceChecks(
 	service: Service,
@@ -131,9 +132,23 @@ export async function serviceChecks(
 			label: 'GraphQL',
 		}),
 	);
-	const graphqlResult = apiCheck('graphql', 'GraphQL API', graphqlHost, graphql);
-	const endpoints = (graphql.answers.at(-1)?.body as {data?: {myself?: {endpoints?: Array<{id?: unknown; name?: unknown}>}}} | undefined)?.data?.myself
-		?.endpoints;
+	const rest = await readTimes(async () =>
+		probe({url: `${service.restUrl}/v2/serverless`, apiKey: service.apiKey, method: 'GET', timeoutMs, label: 'REST v2'}),
+	);
+	const restHost = new URL(service.restUrl).host;
+	const restResult = restCheck(restHost, rest, apiCheck('rest-v2', 'REST API v2', restHost, rest));
+	const graphqlRetired = graphql.answers.some(answer => answer.status === 410);
+	const graphqlResult = graphqlRetired
+		? checkResult({
+				id: 'graphql',
+				title: 'GraphQL API',
+				status: restResult.status === 'ok' ? 'ok' : 'fail',
+				found: `${graphqlHost}: retired (410 Gone); podtop manages over REST v2, and the serverless discount is no longer published`,
+			})
+		: apiCheck('graphql', 'GraphQL API', graphqlHost, graphql);
+	const endpoints =
+		restEndpoints(rest) ??
+		(graphql.answers.at(-1)?.body as {data?: {myself?: {endpoints?: Array<{id?: unknown; name?: unknown}>}}} | undefined)?.data?.myself?.endpoints;
 	if (Array.isArray(endpoints)) {
 		// Service text: what is shown of it passes the sanitiser where it is shown.
 		onEndpoints?.(endpoints.flatMap(({id, name}) => (typeof id === 'string' ? [{id, ...(typeof name === 'string' ? {name} : {})}] : [])));
@@ -147,7 +162,10 @@ export async function serviceChecks(
 			id: 'job-api',
 			title: 'job API',
 			status: 'skip',
-			found: graphqlResult.status === 'ok' ? 'the account has no endpoint to read /health of' : 'not read: GraphQL did not list the endpoints',
+			found:
+				graphqlResult.status === 'ok' || restResult.status === 'ok'
+					? 'the account has no endpoint to read /health of'
+					: 'not read: neither REST v2 nor GraphQL listed the endpoints',
 		});
 	} else {
 		job = await readTimes(async () =>
@@ -156,9 +174,9 @@ export async function serviceChecks(
 		jobResult = apiCheck('job-api', 'job API', apiHost, job);
 	}
 
-	const answers = [...graphql.answers, ...job.answers];
+	const answers = [...rest.answers, ...graphql.answers, ...job.answers];
 	const limited = answers.filter(answer => answer.status === 429).length;
-	return [graphqlResult, jobResult, clockCheck(answers), rateLimitCheck(limited, answers.length)];
+	return [restResult, graphqlResult, jobResult, clockCheck(answers), rateLimitCheck(limited, answers.length)];
 }
 
 /** 429s in doctor's own reads (an agent's last hour is said by the agent check). */

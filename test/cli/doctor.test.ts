@@ -56,11 +56,14 @@ describe('podtop doctor against a simulator', () => {
 		expect(document.ok).toBe(true);
 		expect(check('node')).toMatchObject({status: 'ok', found: `v${process.versions.node}`});
 		expect(check('key')).toMatchObject({status: 'ok', found: `from RUNPOD_API_KEY (${key.length} characters)`});
+		expect(check('rest-v2')).toMatchObject({status: 'ok', figures: {reads: 3}});
+		// The budget the service states for the key's owner, as its last answer left it.
+		expect(check('rest-v2').found).toMatch(/^127\.0\.0\.1:\d+: 3 reads, p50 \d+ ms, key accepted; left: minute \d+\/60 · hour [\d,]+\/3,000 · day \d+k\/50k$/);
 		expect(check('graphql')).toMatchObject({status: 'ok', figures: {reads: 3}});
 		expect(check('graphql').found).toMatch(/^127\.0\.0\.1:\d+: 3 reads, p50 \d+ ms, key accepted$/);
 		expect(check('job-api')).toMatchObject({status: 'ok', figures: {reads: 3}});
 		expect(check('clock')).toMatchObject({status: 'ok', found: 'this host is within a second of the service'});
-		expect(check('rate-limits')).toMatchObject({status: 'ok', found: 'none in these 6 reads'});
+		expect(check('rate-limits')).toMatchObject({status: 'ok', found: 'none in these 9 reads'});
 		expect(check('agent').status).toBe('skip');
 		expect(check('alerts')).toMatchObject({status: 'skip'});
 		// Real reads, and reads only: three /health of echo, nothing written.
@@ -82,6 +85,7 @@ describe('podtop doctor against a simulator', () => {
 		const {code, report: document, check} = await report([], {RUNPOD_API_KEY: 'rpa_WRONGKEY000011112222'});
 		expect(code).toBe(1);
 		expect(document.ok).toBe(false);
+		expect(check('rest-v2')).toMatchObject({status: 'fail', found: expect.stringMatching(/refused the API key \(HTTP 401\)/)});
 		expect(check('graphql')).toMatchObject({
 			status: 'fail',
 			found: expect.stringMatching(/refused the API key \(HTTP 401\)/),
@@ -95,6 +99,21 @@ describe('podtop doctor against a simulator', () => {
 		expect(result.code).toBe(1);
 		const {checks} = JSON.parse(result.stdout) as Report;
 		expect(checks.find(check => check.id === 'graphql')).toMatchObject({status: 'fail', found: expect.stringMatching(/^127\.0\.0\.1:9: .*ECONNREFUSED/)});
+	});
+
+	test('GraphQL retired: said as such, not as a failure, while REST v2 answers; the job API still found through v2', async () => {
+		const retired = await startTestSim({apiKey: key, graphql: 'retired', endpoints: [{id: 'echo', name: 'echo', workersMin: 0, workersMax: 1}]});
+		try {
+			const result = await runCli(['doctor', '--json', '--api-url', `${retired.url}/v2`, '--graphql-url', `${retired.url}/graphql`], env(), 30_000);
+			const {checks} = JSON.parse(result.stdout) as Report;
+			const check = (id: string) => checks.find(candidate => candidate.id === id)!;
+			expect(check('graphql')).toMatchObject({status: 'ok', found: expect.stringMatching(/retired \(410 Gone\); podtop manages over REST v2/)});
+			expect(check('rest-v2').status).toBe('ok');
+			expect(check('job-api')).toMatchObject({status: 'ok', figures: {reads: 3}});
+			expect(result.code).toBe(0);
+		} finally {
+			await retired.close();
+		}
 	});
 
 	test('config files: one that does not parse says where; a key file others can read is a failure; a broken alert rule too', async () => {
