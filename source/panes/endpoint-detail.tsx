@@ -91,7 +91,7 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 		`idle timeout ${formatDuration(record.idleTimeout)}`,
 		`workers ${record.workersMin ?? '–'}–${record.workersMax ?? '–'}`,
 		`locations ${record.locations || 'any'}`,
-		record.flashBootType === 'FLASHBOOT' ? 'FlashBoot' : undefined,
+		record.flashBootType === 'FLASHBOOT' ? 'FlashBoot' : record.flashBootType === 'PRIORITY_FLASHBOOT' ? 'FlashBoot with priority capacity' : undefined,
 		record.networkVolumeId ? `volume ${record.networkVolumeId}` : undefined,
 	]
 		.filter(Boolean)

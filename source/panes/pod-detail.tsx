@@ -1,4 +1,5 @@
 import {Box, Text} from 'ink';
+import type {PodRecord} from '../model/pod.js';
 import {DataAge} from '../components/data-age.js';
 import {useKeyHints} from '../components/key-hints.js';
 import {maxGpuCharts, PodCharts, podChartLayout} from '../components/pod-charts/index.js';
@@ -35,6 +36,20 @@ const portsTable = (ports: readonly Port[]) =>
 		['PORT', 'TYPE', 'PUBLIC', 'IP'],
 		ports.map(port => [port.port, port.type, port.public, port.ip]),
 	).split('\n');
+
+/** Where the pod runs and on what terms: machine, data center, cloud, spot or on demand, CUDA (what the API says of it). */
+function machineLine(record: PodRecord): string {
+	const cloud = record.cloudType ? `${record.cloudType.toLowerCase()} cloud` : undefined;
+	return [
+		`${record.machineId ?? '–'} in ${record.dataCenterId ?? record.machine?.location ?? '–'}`,
+		cloud,
+		record.podType === 'INTERRUPTABLE' ? 'spot' : 'on demand',
+		record.cudaVersion ? `CUDA ${record.cudaVersion}` : undefined,
+	]
+		.filter(Boolean)
+		.map(part => sanitizeLine(part!))
+		.join(' · ');
+}
 
 /**
 One pod: image, GPUs, vCPU, memory, disks, machine, uptime, what it costs now and its running price;
@@ -73,10 +88,7 @@ export function PodDetail({podId, showEnv, width, height}: Props) {
 			'disks',
 			`container ${record.containerDiskInGb ?? '–'} GB (wiped on stop) · volume ${record.volumeInGb ?? '–'} GB at ${sanitizeLine(record.volumeMountPath ?? '–')} (kept)`,
 		],
-		[
-			'machine',
-			`${sanitizeLine(record.machineId ?? '–')} in ${sanitizeLine(record.machine?.location ?? '–')} · ${sanitizeLine(record.podType === 'INTERRUPTABLE' ? 'spot' : 'on demand')}`,
-		],
+		['machine', machineLine(record)],
 		['uptime', runtime ? formatDuration(runtime.uptimeInSeconds) : '–'],
 		['cost', describeCost(record)],
 	];

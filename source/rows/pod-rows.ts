@@ -40,6 +40,9 @@ const starting: PodStatus = {label: 'STARTING', short: 'STRT', rank: 0, attentio
 const exited: PodStatus = {label: 'EXITED', short: 'EXIT', rank: 3, attention: false};
 const terminated: PodStatus = {label: 'TERMINATED', short: 'TERM', rank: 4, attention: false};
 const unknown: PodStatus = {label: '?', short: '?', rank: 0, attention: true};
+/** REST v2's own: being allocated, and an unrecoverable error in the container. */
+const provisioning: PodStatus = {label: 'PROVISIONING', short: 'PROV', rank: 0, attention: true};
+const failed: PodStatus = {label: 'ERROR', short: 'ERR', rank: 0, attention: true};
 
 /**
 A pod's status for people, ranked for the default order: pods needing attention first (asked to
@@ -57,6 +60,18 @@ export function podStatus(record: PodRecord | PodGlance): PodStatus {
 
 	if (status === 'TERMINATED') {
 		return terminated;
+	}
+
+	if (status === 'STARTING') {
+		return starting;
+	}
+
+	if (status === 'PROVISIONING') {
+		return provisioning;
+	}
+
+	if (status === 'ERROR') {
+		return failed;
 	}
 
 	if (status === undefined) {
