@@ -9,12 +9,12 @@ import {startSimulator} from '../dist/sim/start-simulator.js';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const mb = bytes => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-async function requestsPerMinute(endpointCount, podCount, seconds) {
+async function requestsPerMinute(endpointCount, podCount, seconds, managementApi) {
 	const sim = await startSimulator({port: 0, load: true, endpointCount, podCount, graphqlRate: 1000});
 	// Every pane counted as visible: the busiest cadence.
 	const engine = await createEngine({
 		allVisible: true,
-		target: {mode: 'live', apiUrl: `${sim.url}/v2`, graphqlUrl: `${sim.url}/graphql`, apiKey: sim.apiKey, warnings: []},
+		target: {mode: 'live', apiUrl: `${sim.url}/v2`, graphqlUrl: `${sim.url}/graphql`, managementApi, apiKey: sim.apiKey, warnings: []},
 	});
 	engine.start();
 	// Let the first round settle, then count a steady stretch.
@@ -28,7 +28,7 @@ async function requestsPerMinute(endpointCount, podCount, seconds) {
 	let rateLimited = 0;
 	for (const [scope, operations] of Object.entries(stats.endpoints)) {
 		for (const [operation, counter] of Object.entries(operations)) {
-			if (scope !== 'graphql' && !operation.startsWith('group:')) {
+			if (scope !== 'graphql' && scope !== 'rest' && !operation.startsWith('group:')) {
 				jobApi += counter.requests;
 			}
 
@@ -37,24 +37,28 @@ async function requestsPerMinute(endpointCount, podCount, seconds) {
 	}
 
 	const graphql = stats.endpoints.graphql?.request?.requests ?? 0;
-	return {jobApi: (jobApi / seconds) * 60, graphql: (graphql / seconds) * 60, rateLimited};
+	const rest = stats.endpoints.rest?.request?.requests ?? 0;
+	return {jobApi: (jobApi / seconds) * 60, graphql: (graphql / seconds) * 60, rest: (rest / seconds) * 60, rateLimited};
 }
 
 console.log('podtop bench');
 console.log(
 	`default cadence: health every ${defaultCadence.healthMs / 1000} s (hidden ${defaultCadence.healthHiddenMs / 1000} s), pods every ${defaultCadence.podsMs / 1000} s, GPU types every ${defaultCadence.gpusMs / 1000} s, endpoint list every ${defaultCadence.endpointsMs / 1000} s\n`,
 );
-console.log('requests per minute to keep N endpoints and P pods fresh (measured against the simulator, 20 s)');
-console.log('endpoints  pods   job API/min  GraphQL/min  429s');
+console.log('requests per minute to keep N endpoints and P pods fresh (measured against the simulator, 20 s), management over REST v2 and over GraphQL');
+console.log('endpoints   pods  management  job API/min  v2/min  GraphQL/min  429s');
 for (const [endpoints, pods] of [
 	[8, 12],
 	[50, 200],
 	[500, 2000],
+	[1000, 10_000],
 ]) {
-	const {jobApi, graphql, rateLimited} = await requestsPerMinute(endpoints, pods, 20);
-	console.log(
-		`${String(endpoints).padStart(9)}  ${String(pods).padStart(4)}  ${jobApi.toFixed(0).padStart(11)}  ${graphql.toFixed(0).padStart(11)}  ${String(rateLimited).padStart(4)}`,
-	);
+	for (const managementApi of ['v2', 'graphql']) {
+		const {jobApi, graphql, rest, rateLimited} = await requestsPerMinute(endpoints, pods, 20, managementApi);
+		console.log(
+			`${String(endpoints).padStart(9)}  ${String(pods).padStart(5)}  ${managementApi.padEnd(10)}  ${jobApi.toFixed(0).padStart(11)}  ${rest.toFixed(0).padStart(6)}  ${graphql.toFixed(0).padStart(11)}  ${String(rateLimited).padStart(4)}`,
+		);
+	}
 }
 
 const memory = spawnSync(process.execPath, ['--expose-gc', `${here}bench/memory.js`], {encoding: 'utf8', env: {...process.env, NODE_ENV: 'production'}});
