@@ -1,0 +1,44 @@
+import type {BudgetState, ServiceWindowState} from '../store/types.js';
+import {formatCount} from './numbers.js';
+import {sanitizeLine} from './sanitize.js';
+
+const shortNames: Readonly<Record<string, string>> = {minute: 'min', hour: 'h', day: 'd'};
+
+const count = (value: number) => formatCount(value).replace('.0k', 'k');
+
+/** `41/60 min`: what is left of a window for every tool on the key, of what it allows. */
+const windowText = ({name, remaining, limit}: ServiceWindowState) =>
+	`${count(remaining)}/${count(limit)} ${shortNames[name] ?? sanitizeLine(name).slice(0, 6)}`;
+
+/** Why podtop sends slower than its share allows, in a few words. */
+function slowedText(slowed: NonNullable<BudgetState['slowed']>): string {
+	const window = slowed.window === undefined ? '' : ` ${shortNames[slowed.window] ?? sanitizeLine(slowed.window).slice(0, 6)}`;
+	switch (slowed.reason) {
+		case 'rate-limited': {
+			return `429, waiting${window ? ` for${window}` : ''}`;
+		}
+
+		case 'spent': {
+			return `slowed: share of${window} used`;
+		}
+
+		case 'others': {
+			return `slowed: others on the key${window ? ` spend${window}` : ''}`;
+		}
+
+		default: {
+			return 'slowed: rate headers unreadable';
+		}
+	}
+}
+
+/**
+The management API's budget as the header shows it: the service's windows, what is left of each
+for every tool on the key (the minute's and the hour's always, another when under a quarter is left),
+and why podtop is slowed when it is: `v2 41/60 min · 2.8k/3k h`, `v2 3/60 min · 2.8k/3k h slowed: others on the key spend min`.
+*/
+export function serviceBudgetText(budget: BudgetState, dot: string): string {
+	const shown = (budget.windows ?? []).filter((window, index) => index < 2 || window.remaining < window.limit / 4);
+	const windows = shown.length > 0 ? shown.map(window => windowText(window)).join(` ${dot} `) : '–';
+	return `${budget.key} ${windows}${budget.slowed ? ` ${slowedText(budget.slowed)}` : ''}`;
+}
