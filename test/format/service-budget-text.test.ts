@@ -1,8 +1,7 @@
 import {describe, expect, test} from 'vitest';
-import {serviceBudgetText} from '../../source/format/service-budget-text.js';
-import type {BudgetState} from '../../source/store/types.js';
+import {serviceBudgetText, type ServiceBudgetView} from '../../source/format/service-budget-text.js';
 
-const base: BudgetState = {key: 'v2', used: 0, allowed: 30, windowMs: 60_000, inFlight: 0, concurrency: 2};
+const base: ServiceBudgetView = {key: 'v2'};
 const windows = [
 	{name: 'minute', remaining: 41, limit: 60},
 	{name: 'hour', remaining: 2800, limit: 3000},
