@@ -28,7 +28,7 @@ export function namedProfile(joinedArgv: readonly string[]): string | undefined 
 	return profile;
 }
 
-const uiKeys = ['bell', 'ascii', 'color', 'budget', 'agent'] as const satisfies ReadonlyArray<keyof UiDefaults>;
+const uiKeys = ['bell', 'ascii', 'color', 'budget', 'v2Budget', 'agent'] as const satisfies ReadonlyArray<keyof UiDefaults>;
 
 /**
 The command's flag definitions with the config file's settings (its defaults, then the profile's

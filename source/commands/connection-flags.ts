@@ -16,6 +16,7 @@ export const connectionFlags = {
 	profile: {type: 'string', complete: 'profile'},
 	endpoints: {type: 'string', complete: 'endpoints'},
 	budget: {type: 'number', default: 0.1},
+	v2Budget: {type: 'number', default: 0.5},
 	readOnly: {type: 'boolean', default: false},
 	write: {type: 'boolean', default: false},
 	auditLog: {type: 'string', complete: 'file'},
@@ -50,6 +51,7 @@ const connectionHelpWith = (write: string) => `
 	  --profile         Profile in ~/.runpod/config.toml [default: default]
 	  --endpoints       Watch only these endpoint ids, comma-separated (default: all)
 	  --budget          Share of each published rate limit podtop may use  [default: 0.1]
+	  --v2-budget       Share of each REST v2 window (minute, hour, day) podtop may use  [default: 0.5]
 	  --read-only       Never send a write (also PODTOP_READ_ONLY=1); write verbs exit 6${write}
 	  --audit-log       Where each write is recorded  [default: $XDG_STATE_HOME/podtop/audit.jsonl]
 	  --no-agent        Poll on your own even when \`podtop agent\` serves this account on this host
@@ -72,6 +74,7 @@ type Flags = {
 	profile?: string;
 	endpoints?: string;
 	budget: number;
+	v2Budget?: number;
 	readOnly: boolean;
 	write?: boolean;
 	auditLog?: string;
@@ -112,6 +115,11 @@ export function readConnectionFlags(flags: Flags, env: NodeJS.ProcessEnv = proce
 		throw new UsageError(`--budget must be a share between 0 and 1, got ${flags.budget}`);
 	}
 
+	const v2Budget = flags.v2Budget ?? 0.5;
+	if (!(v2Budget > 0 && v2Budget <= 1)) {
+		throw new UsageError(`--v2-budget must be a share between 0 and 1, got ${v2Budget}`);
+	}
+
 	const forced = flags.readOnly || truthy(env.PODTOP_READ_ONLY);
 	if (flags.write && forced) {
 		throw new UsageError(`--write and ${flags.readOnly ? '--read-only' : 'PODTOP_READ_ONLY'} say opposite things: give one`);
@@ -135,7 +143,7 @@ export function readConnectionFlags(flags: Flags, env: NodeJS.ProcessEnv = proce
 			env,
 		},
 		endpointFilter: endpointFilter?.length ? endpointFilter : undefined,
-		budget: {share: flags.budget},
+		budget: {share: flags.budget, serviceShare: v2Budget},
 		readOnly: forced || byProfile,
 		readOnlyReason: !forced && byProfile ? `profile "${profile}" is read-only; add --write to write` : undefined,
 		profile,

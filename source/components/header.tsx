@@ -7,6 +7,7 @@ import {formatAge} from '../format/duration.js';
 import {budgetLabel} from '../format/budget-label.js';
 import {bar, type Glyphs} from '../format/glyphs.js';
 import {sanitizeLine} from '../format/sanitize.js';
+import {serviceBudgetText} from '../format/service-budget-text.js';
 import {formatSpan} from '../lib/time-spec.js';
 import type {RecordingState} from '../history/history-types.js';
 import type {PodtopState} from '../store/state.js';
@@ -17,16 +18,19 @@ import {useNow} from './use-now.js';
 
 type Props = {readonly width: number; readonly freshnessBound: string; readonly readOnly: boolean};
 
-/** The budgets worth showing: GraphQL's, plus the fullest job-API budgets (backing-off ones first). */
+/** The management APIs' budgets, shown first whenever they are in use. */
+const managementKeys = ['v2', 'graphql'];
+
+/** The budgets worth showing: the management APIs' (v2's, GraphQL's), plus the fullest job-API budgets (backing-off ones first). */
 export function hotBudgets(budgets: Readonly<Record<string, BudgetState>>, count: number): BudgetState[] {
 	const all = Object.values(budgets);
 	const load = (budget: BudgetState) => (budget.backoffUntil ? 2 : budget.used / Math.max(1, budget.allowed));
-	const graphql = all.find(budget => budget.key === 'graphql');
+	const management = managementKeys.flatMap(key => all.filter(budget => budget.key === key));
 	const others = all
-		.filter(budget => budget.key !== 'graphql')
+		.filter(budget => !managementKeys.includes(budget.key))
 		.sort((a, b) => load(b) - load(a))
-		.slice(0, count - (graphql ? 1 : 0));
-	return graphql ? [graphql, ...others] : others;
+		.slice(0, Math.max(0, count - management.length));
+	return [...management, ...others];
 }
 
 /**
@@ -38,6 +42,10 @@ function gaugeSelector(wide: boolean, glyphs: Glyphs): (state: PodtopState) => s
 	return state => {
 		if (last?.budgets !== state.budgets || last.endpoints !== state.endpoints.byId) {
 			const texts = hotBudgets(state.budgets, wide ? 3 : 1).map(budget => {
+				if (budget.windows !== undefined || budget.slowed !== undefined) {
+					return `${budget.backoffUntil === undefined ? ' ' : '!'}${serviceBudgetText(budget, glyphs.dot)}`;
+				}
+
 				const label = budgetLabel(budget.key, endpointId => state.endpoints.byId[endpointId]?.record.name, wide ? 14 : 10, glyphs.ellipsis);
 				return `${budget.backoffUntil === undefined ? ' ' : '!'}${label} ${bar(budget.used / Math.max(1, budget.allowed), 4, glyphs)}`;
 			});

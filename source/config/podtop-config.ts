@@ -10,6 +10,8 @@ export type UiDefaults = {
 	readonly ascii?: boolean;
 	readonly color?: boolean;
 	readonly budget?: number;
+	/** `v2-budget`: the share of each REST v2 window (`--v2-budget`). */
+	readonly v2Budget?: number;
 	readonly agent?: boolean;
 };
 
@@ -70,14 +72,22 @@ function readUiKey(key: string, value: unknown, where: string): UiDefaults | und
 			return {budget: value};
 		}
 
+		case 'v2-budget': {
+			if (typeof value !== 'number' || !(value > 0 && value <= 1)) {
+				throw new PodtopConfigError(`${where}: v2-budget must be a share between 0 and 1 (0.5 is half of each window), got ${JSON.stringify(value)}`);
+			}
+
+			return {v2Budget: value};
+		}
+
 		default: {
 			return undefined;
 		}
 	}
 }
 
-const defaultKeys = ['bell', 'ascii', 'color', 'budget', 'agent', 'profile', 'images'];
-const profileKeys = ['read-only', 'color', 'budget', 'bell', 'ascii', 'agent'];
+const defaultKeys = ['bell', 'ascii', 'color', 'budget', 'v2-budget', 'agent', 'profile', 'images'];
+const profileKeys = ['read-only', 'color', 'budget', 'v2-budget', 'bell', 'ascii', 'agent'];
 
 function unknownKey(key: string, where: string, known: readonly string[]): PodtopConfigError {
 	return new PodtopConfigError(`${where}: unknown key "${key}"; the keys are ${known.join(', ')} (see the readme's Profiles)`);
@@ -113,8 +123,8 @@ function readProfile(name: string, table: Table, file: string): ProfileSettings 
 }
 
 /**
-Reads podtop's own config file: top-level UI defaults (`bell`, `ascii`, `color`, `budget`, `agent`)
-and `[profile.NAME]` sections (`read-only`, `color` as the header's band, `budget`, `bell`, `ascii`,
+Reads podtop's own config file: top-level UI defaults (`bell`, `ascii`, `color`, `budget`, `v2-budget`, `agent`)
+and `[profile.NAME]` sections (`read-only`, `color` as the header's band, `budget`, `v2-budget`, `bell`, `ascii`,
 `agent`), and `[images]` (`allow`). A file that does not parse says the line and column; an unknown key is named with the file.
 */
 export function parsePodtopConfig(text: string, file: string): PodtopConfig {

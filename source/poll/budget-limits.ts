@@ -27,9 +27,11 @@ export type BudgetSettings = {
 	readonly healthPerWindow: number;
 	/** GraphQL publishes no limit: requests per 10 s podtop allows itself, all operations together. */
 	readonly graphqlPerWindow: number;
+	/** Share of each of v2's windows (minute, hour, day) podtop may use (default 0.5: other tools share the key). */
+	readonly serviceShare: number;
 };
 
-export const defaultBudgetSettings: BudgetSettings = {share: 0.1, healthPerWindow: 10, graphqlPerWindow: 10};
+export const defaultBudgetSettings: BudgetSettings = {share: 0.1, healthPerWindow: 10, graphqlPerWindow: 10, serviceShare: 0.5};
 
 const windowMs = 10_000;
 

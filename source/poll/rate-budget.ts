@@ -1,10 +1,9 @@
 import {SlidingWindow} from '../lib/sliding-window.js';
-import type {BudgetState} from '../store/types.js';
 import type {BudgetLimit} from './budget-limits.js';
 import {budgetMoved} from './budget-change.js';
+import type {Budget, BudgetSnapshot} from './budget.js';
 
-/** What a budget publishes: the store's shape, so the UI reads exactly what the scheduler knows. */
-export type BudgetSnapshot = BudgetState;
+export type {BudgetSnapshot} from './budget.js';
 
 const backoffBaseMs = 1000;
 const backoffCapMs = 60_000;
@@ -16,7 +15,7 @@ backoff in force after a 429. Every podtop loop that touches the same resource s
 /** How much later than it was sent a request may arrive and still not crowd the next window. */
 export const arrivalMarginMs = 250;
 
-export class RateBudget {
+export class RateBudget implements Budget {
 	readonly key: string;
 	readonly limit: BudgetLimit;
 	readonly #window: SlidingWindow;

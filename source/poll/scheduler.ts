@@ -1,15 +1,24 @@
 import {setMaxListeners} from 'node:events';
 import {SlidingWindow} from '../lib/sliding-window.js';
 import {ApiError} from '../api/errors.js';
+import {readRateLimitHeaders, type HeaderReader} from '../api/rate-limit-headers.js';
+import type {Budget, BudgetSnapshot} from './budget.js';
 import {budgetLimit, defaultBudgetSettings, type BudgetLimit, type BudgetSettings, type JobOperationGroup} from './budget-limits.js';
-import {RateBudget, type BudgetSnapshot} from './rate-budget.js';
+import {RateBudget} from './rate-budget.js';
+import {ServiceBudget} from './service-budget.js';
 
 /** A user's action first, then what is on screen, then background refresh. */
 export type Priority = 'action' | 'visible' | 'background';
 const rank: Record<Priority, number> = {action: 0, visible: 1, background: 2};
 
+/** The management API's budget (REST v2): planned inside the windows the service states on every answer. */
+export const v2BudgetKey = 'v2';
+
+/** A v2 answer as its client saw it: the status and the headers (a WHATWG `Headers`, or anything with its `get`). */
+export type ServiceAnswer = {readonly status: number; readonly headers: HeaderReader};
+
 export type Task<T> = {
-	/** Budget key: `<endpointId>:<group>` or `graphql`. */
+	/** Budget key: `<endpointId>:<group>`, `graphql` or `v2`. */
 	readonly budget: string;
 	readonly priority: Priority;
 	/** Requests with the same key share one flight: everyone gets the same answer. */
@@ -48,9 +57,10 @@ Nothing here uses setInterval: one timer per budget waits for the next free slot
 */
 export class Scheduler {
 	readonly #limitFor: (key: string) => BudgetLimit;
+	readonly #serviceShare: number;
 	readonly #random: () => number;
 	readonly #now: () => number;
-	readonly #budgets = new Map<string, RateBudget>();
+	readonly #budgets = new Map<string, Budget>();
 	readonly #queues = new Map<string, Pending[]>();
 	readonly #timers = new Map<string, NodeJS.Timeout>();
 	readonly #coalesced = new Map<string, Pending>();
@@ -68,6 +78,7 @@ export class Scheduler {
 		const settings = options.settings ?? defaultBudgetSettings;
 		this.#limitFor =
 			options.limitFor ?? (key => budgetLimit(key === 'graphql' ? 'graphql' : (key.slice(key.lastIndexOf(':') + 1) as JobOperationGroup), settings));
+		this.#serviceShare = settings.serviceShare;
 		this.#random = options.random ?? Math.random;
 		this.#now = options.now ?? (() => performance.now());
 		setMaxListeners(0, this.#stopping.signal);
@@ -95,7 +106,7 @@ export class Scheduler {
 		}
 
 		if (task.refuseWhenFull) {
-			const waitMs = this.#budget(task.budget).waitMs(this.#now());
+			const waitMs = this.#budget(task.budget).waitMs(this.#now(), task.priority === 'action');
 			if (waitMs > 0) {
 				const wait = Number.isFinite(waitMs) ? `try again in ${Math.ceil(waitMs / 1000)} s` : 'one is still in flight';
 				throw new ApiError('rate-limited', `over the service's limit for ${task.budget.slice(task.budget.lastIndexOf(':') + 1)}: not sent; ${wait}`, {
@@ -145,6 +156,18 @@ export class Scheduler {
 		return moved;
 	}
 
+	/**
+	What a v2 answer said of the budget (`RateLimit`, `RateLimit-Policy`, `Retry-After`): the v2 client's
+	`onAnswer` hook, called after every answer (429s and empty-bodied edge answers too), before the
+	request returns or throws. Malformed or missing headers never throw: the budget falls back to conservative spacing.
+	*/
+	observe(key: typeof v2BudgetKey, answer: ServiceAnswer): void {
+		const budget = this.#budget(key);
+		if (budget instanceof ServiceBudget) {
+			budget.observe(readRateLimitHeaders(answer.headers), answer.status, this.#now());
+		}
+	}
+
 	/** Budgets as they stand, for the UI. */
 	snapshot(): Record<string, BudgetSnapshot> {
 		const now = this.#now();
@@ -170,10 +193,10 @@ export class Scheduler {
 		this.#queues.clear();
 	}
 
-	#budget(key: string): RateBudget {
+	#budget(key: string): Budget {
 		let budget = this.#budgets.get(key);
 		if (!budget) {
-			budget = new RateBudget(key, this.#limitFor(key), this.#random);
+			budget = key === v2BudgetKey ? new ServiceBudget(key, this.#serviceShare, this.#random) : new RateBudget(key, this.#limitFor(key), this.#random);
 			this.#budgets.set(key, budget);
 		}
 
@@ -206,7 +229,8 @@ export class Scheduler {
 				return;
 			}
 
-			const wait = budget.tryAcquire(now);
+			// A user's action skips the spreading a budget may ask of polls (v2's), never its share.
+			const wait = budget.tryAcquire(now, queue[ready]!.priority === 'action');
 			if (wait > 0) {
 				// Infinity: the concurrency cap is full; a finishing request pumps again.
 				if (Number.isFinite(wait)) {
@@ -239,7 +263,7 @@ export class Scheduler {
 		);
 	}
 
-	async #execute(key: string, budget: RateBudget, pending: Pending, startedAt: number): Promise<void> {
+	async #execute(key: string, budget: Budget, pending: Pending, startedAt: number): Promise<void> {
 		pending.attempts++;
 		try {
 			const value = await pending.task.run(this.#stopping.signal);
@@ -253,7 +277,7 @@ export class Scheduler {
 		}
 	}
 
-	#failed(budget: RateBudget, pending: Pending, error: unknown): void {
+	#failed(budget: Budget, pending: Pending, error: unknown): void {
 		const now = this.#now();
 		if (this.#stopped || !(error instanceof ApiError)) {
 			pending.reject(error);

@@ -106,7 +106,20 @@ export type BudgetState = {
 	readonly inFlight: number;
 	readonly concurrency: number;
 	readonly backoffUntil?: number;
+	/** The service's own windows (v2's minute, hour, day): what is left of each for every tool on the key. */
+	readonly windows?: readonly ServiceWindowState[];
+	/** Why podtop sends slower than its share allows, when it does. */
+	readonly slowed?: BudgetSlowdown;
 };
+
+export type ServiceWindowState = {readonly name: string; readonly remaining: number; readonly limit: number};
+
+/**
+`rate-limited`: a 429, waiting it out; `spent`: podtop's share of `window` is used, waiting for its reset;
+`others`: another tool on the key is spending `window` faster than podtop, so podtop takes less;
+`unreadable`: the service's rate headers were missing or malformed, so podtop spaces its requests conservatively.
+*/
+export type BudgetSlowdown = {readonly reason: 'rate-limited' | 'spent' | 'others' | 'unreadable'; readonly window?: string};
 
 export type PaneName = 'endpoints' | 'pods' | 'gpus' | 'job';
 

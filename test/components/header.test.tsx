@@ -121,6 +121,32 @@ describe('Header', () => {
 		expect(lastFrame()).toMatch(/graphql █░░░ health llama-3…uction ████/);
 	});
 
+	test("v2's budget shows the service's windows, what is left of each for every tool on the key, and why it is slowed", async () => {
+		const state = testStore();
+		const windows = [
+			{name: 'minute', remaining: 41, limit: 60},
+			{name: 'hour', remaining: 2800, limit: 3000},
+			{name: 'day', remaining: 49_500, limit: 50_000},
+		];
+		state.writes.setBudgets({v2: {key: 'v2', used: 9, allowed: 30, windowMs: 60_000, inFlight: 0, concurrency: 2, windows}});
+		const {lastFrame} = renderWith(state, <Header width={140} freshnessBound='≤5s' readOnly={false} />);
+		await tick();
+		expect(lastFrame()).toMatch(/│ v2 41\/60 min · 2\.8k\/3k h +data ≤5s$/m);
+		state.writes.setBudgets({
+			v2: {
+				key: 'v2',
+				used: 9,
+				allowed: 30,
+				windowMs: 60_000,
+				inFlight: 0,
+				concurrency: 2,
+				windows: [{name: 'minute', remaining: 3, limit: 60}, windows[1]!, {name: 'day', remaining: 900, limit: 50_000}],
+				slowed: {reason: 'others', window: 'minute'},
+			},
+		});
+		await frameMatching(lastFrame, /│ v2 3\/60 min · 2\.8k\/3k h · 900\/50k d slowed: others on the key spend min +data ≤5s$/m);
+	});
+
 	test('a failing source raises the DEGRADED banner with its error, made inert', async () => {
 		const state = testStore();
 		state.writes.reportSource('graphql', Date.now(), 'network error: ECONNREFUSED \u001B]0;x\u0007');
@@ -173,5 +199,7 @@ describe('Header', () => {
 		});
 		const hot = hotBudgets({a: budget('a:status', 9), b: budget('b:status', 1, 5), c: budget('c:health', 5), graphql: budget('graphql', 0)}, 3);
 		expect(hot.map(item => item.key)).toEqual(['graphql', 'b:status', 'a:status']);
+		const withV2 = hotBudgets({a: budget('a:status', 9), graphql: budget('graphql', 0), v2: budget('v2', 1)}, 3);
+		expect(withV2.map(item => item.key)).toEqual(['v2', 'graphql', 'a:status']);
 	});
 });

@@ -62,7 +62,7 @@ describe('~/.config/podtop/config.toml', () => {
 		const readme = readFileSync(new URL('../../readme.md', import.meta.url), 'utf8');
 		const example = /### Profiles[\s\S]*?```toml\n([\s\S]*?)```/.exec(readme)?.[1];
 		expect(example).toBeDefined();
-		expect(sessionSettings(parsePodtopConfig(example!, file), 'prod')).toEqual({bell: false, budget: 0.05, readOnly: true, band: 'red'});
+		expect(sessionSettings(parsePodtopConfig(example!, file), 'prod')).toEqual({bell: false, budget: 0.05, v2Budget: 0.5, readOnly: true, band: 'red'});
 	});
 
 	test('bad TOML says the file, the line and the column', () => {
@@ -72,12 +72,15 @@ describe('~/.config/podtop/config.toml', () => {
 	});
 
 	test('an unknown key is named with the file (and its section), and the keys there are listed', () => {
-		expect(() => parsePodtopConfig('colour = false\n', file)).toThrow(`${file}: unknown key "colour"; the keys are bell, ascii, color, budget, agent, profile`);
+		expect(() => parsePodtopConfig('colour = false\n', file)).toThrow(
+			`${file}: unknown key "colour"; the keys are bell, ascii, color, budget, v2-budget, agent, profile`,
+		);
 		expect(() => parsePodtopConfig('[profile.prod]\nreadonly = true\n', file)).toThrow(`${file} [profile.prod]: unknown key "readonly"`);
 	});
 
 	test('a value of the wrong kind says what it must be', () => {
 		expect(() => parsePodtopConfig('budget = 5\n', file)).toThrow(/budget must be a share between 0 and 1/);
+		expect(() => parsePodtopConfig('[profile.prod]\nv2-budget = 0\n', file)).toThrow(/v2-budget must be a share between 0 and 1/);
 		expect(() => parsePodtopConfig('bell = "no"\n', file)).toThrow(/bell must be true or false/);
 		expect(() => parsePodtopConfig('[profile.prod]\ncolor = "scarlet"\n', file)).toThrow(/color must be one of red, green, .* or "#rrggbb", got "scarlet"/);
 		expect(() => parsePodtopConfig('profile = 1\n', file)).toThrow(/profile must be a table of sections, written \[profile.NAME]/);
@@ -130,6 +133,20 @@ describe('the file under the flags', () => {
 		const env = configHome('this is not TOML');
 		expect(() => parse([], env)).toThrow(/does not parse at line 1/);
 		expect(parseCommandLine('help', ['--port', '1'], commandFlags.sim, 'podtop sim', {env}).flags.port).toBe(1);
+	});
+
+	test("v2's share of each window: half by default, the file's v2-budget (its profile's over its defaults), and --v2-budget over both", () => {
+		const env = configHome('v2-budget = 0.4\n[profile.prod]\nv2-budget = 0.25\n');
+		const connection = (argv: string[]) => readConnectionFlags(parseCommandLine('help', argv, commandFlags.cancel, 'podtop cancel', {env}).flags, env);
+		const bare = {XDG_CONFIG_HOME: '/nonexistent-podtop-xdg'};
+		expect(readConnectionFlags(parseCommandLine('help', [], commandFlags.cancel, 'podtop cancel', {env: bare}).flags, bare).budget).toEqual({
+			share: 0.1,
+			serviceShare: 0.5,
+		});
+		expect(connection([]).budget).toEqual({share: 0.1, serviceShare: 0.4});
+		expect(connection(['--profile', 'prod']).budget).toEqual({share: 0.1, serviceShare: 0.25});
+		expect(connection(['--profile', 'prod', '--v2-budget', '1']).budget).toEqual({share: 0.1, serviceShare: 1});
+		expect(() => connection(['--v2-budget', '1.5'])).toThrow(/--v2-budget must be a share between 0 and 1, got 1.5/);
 	});
 
 	test('a read-only profile opens read-only, naming the profile and --write; --write lifts it; --read-only always holds', () => {

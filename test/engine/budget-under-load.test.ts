@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import {budgetLimit} from '../../source/poll/budget-limits.js';
+import {budgetLimit, defaultBudgetSettings} from '../../source/poll/budget-limits.js';
 import {defaultCadence} from '../../source/poll/cadence.js';
 import type {Engine} from '../../source/engine/create-engine.js';
 import {startTestSim, type TestSim} from '../helpers/sim-client.js';
@@ -66,7 +66,7 @@ describe('a 60-second run against tight limits', () => {
 
 	test('no 10-second window above the configured share, per endpoint and operation group', async () => {
 		const stats = await simStats(sim);
-		const allowed = budgetLimit('status', {share, healthPerWindow: 10, graphqlPerWindow: 10}).perWindow;
+		const allowed = budgetLimit('status', {...defaultBudgetSettings, share, healthPerWindow: 10, graphqlPerWindow: 10}).perWindow;
 		expect(allowed).toBe(10);
 		for (const {id} of endpoints) {
 			// /status and /stream are limited apart (the spec's table), each at the same share.
