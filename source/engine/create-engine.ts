@@ -24,7 +24,7 @@ import {defaultBudgetSettings, type BudgetSettings} from '../poll/budget-limits.
 import type {Cadence} from '../poll/cadence.js';
 import {allPolledData, createPollers, type ChunkListener, type PolledData} from '../poll/pollers.js';
 import {createScheduledApi} from '../poll/scheduled-api.js';
-import {Scheduler} from '../poll/scheduler.js';
+import {Scheduler, v2BudgetKey} from '../poll/scheduler.js';
 import type {RunningSimulator} from '../sim/start-simulator.js';
 import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/create-store.js';
 import {healthKeepFor} from '../store/health-keep.js';
@@ -172,15 +172,25 @@ export async function createEngine({
 	rememberSecret(apiKey);
 	const pools = new Pools();
 	const scheduler = new Scheduler({settings: {...defaultBudgetSettings, ...budget}});
+	const managementApi = createManagementApi({
+		choice: service.managementApi ?? 'auto',
+		// Every v2 answer says what is left of the key owner's windows: the scheduler plans inside them.
+		v2: createRestApi({
+			baseUrl: restUrlFor(service),
+			apiKey,
+			pools,
+			onAnswer(answer) {
+				scheduler.observe(v2BudgetKey, answer);
+			},
+		}),
+		graphql: createGraphqlApi({url: graphqlUrl, apiKey, pools}),
+		notice,
+	});
 	const api = createScheduledApi({
 		jobApi: createJobApi({baseUrl: apiUrl, apiKey, pools}),
 		compatApi: createCompatApi({baseUrl: apiUrl, apiKey, pools}),
-		managementApi: createManagementApi({
-			choice: service.managementApi ?? 'auto',
-			v2: createRestApi({baseUrl: restUrlFor(service), apiKey, pools}),
-			graphql: createGraphqlApi({url: graphqlUrl, apiKey, pools}),
-			notice,
-		}),
+		managementApi,
+		managementBudget: () => (managementApi.inUse() === 'v2' ? v2BudgetKey : 'graphql'),
 		scheduler,
 	});
 	const {store, writes} =

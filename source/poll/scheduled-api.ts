@@ -14,11 +14,14 @@ idempotency: reads are coalesced and may be retried; `/run`, `/runsync`, `/cance
 export function createScheduledApi({
 	jobApi,
 	managementApi,
+	managementBudget = () => 'graphql',
 	compatApi,
 	scheduler,
 }: {
 	readonly jobApi: JobApi;
 	readonly managementApi: ManagementApi;
+	/** The budget management calls count against: the API's in use (`v2`, with the service's windows, or `graphql`). */
+	readonly managementBudget?: () => string;
 	readonly compatApi: CompatApi;
 	readonly scheduler: Scheduler;
 }) {
@@ -34,15 +37,15 @@ export function createScheduledApi({
 			read(budgetKey(endpointId, 'status'), `status:${endpointId}/${jobId}`, priority, async signal => jobApi.status(endpointId, jobId, {signal})),
 		stream: async (endpointId: string, jobId: string, priority: Priority) =>
 			read(budgetKey(endpointId, 'stream'), `stream:${endpointId}/${jobId}`, priority, async signal => jobApi.stream(endpointId, jobId, {signal})),
-		endpoints: async (priority: Priority) => read('graphql', 'endpoints', priority, async signal => managementApi.endpoints({signal})),
+		endpoints: async (priority: Priority) => read(managementBudget(), 'endpoints', priority, async signal => managementApi.endpoints({signal})),
 		endpointsAndDiscount: async (priority: Priority) =>
-			read('graphql', 'endpoints+discount', priority, async signal => managementApi.endpointsAndDiscount({signal})),
-		pods: async (priority: Priority) => read('graphql', 'pods', priority, async signal => managementApi.pods({signal})),
+			read(managementBudget(), 'endpoints+discount', priority, async signal => managementApi.endpointsAndDiscount({signal})),
+		pods: async (priority: Priority) => read(managementBudget(), 'pods', priority, async signal => managementApi.pods({signal})),
 		/** The pods on screen, fresher than the list of thousands they are part of. */
 		podsById: async (podIds: readonly string[], priority: Priority) =>
-			read('graphql', `pods-by-id:${podIds.join(',')}`, priority, async signal => managementApi.podsById(podIds, {signal})),
-		podSummaries: async (priority: Priority) => read('graphql', 'pod-summaries', priority, async signal => managementApi.podSummaries({signal})),
-		gpuTypes: async (priority: Priority) => read('graphql', 'gpuTypes', priority, async signal => managementApi.gpuTypes({signal})),
+			read(managementBudget(), `pods-by-id:${podIds.join(',')}`, priority, async signal => managementApi.podsById(podIds, {signal})),
+		podSummaries: async (priority: Priority) => read(managementBudget(), 'pod-summaries', priority, async signal => managementApi.podSummaries({signal})),
+		gpuTypes: async (priority: Priority) => read(managementBudget(), 'gpuTypes', priority, async signal => managementApi.gpuTypes({signal})),
 
 		run: async (endpointId: string, request: JobRequest) => write(budgetKey(endpointId, 'run'), async signal => jobApi.run(endpointId, request, {signal})),
 		runSync: async (endpointId: string, request: JobRequest, waitMs?: number) =>
@@ -56,24 +59,25 @@ export function createScheduledApi({
 		retry: async (endpointId: string, jobId: string) => write(budgetKey(endpointId, 'retry'), async signal => jobApi.retry(endpointId, jobId, {signal})),
 		// The service allows 2 purges per 10 s: a third is refused here, with the wait, and never queued.
 		purgeQueue: async (endpointId: string) => write(budgetKey(endpointId, 'purge-queue'), async signal => jobApi.purgeQueue(endpointId, {signal}), true),
-		saveEndpoint: async (input: EndpointInput) => write('graphql', async signal => managementApi.saveEndpoint(input, {signal})),
-		deleteEndpoint: async (id: string) => write('graphql', async signal => managementApi.deleteEndpoint(id, {signal})),
-		deployOnDemand: async (input: PodDeployInput) => write('graphql', async signal => managementApi.deployOnDemand(input, {signal})),
-		stopPod: async (podId: string) => write('graphql', async signal => managementApi.stop(podId, {signal})),
-		resumePod: async (podId: string, gpuCount?: number) => write('graphql', async signal => managementApi.resume(podId, gpuCount, {signal})),
+		saveEndpoint: async (input: EndpointInput) => write(managementBudget(), async signal => managementApi.saveEndpoint(input, {signal})),
+		deleteEndpoint: async (id: string) => write(managementBudget(), async signal => managementApi.deleteEndpoint(id, {signal})),
+		deployOnDemand: async (input: PodDeployInput) => write(managementBudget(), async signal => managementApi.deployOnDemand(input, {signal})),
+		stopPod: async (podId: string) => write(managementBudget(), async signal => managementApi.stop(podId, {signal})),
+		resumePod: async (podId: string, gpuCount?: number) => write(managementBudget(), async signal => managementApi.resume(podId, gpuCount, {signal})),
 		rentInterruptable: async (input: PodDeployInput & {readonly bidPerGpu: number}) =>
-			write('graphql', async signal => managementApi.rentInterruptable(input, {signal})),
+			write(managementBudget(), async signal => managementApi.rentInterruptable(input, {signal})),
 		/** A GPU type's offer for a count and cloud, read now (a deploy's minimum bid and stock). */
 		offer: async (gpuTypeId: string, gpuCount: number, secureCloud?: boolean) =>
-			read('graphql', `offer:${gpuTypeId}:${gpuCount}:${String(secureCloud)}`, 'action', async signal =>
+			read(managementBudget(), `offer:${gpuTypeId}:${gpuCount}:${String(secureCloud)}`, 'action', async signal =>
 				(await managementApi.gpuTypes({signal, gpuCount, secureCloud})).find(type => type.id === gpuTypeId),
 			),
-		terminatePod: async (podId: string) => write('graphql', async signal => managementApi.terminate(podId, {signal})),
+		terminatePod: async (podId: string) => write(managementBudget(), async signal => managementApi.terminate(podId, {signal})),
 		bidResumePod: async (podId: string, bidPerGpu: number, gpuCount?: number) =>
-			write('graphql', async signal => managementApi.bidResume(podId, bidPerGpu, gpuCount, {signal})),
+			write(managementBudget(), async signal => managementApi.bidResume(podId, bidPerGpu, gpuCount, {signal})),
 		/** Read just before an edit: the whole record, which the save sends back. */
-		endpointForEdit: async (id: string) => read('graphql', `endpoint-edit:${id}`, 'action', async signal => managementApi.endpointForEdit(id, {signal})),
-		pod: async (podId: string) => read('graphql', `pod:${podId}`, 'action', async signal => managementApi.pod(podId, {signal})),
+		endpointForEdit: async (id: string) =>
+			read(managementBudget(), `endpoint-edit:${id}`, 'action', async signal => managementApi.endpointForEdit(id, {signal})),
+		pod: async (podId: string) => read(managementBudget(), `pod:${podId}`, 'action', async signal => managementApi.pod(podId, {signal})),
 	};
 }
 
