@@ -1,0 +1,36 @@
+import {JsonBoundError, parseSplitJson, type JsonBounds} from '../json-stream.js';
+import {malformedAnswer} from './rest-errors.js';
+
+/** A hostile list is refused as it streams in: 10,000 pods nest 6 deep and take about 40 containers each. */
+const bounds: JsonBounds = {depth: 16, elements: 200_000, perElement: 400, keptBytes: 4 * 1024 * 1024, skeletonChars: 4096};
+
+/**
+`{pods: [...]}` read as it streams in (see parseSplitJson): the answer is never one string, and each pod
+becomes podtop's record as soon as the list is read, in place, so its wire object can go (10,000 pods
+are never held twice over). Anything but a wrapped list, or a list past its bounds, is a malformed answer.
+*/
+export async function readPodList<T>(body: AsyncIterable<Uint8Array> | null | undefined, toRecord: (pod: never) => T, label: string): Promise<T[]> {
+	if (!body) {
+		throw malformedAnswer(label);
+	}
+
+	let split: Awaited<ReturnType<typeof parseSplitJson>>;
+	try {
+		split = await parseSplitJson(body, ['pods'], bounds);
+	} catch (error) {
+		throw error instanceof JsonBoundError ? malformedAnswer(label, error) : error;
+	}
+
+	const list = (split.document as {pods?: unknown} | null)?.pods;
+	if (!Array.isArray(list) || list.some(item => typeof item !== 'number')) {
+		throw malformedAnswer(label);
+	}
+
+	const {elements} = split;
+	const records = elements as unknown as T[];
+	for (const [index, element] of elements.entries()) {
+		records[index] = toRecord(element as never);
+	}
+
+	return list.map(index => records[index as number]!);
+}
