@@ -1,8 +1,12 @@
 import {JsonBoundError, parseSplitJson, type JsonBounds} from '../json-stream.js';
 import {malformedAnswer} from './rest-errors.js';
 
-/** A hostile list is refused as it streams in: 10,000 pods nest 6 deep and take about 40 containers each. */
-const bounds: JsonBounds = {depth: 16, elements: 200_000, perElement: 400, keptBytes: 4 * 1024 * 1024, skeletonChars: 4096};
+/**
+A hostile list is refused as it streams in: a pod nests 6 deep and takes about 40 containers; the
+skeleton holds each pod's index (under 7 characters) beside the wrapper's few.
+*/
+const maxPods = 200_000;
+const bounds: JsonBounds = {depth: 16, elements: maxPods, perElement: 400, keptBytes: 4 * 1024 * 1024, skeletonChars: maxPods * 7 + 4096};
 
 /**
 `{pods: [...]}` read as it streams in (see parseSplitJson): the answer is never one string, and each pod
