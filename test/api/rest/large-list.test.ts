@@ -20,4 +20,4 @@ test('10,000 pods: one list request, read as a stream into 10,000 records in the
 	expect(pods.every(pod => typeof pod.desiredStatus === 'string' && Array.isArray(pod.actions))).toBe(true);
 	// The list and one catalog read for the GPU types' names.
 	expect(statuses).toEqual([200, 200]);
-});
+}, 120_000);
