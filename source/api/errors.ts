@@ -1,6 +1,7 @@
 /** What went wrong, in terms the UI can explain and the scheduler can act on. */
 export type ApiErrorKind =
 	| 'auth' // 401: the key is wrong or lacks permission
+	| 'forbidden' // 403 on one route (REST v2): the key is good but its role may not do this; the rest goes on
 	| 'not-found' // 404: unknown endpoint or job (or expired)
 	| 'rate-limited' // 429: over the service's limits; see retryAfterMs
 	| 'invalid' // 400, 413 and other 4xx: the service said what is wrong
@@ -125,6 +126,7 @@ export function describeError(error: unknown): string {
 	if (error instanceof ApiError) {
 		const labels: Record<ApiErrorKind, string> = {
 			auth: 'authentication failed (check the API key)',
+			forbidden: 'no permission',
 			'not-found': 'not found',
 			'rate-limited': 'rate limited',
 			invalid: 'rejected',

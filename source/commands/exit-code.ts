@@ -6,7 +6,7 @@ import {UsageError} from '../lib/usage-error.js';
 export const exitCodes = {ok: 0, failed: 1, usage: 2, auth: 3, notFound: 4, network: 5, readOnly: 6} as const;
 
 export function exitCodeForKind(kind: ApiErrorKind | undefined): number {
-	if (kind === 'auth') {
+	if (kind === 'auth' || kind === 'forbidden') {
 		return exitCodes.auth;
 	}
 
@@ -21,7 +21,7 @@ export function exitCodeForKind(kind: ApiErrorKind | undefined): number {
 	return exitCodes.failed;
 }
 
-/** 2 usage, 3 auth, 4 not found, 5 network or timeout, 1 anything else (the service refused, a job failed). */
+/** 2 usage, 3 auth (a key refused, or without permission for this), 4 not found, 5 network or timeout, 1 anything else (the service refused, a job failed). */
 export function exitCodeFor(error: unknown): number {
 	if (error instanceof UsageError) {
 		return exitCodes.usage;

@@ -36,6 +36,9 @@ export type EndpointInput = Omit<EndpointRecord, 'id' | 'pods'> & {
 	readonly allowedCudaVersions?: string | null;
 };
 
+/** What an update of an endpoint changes: only these fields are sent, where the API allows it (REST v2's PATCH). */
+export type EndpointChanges = Partial<Omit<EndpointInput, 'id'>>;
+
 /** An endpoint with every field a save sends back. */
 export type SavedEndpoint = EndpointInput & {readonly id: string};
 

@@ -1,4 +1,4 @@
-import type {EndpointInput, EndpointRecord, SavedEndpoint, ServerlessDiscount} from './endpoint.js';
+import type {EndpointChanges, EndpointInput, EndpointRecord, SavedEndpoint, ServerlessDiscount} from './endpoint.js';
 import type {GpuTypeRecord} from './gpu-type.js';
 import type {PodDeployInput, PodRecord, PodSummary} from './pod.js';
 
@@ -22,12 +22,17 @@ export type ManagementApi = {
 	readonly podsById: (podIds: readonly string[], options?: CallOptions) => Promise<Array<PodRecord | null>>;
 	/** Every GPU type, its `lowestPrice` for a count and cloud (secure, community, or both when undefined). */
 	readonly gpuTypes: (options?: CallOptions & {readonly gpuCount?: number; readonly secureCloud?: boolean}) => Promise<GpuTypeRecord[]>;
+	/** Creates (no `id`) or replaces the whole record (`id`: every field sent, as GraphQL's save does). */
 	readonly saveEndpoint: (input: EndpointInput, options?: CallOptions) => Promise<EndpointRecord>;
+	/** Changes only these fields of an endpoint, where the API can (REST v2's PATCH); absent where it cannot (GraphQL: save the whole record). */
+	readonly updateEndpoint?: (id: string, changes: EndpointChanges, options?: CallOptions) => Promise<EndpointRecord>;
 	readonly deleteEndpoint: (id: string, options?: CallOptions) => Promise<void>;
 	readonly deployOnDemand: (input: PodDeployInput, options?: CallOptions) => Promise<PodRecord>;
 	readonly rentInterruptable: (input: PodDeployInput & {readonly bidPerGpu: number}, options?: CallOptions) => Promise<PodRecord>;
 	readonly resume: (podId: string, gpuCount?: number, options?: CallOptions) => Promise<PodRecord>;
 	readonly bidResume: (podId: string, bidPerGpu: number, gpuCount?: number, options?: CallOptions) => Promise<PodRecord>;
 	readonly stop: (podId: string, options?: CallOptions) => Promise<PodRecord>;
+	/** Restarts a running pod's container in place, where the API can (REST v2). */
+	readonly restart?: (podId: string, options?: CallOptions) => Promise<PodRecord>;
 	readonly terminate: (podId: string, options?: CallOptions) => Promise<void>;
 };
