@@ -21,6 +21,9 @@ type Options = {
 /** The methods whose answer is a list: a 404 there means the route is missing, not a resource. */
 const listReads = new Set<keyof ManagementApi>(['endpoints', 'endpointsAndDiscount', 'pods', 'podSummaries', 'gpuTypes']);
 
+/** What v2 has no route for (spot pods): GraphQL's, over v2 too, while GraphQL answers. */
+const graphqlOnly = new Set<keyof ManagementApi>(['rentInterruptable', 'bidResume']);
+
 const isGone = (error: unknown) => error instanceof ApiError && error.status === 410;
 const isMissingRoute = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 410);
 
@@ -28,7 +31,8 @@ const isMissingRoute = (error: unknown) => error instanceof ApiError && (error.s
 The management API in use. `auto` speaks v2 and, when a list answers 404 (a RunPod-style service
 without `/v2`), moves to GraphQL for the session and says so once. Over v2, the serverless discount
 (which v2 does not publish) is read from GraphQL every 10 minutes while GraphQL answers; from its
-first 410 on, podtop says once that it is gone and reports it as unknown, never as zero.
+first 410 on, podtop says once that it is gone and reports it as unknown, never as zero. Spot
+pods (a deploy with a bid, a bid resume), which v2 has no route for, go to GraphQL while it answers.
 */
 export function createManagementApi({
 	choice,
@@ -71,6 +75,23 @@ export function createManagementApi({
 			const call = async (api: ManagementApi) => (api[name] as (...values: unknown[]) => Promise<unknown>)(...parameters);
 			if (inUse === 'graphql') {
 				return call(graphql);
+			}
+
+			if (graphqlOnly.has(name)) {
+				if (graphqlRetired) {
+					throw new ApiError('invalid', 'spot pods: REST API v2 has none, and GraphQL, which had them, is retired (410 Gone); deploy or resume on demand');
+				}
+
+				try {
+					return await call(graphql);
+				} catch (error) {
+					if (isGone(error)) {
+						graphqlRetired = true;
+						notice?.('GraphQL answers 410 Gone: spot pods and the serverless discount are no longer reachable');
+					}
+
+					throw error;
+				}
 			}
 
 			try {

@@ -32,7 +32,9 @@ export function GpuDetail({gpuId, width, height}: Props) {
 	const {record, stockHistory} = gpu;
 	const lowest = record.lowestPrice ?? undefined;
 	const stock = stockOf(record);
-	const counts = lowest?.availableGpuCounts ?? [];
+	// REST v2 publishes a stock level, not the counts rentable at once: unknown, not none.
+	const counts = lowest?.availableGpuCounts;
+	const rentable = counts === undefined || counts === null ? '–' : counts.length > 0 ? counts.join(', ') : 'none';
 	const history = stockHistory
 		.slice(-Math.max(8, width - 20))
 		.map(status => (status === 'Unknown' ? ' ' : glyphs.spark[stockRank[status] * 2 + (stockRank[status] > 0 ? 1 : 0)]!))
@@ -48,10 +50,7 @@ export function GpuDetail({gpuId, width, height}: Props) {
 			'committed',
 			`1 week ${formatPrice(record.oneWeekPrice)} · 1 month ${formatPrice(record.oneMonthPrice)} · 3 months ${formatPrice(record.threeMonthPrice)} · 6 months ${formatPrice(record.sixMonthPrice)} per GPU-hour`,
 		],
-		[
-			'counts',
-			`up to ${record.maxGpuCount ?? '–'} per pod · ${lowest?.maxUnreservedGpuCount ?? '–'} unreserved now · rentable at once: ${counts.length > 0 ? counts.join(', ') : 'none'}`,
-		],
+		['counts', `up to ${record.maxGpuCount ?? '–'} per pod · ${lowest?.maxUnreservedGpuCount ?? '–'} unreserved now · rentable at once: ${rentable}`],
 		['compliance', complianceText(lowest?.compliance) || 'none (community cloud)'],
 	];
 	return (

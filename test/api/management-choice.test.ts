@@ -116,3 +116,18 @@ describe('the management API in use', () => {
 		expect(notices).toEqual([expect.stringMatching(/410 Gone.*discount.*–/)]);
 	});
 });
+
+describe('what v2 has no route for', () => {
+	test('spot pods go to GraphQL while it answers; after its 410 they are refused with why, before anything is sent', async () => {
+		const calls: Calls = [];
+		let retired = false;
+		const api = createManagementApi({choice: 'v2', v2: fakeApi('v2', calls), graphql: fakeApi('graphql', calls, () => (retired ? gone() : undefined))});
+		await api.rentInterruptable({gpuTypeId: 'NVIDIA H100', bidPerGpu: 1.2});
+		await api.bidResume('p', 1.2);
+		expect(calls).toEqual(['graphql.rentInterruptable', 'graphql.bidResume']);
+		retired = true;
+		await expect(api.bidResume('p', 1.2)).rejects.toThrow(/410/);
+		await expect(api.bidResume('p', 1.2)).rejects.toThrow(/v2 has none.*retired/);
+		expect(calls).toEqual(['graphql.rentInterruptable', 'graphql.bidResume', 'graphql.bidResume']);
+	});
+});
