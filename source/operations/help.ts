@@ -12,11 +12,6 @@ export type HelpSection = {readonly heading: string; readonly lines: readonly He
 
 const timeTravelIds = new Set(timeTravelOperations.map(operation => operation.id));
 
-/** The `?` overlay's lines for a place: this view's keys first, then the global ones, then palette-only commands. */
-export function helpLines(place: Place, readOnly: boolean, glyphs: Glyphs = unicodeGlyphs): HelpLine[] {
-	return helpSections(place, readOnly, glyphs).flatMap(section => section.lines);
-}
-
 /** The `?` overlay's sections: this view's keys, history and the time cursor, then the keys that work everywhere. */
 export function helpSections(place: Place, readOnly: boolean, glyphs: Glyphs = unicodeGlyphs): HelpSection[] {
 	const available = operationsIn(place, readOnly);
