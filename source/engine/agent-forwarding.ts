@@ -1,4 +1,4 @@
-import {maxRecordEvents, type AgentPeer} from '../api/agent-protocol.js';
+import {maxRecordEvents, type AgentPeer, type RecordLine} from '../api/agent-protocol.js';
 import {agentIsSameUser, findAgentSocket} from '../api/agent-socket-trust.js';
 import {jobEvent, writeEvent} from '../history/event-rows.js';
 import {createAgentConnection} from '../poll/agent-connection.js';
@@ -17,7 +17,7 @@ export type AgentForwarding = {
 type Options = {
 	readonly store: PodtopStore;
 	/** Sends a line over the feed's connection; false when not attached. */
-	readonly send: (message: unknown) => boolean;
+	readonly send: (message: RecordLine) => boolean;
 	/** Where the agent may be and the handshake's secret, for a process no feed attaches (a write verb). */
 	readonly link?: {readonly candidates: readonly string[]; readonly secret: string};
 	/** How long closing waits for a write still being handed to the agent. */
