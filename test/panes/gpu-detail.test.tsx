@@ -32,7 +32,7 @@ test('Enter on a GPU type shows every price, the lowest now, counts, compliance 
 	state.writes.setGpuTypes([record], 0);
 	state.writes.setGpuTypes([{...record, lowestPrice: {...record.lowestPrice, stockStatus: 'High'}}], 1);
 	state.writes.reportSource('graphql', Date.now());
-	const {lastFrame, stdin} = renderWith(state, <App freshnessBound='≤5s' readOnly={false} />, {view: {columns: 140, rows: 30}});
+	const {lastFrame, stdin} = renderWith(state, <App readOnly={false} />, {view: {columns: 140, rows: 30}});
 	await tick();
 	stdin.write('3');
 	await frameMatching(lastFrame, /GPUs \(1\)/);
