@@ -3,13 +3,13 @@ import {agentIsSameUser, findAgentSocket} from '../api/agent-socket-trust.js';
 import {jobEvent, writeEvent} from '../history/event-rows.js';
 import {createAgentConnection} from '../poll/agent-connection.js';
 import type {PodtopStore} from '../store/create-store.js';
-import type {AuditEntry} from './audit-log.js';
+import type {AuditRecord} from '../history/audit-record.js';
 
 export type AgentForwarding = {
 	/** The feed attached to `peer`, or went back to polling (undefined). */
 	readonly attached: (peer: AgentPeer | undefined) => void;
 	/** A write this process made (its audit line). */
-	readonly wrote: (entry: AuditEntry) => void;
+	readonly wrote: (entry: AuditRecord) => void;
 	/** Stops watching the store, and waits (briefly) for what is still being handed over. */
 	readonly stop: () => Promise<void>;
 };
