@@ -1,5 +1,5 @@
 import {createHash, createHmac, randomBytes, timingSafeEqual} from 'node:crypto';
-import {agentProtocolVersion, maxAgentLineLength, maxHelloBytes} from './agent-protocol.js';
+import {agentProtocolVersion, maxAgentLineLength, maxHelloBytes, readGreeting, type AgentGreeting} from './agent-protocol.js';
 
 /**
 How a client and an agent prove to each other that both hold the account's key, without either
@@ -47,7 +47,7 @@ const parse = (text: string | undefined): Record<string, unknown> | undefined =>
 };
 
 /** What a client makes of a line heard before the agent greeted it: a line to answer, the greeting, or why it hangs up (a sentence). */
-export type ClientStep = {readonly answer: string} | {readonly greeting: Record<string, unknown>} | {readonly failure: string};
+export type ClientStep = {readonly answer: string} | {readonly greeting: AgentGreeting} | {readonly failure: string};
 
 export type ClientHandshake = {
 	/** The first line to send, once connected. */
@@ -100,7 +100,8 @@ export function createClientHandshake(secret: string, {feed = true}: {readonly f
 				return {answer: line({type: 'proof', proof: mac(secret, 'client', nonce, theirs)})};
 			}
 
-			return message?.type === 'snapshot' || message?.type === 'attached' ? {greeting: message} : {failure: 'does not speak podtop (protocol 2)'};
+			const greeting = readGreeting(message);
+			return greeting ? {greeting} : {failure: 'does not speak podtop (protocol 2)'};
 		},
 	};
 }

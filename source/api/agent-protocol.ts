@@ -47,9 +47,112 @@ export type AgentPeer = {readonly socketPath: string; readonly features: readonl
 export const featuresOf = (message: Readonly<Record<string, unknown>>): AgentFeature[] =>
 	Array.isArray(message.features) ? message.features.filter((feature): feature is AgentFeature => feature === 'history' || feature === 'record') : [];
 
+/** A client asks to read the agent's history; answered on the same connection by the `HistoryAnswer` of the same `id`. */
 export type HistoryRequest = {readonly type: 'history'; readonly id: number; readonly method: HistoryMethod; readonly args: readonly unknown[]};
 export type HistoryAnswer =
 	{readonly type: 'history'; readonly id: number; readonly result: unknown} | {readonly type: 'history'; readonly id: number; readonly error: string};
+/** Events only a client knows (its tracked jobs, its writes), for the agent's timeline: checked field by field there. */
+export type RecordLine = {readonly type: 'record'; readonly events: readonly unknown[]};
+/**
+The agent's greeting once the client proved the account: the snapshot of the account (a feed) or
+`attached` (`"feed": false`), with the protocol and what it offers (read with `featuresOf`), and
+what the agent says of itself.
+*/
+export type AgentGreeting = Readonly<Record<string, unknown>> & {
+	readonly type: 'snapshot' | 'attached';
+	readonly at?: string;
+	readonly protocol?: number;
+	readonly features?: readonly AgentFeature[];
+	/** The snapshot's account (the store's `AccountSnapshot`, checked by the client). */
+	readonly account?: unknown;
+};
+/** Every `agentTickMs`: the agent's poll sources' state (the store's `connection`, checked field by field by the client). */
+export type TickLine = {readonly type: 'tick'; readonly at: string; readonly connection: unknown};
+/** A change event of `podtop watch --jsonl` (`endpoint`, `pod`, `gpu`, …), applied to the client's store by its type. */
+export type ChangeLine = Readonly<Record<string, unknown>> & {readonly type: string};
+
+/** What a client sends once attached. */
+export type ClientLine = HistoryRequest | RecordLine;
+/** What an agent sends after its greeting: answers to history requests, ticks and change events. */
+export type AgentLine = HistoryAnswer | TickLine | ChangeLine;
+
+/** An agent's line that answers a history request (the rest are ticks and change events). */
+export const isHistoryAnswer = (message: AgentLine): message is HistoryAnswer => message.type === 'history';
+
+/** One message as a line of the protocol. */
+export const protocolLine = (message: ClientLine | AgentLine | AgentGreeting): string => `${JSON.stringify(message)}\n`;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A line as a JSON object with a type, or undefined. */
+function objectOf(text: string): (Record<string, unknown> & {readonly type: string}) | undefined {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+
+	return isRecord(value) && typeof value.type === 'string' ? (value as Record<string, unknown> & {readonly type: string}) : undefined;
+}
+
+/**
+What the agent makes of a line a client sent after the handshake: a request or record line, one
+to ignore (a type this agent does not know: a newer client), or why the client is dropped (a
+sentence).
+*/
+export function readClientLine(text: string): {readonly message: ClientLine} | {readonly ignored: true} | {readonly invalid: string} {
+	const message = objectOf(text);
+	if (!message) {
+		return {invalid: 'a line that is not a JSON object with a type'};
+	}
+
+	if (message.type === 'history') {
+		const {id, method, args} = message;
+		if (!Number.isSafeInteger(id) || !historyMethods.includes(method as HistoryMethod) || !(args === undefined || Array.isArray(args))) {
+			return {invalid: 'a history request without a whole-number id, a known method and a list of arguments'};
+		}
+
+		return {message: {type: 'history', id: id as number, method: method as HistoryMethod, args: (args as unknown[] | undefined) ?? []}};
+	}
+
+	if (message.type === 'record') {
+		return Array.isArray(message.events) ? {message: {type: 'record', events: message.events}} : {invalid: 'a record line without a list of events'};
+	}
+
+	return {ignored: true};
+}
+
+/**
+What a client makes of a line the agent sent after its greeting: an answer, a tick or a change
+event, or why the client leaves (a sentence). An answer names its request's id and either an
+error (a sentence) or a result.
+*/
+export function readAgentLine(text: string): {readonly message: AgentLine} | {readonly invalid: string} {
+	const message = objectOf(text);
+	if (!message) {
+		return {invalid: 'sent a line that is not a JSON object with a type'};
+	}
+
+	if (message.type === 'history') {
+		const {id, error} = message;
+		if (!Number.isSafeInteger(id) || !(typeof error === 'string' || (error === undefined && 'result' in message))) {
+			return {invalid: 'sent a history answer without a whole-number id and a result or an error'};
+		}
+
+		return {message: typeof error === 'string' ? {type: 'history', id: id as number, error} : {type: 'history', id: id as number, result: message.result}};
+	}
+
+	if (message.type === 'tick' && typeof message.at !== 'string') {
+		return {invalid: 'sent a tick without its time'};
+	}
+
+	return {message};
+}
+
+/** A greeting off the wire (the line after the proof), or undefined when the line is none. */
+export const readGreeting = (message: Readonly<Record<string, unknown>> | undefined): AgentGreeting | undefined =>
+	message?.type === 'snapshot' || message?.type === 'attached' ? (message as AgentGreeting) : undefined;
 
 /** The agent sends a tick at least this often… */
 export const agentTickMs = 1000;

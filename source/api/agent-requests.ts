@@ -1,4 +1,4 @@
-import {maxRequestsInFlight, type HistoryMethod} from './agent-protocol.js';
+import {maxRequestsInFlight, protocolLine, type HistoryAnswer, type HistoryMethod} from './agent-protocol.js';
 
 /** A history request the agent could not answer, or that found no agent: its message says which, in a sentence. */
 export class AgentRequestError extends Error {
@@ -8,8 +8,8 @@ export class AgentRequestError extends Error {
 export type AgentRequests = {
 	/** Sends one request and settles with the agent's answer, or rejects with an `AgentRequestError` (refused, timed out, agent gone). */
 	readonly request: (method: HistoryMethod, args: readonly unknown[], timeoutMs: number) => Promise<unknown>;
-	/** Takes a `history` line off the wire; false when it answers nothing asked (ignored). */
-	readonly answer: (message: Readonly<Record<string, unknown>>) => boolean;
+	/** Takes a `history` answer off the wire; false when it answers nothing asked (ignored). */
+	readonly answer: (message: HistoryAnswer) => boolean;
 	/** Rejects every request still waiting (the connection closed). */
 	readonly failAll: (reason: string) => void;
 };
@@ -63,7 +63,7 @@ export function createAgentRequests(send: (line: string) => boolean, describe: (
 						settle(id)?.reject(new AgentRequestError(`${describe()} did not answer within ${Math.round(timeoutMs / 1000)} s (history ${method})`));
 					}, left);
 					pending.set(id, {resolve, reject, timer});
-					if (!send(`${JSON.stringify({type: 'history', id, method, args})}\n`)) {
+					if (!send(protocolLine({type: 'history', id, method, args}))) {
 						settle(id)?.reject(new AgentRequestError(`${describe()} is not there: no history to read from it`));
 					}
 				};
@@ -76,13 +76,12 @@ export function createAgentRequests(send: (line: string) => boolean, describe: (
 			});
 		},
 		answer(message) {
-			const id = typeof message.id === 'number' ? message.id : Number.NaN;
-			const entry = settle(id);
+			const entry = settle(message.id);
 			if (!entry) {
 				return false;
 			}
 
-			if (typeof message.error === 'string') {
+			if ('error' in message) {
 				entry.reject(new AgentRequestError(`${describe()}: ${message.error}`));
 			} else {
 				entry.resolve(message.result);

@@ -11,7 +11,6 @@ import {createImageLoader} from '../images/image-loader.js';
 import {profileNames} from '../config/api-key.js';
 import {UsageError} from '../lib/usage-error.js';
 import type {Accounts} from '../operations/operation.js';
-import {defaultCadence} from '../poll/cadence.js';
 import {createRowSelectors} from '../rows/visible-rows.js';
 import {createViewStore} from '../view-state/view-store.js';
 import {initialViewState, type View} from '../view-state/view-state.js';
@@ -47,10 +46,6 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 	);
 	// Image links lead only to public addresses, the API's own host (the demo's simulator) and what config.toml's [images] allows.
 	const loader = createImageLoader({policy: {allow: options.imageAllow, trustedHosts: () => [current.state.store.getState().apiHost]}});
-	// While every poll succeeds, the freshest data is at most one health interval old and the stalest
-	// one slowest interval; shown as that bound, it never needs redrawing (a ticking age would).
-	const slowest = Math.max(defaultCadence.endpointsMs, defaultCadence.gpusHiddenMs, defaultCadence.podsHiddenMs, defaultCadence.healthHiddenMs);
-	const freshnessBound = `≤${defaultCadence.healthMs / 1000}s…${slowest / 1000}s`;
 	let exited = false;
 	const visible = () => !exited;
 	let current: AccountSession<DashboardOptions> = openAccount({options, target, view, visible});
@@ -84,7 +79,7 @@ export async function runDashboard(options: DashboardOptions): Promise<void> {
 		const services: Services = {store: account.display, view, rows, engine, glyphs, colors, pictures, accounts: options.forProfile ? accounts : undefined};
 		return (
 			<ServicesProvider services={services}>
-				<App freshnessBound={freshnessBound} readOnly={readOnly} />
+				<App readOnly={readOnly} />
 			</ServicesProvider>
 		);
 	};

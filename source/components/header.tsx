@@ -3,20 +3,22 @@ import {useEffect, useMemo, useState, useSyncExternalStore} from 'react';
 import {createStore} from 'zustand';
 import {useShallow} from 'zustand/react/shallow';
 import {formatAgo, formatClock} from '../format/clock.js';
-import {formatAge} from '../format/duration.js';
+import {formatAge, formatAgeBound} from '../format/duration.js';
 import {budgetLabel} from '../format/budget-label.js';
 import {bar, type Glyphs} from '../format/glyphs.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {serviceBudgetText} from '../format/service-budget-text.js';
 import {formatSpan} from '../lib/time-spec.js';
 import type {RecordingState} from '../history/history-types.js';
+import {oldestFetchAt} from '../store/oldest-fetch.js';
 import type {PodtopState} from '../store/state.js';
 import type {BudgetState} from '../store/types.js';
 import {isWide} from '../view-state/layout.js';
+import {currentPlace, currentView} from '../view-state/view-state.js';
 import {colorless, usePodtop, useServices, useView} from './services.js';
 import {useNow} from './use-now.js';
 
-type Props = {readonly width: number; readonly freshnessBound: string; readonly readOnly: boolean};
+type Props = {readonly width: number; readonly readOnly: boolean};
 
 /** The management APIs' budgets, shown first whenever they are in use. */
 const managementKeys = ['v2', 'graphql'];
@@ -75,6 +77,38 @@ function useSimulatedPast(ellipsis: string): string {
 	return span === undefined ? '' : ready ? ` past ${formatSpan(span)} simulated ` : ` simulating the past ${formatSpan(span)}${ellipsis} `;
 }
 
+/**
+How old the oldest data on screen is, from the store's fetch times, in steps (`≤5s`, `≤1m`): read
+every second, but the header redraws only when the words change (not at every poll or second).
+*/
+function useDataAge(atMost: string): string {
+	const {store, view} = useServices();
+	const read = () => {
+		const viewState = view.getState();
+		const place = currentPlace(viewState);
+		const shown = currentView(viewState);
+		const ids = place === 'endpoints' ? viewState.endpointsOnScreen : shown.type === 'endpoint' ? [shown.endpointId] : [];
+		const at = oldestFetchAt(store.getState(), place, ids);
+		return at === undefined ? '–' : formatAgeBound(Date.now() - at, atMost);
+	};
+
+	const [text, setText] = useState(read);
+	useEffect(() => {
+		const update = () => {
+			setText(read());
+		};
+
+		const first = setTimeout(update, 0);
+		const timer = setInterval(update, 1000);
+		return () => {
+			clearTimeout(first);
+			clearInterval(timer);
+		};
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- `read` reads the stores when called
+	}, [store, view, atMost]);
+	return text;
+}
+
 /** Before the engine has started: nothing said of history yet. */
 const noEngineYet = createStore<RecordingState>()(() => ({state: 'off', reason: 'starting'}));
 
@@ -112,7 +146,7 @@ Top line: DEMO or LIVE (in DEMO, that its past hours are simulated), the profile
 backing off) and how fresh the data is. A banner under it when a source is failing, and one when
 an alert rule fires (the oldest, and how many more).
 */
-export function Header({width, freshnessBound, readOnly}: Props) {
+export function Header({width, readOnly}: Props) {
 	const {colors, glyphs, engine} = useServices();
 	const status = engine?.history.status ?? noEngineYet;
 	// The words, not the state, are what the header compares: a redraw only when they change.
@@ -142,7 +176,8 @@ export function Header({width, freshnessBound, readOnly}: Props) {
 	const gaugeTexts = usePodtop(useShallow(selectGauges));
 	const gauges = gaugeTexts.map(text => ({key: text.slice(1), text: text.slice(1), backingOff: text.startsWith('!')}));
 	const stalest = Math.min(...failing.map(source => connection[source]!.staleSince!));
-	const right = failing.length > 0 ? `stalest ${formatAge(stalest, now)}` : `data ${freshnessBound}`;
+	const dataAge = useDataAge(glyphs.atMost);
+	const right = failing.length > 0 ? `stalest ${formatAge(stalest, now)}` : `data ${dataAge}`;
 	const badge = `${mode === 'demo' ? ' DEMO ' : ' LIVE '}${readOnly ? ' READ-ONLY ' : ''}`;
 	// The profile's name always, on its colour as a band when there are colours (none under NO_COLOR or --no-color).
 	const profileWord = profile ? ` ${sanitizeLine(profile.name)} ` : '';

@@ -1,9 +1,11 @@
 import {Box, Text} from 'ink';
 import {useEffect} from 'react';
 import {helpSections} from '../operations/help.js';
+import {paneColumns} from '../rows/visible-rows.js';
+import {isWide} from '../view-state/layout.js';
 import {currentPlace} from '../view-state/view-state.js';
 import {helpLayout, type HelpRow} from './help-layout.js';
-import {useServices, useView} from './services.js';
+import {usePodtop, useServices, useView} from './services.js';
 
 type Props = {readonly width: number; readonly height: number};
 
@@ -22,7 +24,10 @@ export function HelpOverlay({width, height}: Props) {
 	const {colors, engine, view, glyphs} = useServices();
 	const place = useView(currentPlace);
 	const scroll = useView(state => (state.overlay.type === 'help' ? state.overlay.scroll : 0));
-	const sections = helpSections(place, engine?.readOnly ?? false, glyphs);
+	const wide = useView(state => isWide(state.columns));
+	const probing = usePodtop(state => state.probes.configured);
+	const columns = place === 'endpoints' || place === 'pods' || place === 'gpus' ? paneColumns(place, wide, probing) : [];
+	const sections = helpSections(place, engine?.readOnly ?? false, glyphs, columns);
 	// Inside the border and padding, under the title.
 	const innerWidth = Math.max(1, width - 4);
 	const innerHeight = Math.max(1, height - 3);

@@ -22,8 +22,6 @@ import {frameLayout} from '../view-state/layout.js';
 import {currentView, type ListPane, type View} from '../view-state/view-state.js';
 
 type Props = {
-	/** How fresh data is when all polls succeed, e.g. `≤5s…60s`. */
-	readonly freshnessBound: string;
 	readonly readOnly: boolean;
 };
 
@@ -64,7 +62,7 @@ const isText = (input: string, key: Key) => input.length > 1 && !key.ctrl && !ke
 The dashboard. It owns no state of its own: the data store and the view store hold it all, and
 every key goes to the operations registry. The frame is at most rows − 1 lines high.
 */
-export function App({freshnessBound, readOnly}: Props) {
+export function App({readOnly}: Props) {
 	const {store, view, rows, engine, accounts} = useServices();
 	const {exit} = useApp();
 	// Ink types its stdout as any writable stream; it is the terminal's (a WriteStream, with its size).
@@ -146,7 +144,7 @@ export function App({freshnessBound, readOnly}: Props) {
 
 	return (
 		<Box flexDirection='column' width={width} height={height}>
-			<Header width={width} freshnessBound={freshnessBound} readOnly={readOnly} />
+			<Header width={width} readOnly={readOnly} />
 			<Tabs width={width} />
 			<Box height={bodyHeight} width={width} flexDirection='column'>
 				{body}

@@ -1,15 +1,15 @@
-import {maxRecordEvents, type AgentPeer} from '../api/agent-protocol.js';
+import {maxRecordEvents, type AgentPeer, type RecordLine} from '../api/agent-protocol.js';
 import {agentIsSameUser, findAgentSocket} from '../api/agent-socket-trust.js';
 import {jobEvent, writeEvent} from '../history/event-rows.js';
 import {createAgentConnection} from '../poll/agent-connection.js';
 import type {PodtopStore} from '../store/create-store.js';
-import type {AuditEntry} from './audit-log.js';
+import type {AuditRecord} from '../history/audit-record.js';
 
 export type AgentForwarding = {
 	/** The feed attached to `peer`, or went back to polling (undefined). */
 	readonly attached: (peer: AgentPeer | undefined) => void;
 	/** A write this process made (its audit line). */
-	readonly wrote: (entry: AuditEntry) => void;
+	readonly wrote: (entry: AuditRecord) => void;
 	/** Stops watching the store, and waits (briefly) for what is still being handed over. */
 	readonly stop: () => Promise<void>;
 };
@@ -17,7 +17,7 @@ export type AgentForwarding = {
 type Options = {
 	readonly store: PodtopStore;
 	/** Sends a line over the feed's connection; false when not attached. */
-	readonly send: (message: unknown) => boolean;
+	readonly send: (message: RecordLine) => boolean;
 	/** Where the agent may be and the handshake's secret, for a process no feed attaches (a write verb). */
 	readonly link?: {readonly candidates: readonly string[]; readonly secret: string};
 	/** How long closing waits for a write still being handed to the agent. */

@@ -4,25 +4,7 @@ import {lstat, mkdir, open} from 'node:fs/promises';
 import {homedir} from 'node:os';
 import {dirname, join} from 'node:path';
 import {inertJson} from '../format/sanitize.js';
-
-export type AuditEntry = {
-	readonly time: string;
-	readonly mode: 'demo' | 'live';
-	/** Which account (a hash of the key and service, as the history file is named): never the key. */
-	readonly account?: string;
-	readonly operation: string;
-	readonly target: Readonly<Record<string, string>>;
-	/** Size and SHA-256 of the input as sent: enough to match a request, never the input itself. */
-	readonly inputBytes: number;
-	readonly inputSha256: string | undefined;
-	readonly outcome: 'ok' | 'refused' | 'failed' | 'may-have-happened' | 'read-only';
-	readonly durationMs: number;
-	readonly error?: string;
-	/** A write that sends many jobs (`endpoint.load`): how many the service accepted. */
-	readonly count?: number;
-	/** A load's figures (counts, percentiles, cold starts), for history's timeline. */
-	readonly summary?: Readonly<Record<string, unknown>>;
-};
+import type {AuditRecord} from '../history/audit-record.js';
 
 /** `$XDG_STATE_HOME/podtop/audit.jsonl`, `~/.local/state/podtop/audit.jsonl` by default. */
 export function defaultAuditPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -70,7 +52,7 @@ Appends one JSON line per write, in a file only its owner can read. Rejects when
 A file that is a link, not a regular file, or another user's is refused before a byte is written (the file is
 opened without following a link, and checked again once open).
 */
-export async function appendAudit(path: string, entry: AuditEntry, uid = process.getuid?.()): Promise<void> {
+export async function appendAudit(path: string, entry: AuditRecord, uid = process.getuid?.()): Promise<void> {
 	await mkdir(dirname(path), {recursive: true, mode: 0o700});
 	const before = await lstatIfThere(path);
 	const refused = before && refusal(path, before, uid);

@@ -4,7 +4,8 @@ import {sanitizeLine} from '../format/sanitize.js';
 import type {Pollers} from '../poll/pollers.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';
 import type {StoreWrites} from '../store/create-store.js';
-import {appendAudit, inputDigest, type AuditEntry} from './audit-log.js';
+import type {AuditRecord} from '../history/audit-record.js';
+import {appendAudit, inputDigest} from './audit-log.js';
 import type {Label} from './write-spec.js';
 import {writeSpecs, type WriteId, type WriteTypes} from './writes.js';
 
@@ -39,10 +40,10 @@ export type PerformContext = {
 	/** Names the things a message speaks of (`llama (ep1)`); without it, their ids. */
 	readonly label?: Label;
 	/** Told of each write as its audit line says it (kept or not): an agent of another user learns of it so. */
-	readonly onWrite?: (entry: AuditEntry) => void;
+	readonly onWrite?: (entry: AuditRecord) => void;
 };
 
-const auditOutcome: Record<PerformOutcome, AuditEntry['outcome']> = {
+const auditOutcome: Record<PerformOutcome, AuditRecord['outcome']> = {
 	ok: 'ok',
 	refused: 'refused',
 	failed: 'failed',
@@ -85,7 +86,7 @@ export async function perform<Id extends WriteId>(
 		}
 	}
 
-	const entry: AuditEntry = {
+	const entry: AuditRecord = {
 		time: new Date().toISOString(),
 		mode: context.mode,
 		...(context.account ? {account: context.account} : {}),

@@ -65,33 +65,3 @@ export function counterRates(
 
 	return durations.map((duration, index) => (duration > 0 ? (growths[index]! / duration) * 60_000 : null));
 }
-
-/** Columns added together; a gap in any is a gap. */
-export function addColumns(...series: ReadonlyArray<ReadonlyArray<number | null>>): Array<number | null> {
-	const length = Math.max(0, ...series.map(values => values.length));
-	return Array.from({length}, (_, index) => {
-		let total = 0;
-		for (const values of series) {
-			const value = values[index] ?? null;
-			if (value === null) {
-				return null;
-			}
-
-			total += value;
-		}
-
-		return total;
-	});
-}
-
-/** The failed share (0..1) of what finished in each column; a gap where nothing finished (no jobs is not 0 % failing). */
-export function failureShares(failed: ReadonlyArray<number | null>, completed: ReadonlyArray<number | null>): Array<number | null> {
-	return failed.map((value, index) => {
-		const done = completed[index] ?? null;
-		if (value === null || done === null || value + done <= 0) {
-			return null;
-		}
-
-		return value / (value + done);
-	});
-}

@@ -38,3 +38,17 @@ export function formatAge(sinceMs: number | undefined, now: number): string {
 	const seconds = Math.max(0, (now - sinceMs) / 1000);
 	return seconds < 1 ? 'now' : formatDuration(seconds);
 }
+
+/** The steps the header's data age is said in (seconds): it changes words only when the age crosses one, not every second. */
+const ageSteps = [5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600];
+
+/** An age as the step it is within: `≤5s`, `≤30s`, `≤1m`, `≤10m`; past an hour, the age itself (`>1h`: `1h20m`). */
+export function formatAgeBound(ageMs: number, atMost = '≤'): string {
+	const seconds = Math.max(0, ageMs / 1000);
+	const step = ageSteps.find(limit => seconds <= limit);
+	if (step === undefined) {
+		return formatDuration(seconds);
+	}
+
+	return `${atMost}${step < 60 ? `${step}s` : `${step / 60}m`}`;
+}

@@ -5,6 +5,8 @@ export type Glyphs = {
 	readonly barEmpty: string;
 	readonly stock: Readonly<Record<'High' | 'Medium' | 'Low' | 'None' | 'Unknown', string>>;
 	readonly ellipsis: string;
+	/** `≤`: at most (the header's data age). */
+	readonly atMost: string;
 	readonly separator: string;
 	readonly warning: string;
 	readonly up: string;
@@ -37,6 +39,7 @@ export const unicodeGlyphs: Glyphs = {
 	barEmpty: '░',
 	stock: {High: '●●●', Medium: '●●○', Low: '●○○', None: '○○○', Unknown: '···'},
 	ellipsis: '…',
+	atMost: '≤',
 	separator: '│',
 	warning: '⚠',
 	up: '▲',
@@ -60,6 +63,7 @@ export const asciiGlyphs: Glyphs = {
 	barEmpty: '.',
 	stock: {High: '+++', Medium: '++-', Low: '+--', None: '---', Unknown: '???'},
 	ellipsis: '~',
+	atMost: '<=',
 	separator: '|',
 	warning: '!',
 	up: '^',

@@ -1,5 +1,6 @@
 import {closeSync, openSync, readSync, statSync} from 'node:fs';
-import {writeEvent, type EventRow, type WriteFields} from './event-rows.js';
+import {readAuditLine} from './audit-record.js';
+import {writeEvent, type EventRow} from './event-rows.js';
 
 export type AuditPosition = {readonly inode: number; readonly offset: number};
 
@@ -8,14 +9,8 @@ const maxReadBytes = 1024 * 1024;
 
 /** A write of the audit log as an event of the timeline; undefined for another account's or a line that is not one. */
 export function auditEvent(line: string, account: string): (EventRow & {readonly at: number}) | undefined {
-	let entry: WriteFields & {readonly account?: unknown};
-	try {
-		entry = JSON.parse(line) as typeof entry;
-	} catch {
-		return undefined;
-	}
-
-	return entry.account === account ? writeEvent(entry) : undefined;
+	const entry = readAuditLine(line);
+	return entry?.account === account ? writeEvent(entry) : undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type {TrackedJob} from '../store/types.js';
+import type {AuditWrite} from './audit-record.js';
 import type {HistoryEventType, SeriesKind} from './history-types.js';
 
 /** An event as written: what the timeline holds. */
@@ -32,32 +33,15 @@ export function jobEvent(job: TrackedJob, endpointName: string): EventRow {
 	};
 }
 
-/** The fields of an audit line (engine/audit-log.ts) the timeline keeps: never the input, never the key. */
-export type WriteFields = {
-	readonly time?: unknown;
-	readonly operation?: unknown;
-	readonly target?: unknown;
-	readonly outcome?: unknown;
-	readonly durationMs?: unknown;
-	readonly error?: unknown;
-	readonly count?: unknown;
-	readonly summary?: unknown;
-};
-
 /** The write that is a whole load run (`podtop load`): its audit line becomes a `load` event. */
 export const loadOperation = 'endpoint.load';
 
-/** A write (an audit line's fields) as a timeline event; undefined when it is not one. */
-export function writeEvent(entry: WriteFields): (EventRow & {readonly at: number}) | undefined {
-	if (typeof entry.operation !== 'string' || typeof entry.time !== 'string') {
-		return undefined;
-	}
-
+/** A write (an audit record's fields) as a timeline event; undefined when its time is none. */
+export function writeEvent(entry: AuditWrite): (EventRow & {readonly at: number}) | undefined {
 	const at = Date.parse(entry.time);
-	const target = typeof entry.target === 'object' && entry.target !== null ? (entry.target as Record<string, unknown>) : {};
-	const subject = [target.endpointId, target.podId, target.gpuTypeId].find((value): value is string => typeof value === 'string');
-	const kind =
-		typeof target.endpointId === 'string' ? 'endpoint' : typeof target.podId === 'string' ? 'pod' : typeof target.gpuTypeId === 'string' ? 'gpu' : undefined;
+	const {target} = entry;
+	const subject = target.endpointId ?? target.podId ?? target.gpuTypeId;
+	const kind = target.endpointId === undefined ? (target.podId === undefined ? (target.gpuTypeId === undefined ? undefined : 'gpu') : 'pod') : 'endpoint';
 	return Number.isNaN(at)
 		? undefined
 		: {
@@ -72,8 +56,8 @@ export function writeEvent(entry: WriteFields): (EventRow & {readonly at: number
 					outcome: entry.outcome,
 					durationMs: entry.durationMs,
 					...(entry.error === undefined ? {} : {error: entry.error}),
-					...(typeof entry.count === 'number' ? {count: entry.count} : {}),
-					...(typeof entry.summary === 'object' && entry.summary !== null ? {summary: entry.summary} : {}),
+					...(entry.count === undefined ? {} : {count: entry.count}),
+					...(entry.summary === undefined ? {} : {summary: entry.summary}),
 				},
 			};
 }

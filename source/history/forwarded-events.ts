@@ -1,10 +1,10 @@
 import {maxRecordEvents} from '../api/agent-protocol.js';
+import {auditOutcomes} from './audit-record.js';
 import {writeEvent, type EventRow} from './event-rows.js';
 
 /** How far from the agent's clock a forwarded event may be: clients forward at once, on the same host. */
 const pastMs = 60 * 60_000;
 const futureMs = 60_000;
-const outcomes = new Set(['ok', 'refused', 'failed', 'may-have-happened', 'read-only']);
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown, max: number): string | undefined => (typeof value === 'string' && value.length > 0 && value.length <= max ? value : undefined);
@@ -42,7 +42,8 @@ function writeFrom(event: Record<string, unknown>): Omit<EventRow, 'at'> | undef
 	const data = isRecord(event.data) ? event.data : {};
 	const operation = text(data.operation, 64);
 	const targetIn = isRecord(data.target) ? Object.entries(data.target) : [];
-	if (!operation || !/^[\w.-]+$/.test(operation) || targetIn.length > 8 || !outcomes.has(data.outcome as string)) {
+	const outcome = auditOutcomes.find(known => known === data.outcome);
+	if (!operation || !/^[\w.-]+$/.test(operation) || targetIn.length > 8 || outcome === undefined) {
 		return undefined;
 	}
 
@@ -56,7 +57,7 @@ function writeFrom(event: Record<string, unknown>): Omit<EventRow, 'at'> | undef
 		target[name] = given;
 	}
 
-	const row = writeEvent({time: new Date(0).toISOString(), operation, target, outcome: data.outcome, durationMs: count(data.durationMs) ?? 0});
+	const row = writeEvent({time: new Date(0).toISOString(), operation, target, outcome, durationMs: count(data.durationMs) ?? 0});
 	return row && {...row, data: {...row.data, ...ifSet('error', typeof data.error === 'string' ? data.error.slice(0, 500) : undefined)}};
 }
 

@@ -34,6 +34,3 @@ export function parseRetention(text: string): Retention {
 
 	return result;
 }
-
-export const formatRetention = (retention: Retention) =>
-	`raw=${formatSpan(retention.raw)},minute=${formatSpan(retention.minute)},hour=${formatSpan(retention.hour)}`;

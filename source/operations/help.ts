@@ -1,4 +1,5 @@
 import {unicodeGlyphs, type Glyphs} from '../format/glyphs.js';
+import type {Column} from '../rows/row.js';
 import type {Place} from '../view-state/view-state.js';
 import {keyLabel} from './key-name.js';
 import type {Operation} from './operation.js';
@@ -12,13 +13,12 @@ export type HelpSection = {readonly heading: string; readonly lines: readonly He
 
 const timeTravelIds = new Set(timeTravelOperations.map(operation => operation.id));
 
-/** The `?` overlay's lines for a place: this view's keys first, then the global ones, then palette-only commands. */
-export function helpLines(place: Place, readOnly: boolean, glyphs: Glyphs = unicodeGlyphs): HelpLine[] {
-	return helpSections(place, readOnly, glyphs).flatMap(section => section.lines);
-}
-
-/** The `?` overlay's sections: this view's keys, history and the time cursor, then the keys that work everywhere. */
-export function helpSections(place: Place, readOnly: boolean, glyphs: Glyphs = unicodeGlyphs): HelpSection[] {
+/**
+The `?` overlay's sections: this view's keys, history and the time cursor, the keys that work
+everywhere, then what the `columns` on screen say where their titles do not say it all (`WORKERS`
+reads `0/10 +1!`).
+*/
+export function helpSections(place: Place, readOnly: boolean, glyphs: Glyphs = unicodeGlyphs, columns: readonly Column[] = []): HelpSection[] {
 	const available = operationsIn(place, readOnly);
 	const isTime = (operation: Operation) => timeTravelIds.has(operation.id);
 	const local = available.filter(operation => !operation.scope.includes('global') && !isTime(operation));
@@ -36,6 +36,10 @@ export function helpSections(place: Place, readOnly: boolean, glyphs: Glyphs = u
 		{heading: 'This view', lines: local.map(operation => line(operation))},
 		{heading: 'History and the time cursor', lines: time.map(operation => line(operation))},
 		{heading: 'Everywhere', lines: global.map(operation => line(operation))},
+		{
+			heading: 'Columns',
+			lines: columns.flatMap(column => (column.legend ? [{keys: column.title, title: column.legend, danger: 'read' as const}] : [])),
+		},
 	];
 	return sections.filter(section => section.lines.length > 0);
 }

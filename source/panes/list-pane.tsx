@@ -24,7 +24,7 @@ type Props = {
 
 /** A list pane: title line, optional summary line, then the filtered, sorted, virtualised table of the rows every key acts on. */
 export function ListPane({pane, title, source, width, height, hint, above, aboveHeight = 0}: Props) {
-	const {rows: selectors, engine, glyphs} = useServices();
+	const {rows: selectors, engine, glyphs, view: viewStore} = useServices();
 	const view = useView(useShallow(state => ({columns: state.columns, filter: state.filter, sort: state.sort, windows: state.windows, cursor: state.cursor})));
 	const selection = useView(state => state.selected[pane]);
 	const keyRefused = usePodtop(selectKeyRefused);
@@ -44,7 +44,11 @@ export function ListPane({pane, title, source, width, height, hint, above, above
 		if (pane === 'endpoints' || pane === 'pods') {
 			engine?.showing(pane, onScreen ? onScreen.split('\n') : []);
 		}
-	}, [engine, pane, onScreen]);
+
+		if (pane === 'endpoints') {
+			viewStore.dispatch({type: 'endpoints-on-screen', keys: onScreen ? onScreen.split('\n') : []});
+		}
+	}, [engine, viewStore, pane, onScreen]);
 	// The trend columns of the rows on screen, drawn from history over the pane's window: one request for them all.
 	const titles = columns.map(column => column.title);
 	const isTrend = (index: number) => trendColumns[pane].some(each => each.title === titles[index]);

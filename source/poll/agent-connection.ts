@@ -1,6 +1,16 @@
 import {createConnection, type Socket} from 'node:net';
 import {createClientHandshake} from '../api/agent-handshake.js';
-import {createLineSplitter, featuresOf, maxAgentLineLength, type AgentFeature, type HistoryMethod} from '../api/agent-protocol.js';
+import {
+	createLineSplitter,
+	featuresOf,
+	isHistoryAnswer,
+	maxAgentLineLength,
+	protocolLine,
+	readAgentLine,
+	type AgentFeature,
+	type ClientLine,
+	type HistoryMethod,
+} from '../api/agent-protocol.js';
 import {AgentRequestError, createAgentRequests} from '../api/agent-requests.js';
 
 export type AgentConnection = {
@@ -8,7 +18,7 @@ export type AgentConnection = {
 	/** A history request: connects first if need be (a hello without the feed), then asks. */
 	readonly request: (method: HistoryMethod, args: readonly unknown[], timeoutMs: number) => Promise<unknown>;
 	/** Sends one line (a `record` line) once connected to an agent that offers `feature`; false when none took it. */
-	readonly send: (message: unknown, feature: AgentFeature) => Promise<boolean>;
+	readonly send: (message: ClientLine, feature: AgentFeature) => Promise<boolean>;
 	readonly close: () => void;
 };
 
@@ -61,19 +71,16 @@ export function createAgentConnection({socketPath, secret, answerMs = 3000}: Opt
 			current.on('data', (chunk: string) => {
 				for (const line of split(chunk)) {
 					if (greeted) {
-						let message: Record<string, unknown> | undefined;
-						try {
-							message = line === undefined ? undefined : (JSON.parse(line) as Record<string, unknown>);
-						} catch {}
-
-						if (line === undefined) {
+						// Answers only (no feed): anything else of the protocol is not for this connection.
+						const read = line === undefined ? {invalid: `sent a line over ${maxAgentLineLength / 1024 / 1024} MB`} : readAgentLine(line);
+						if ('invalid' in read) {
 							current.destroy();
-							requests.failAll(`sent a line over ${maxAgentLineLength / 1024 / 1024} MB`);
+							requests.failAll(read.invalid);
 							return;
 						}
 
-						if (message?.type === 'history') {
-							requests.answer(message);
+						if (isHistoryAnswer(read.message)) {
+							requests.answer(read.message);
 						}
 
 						continue;
@@ -140,7 +147,7 @@ export function createAgentConnection({socketPath, secret, answerMs = 3000}: Opt
 				const timer = setTimeout(() => {
 					resolve(false);
 				}, answerMs);
-				socket!.write(`${JSON.stringify(message)}\n`, error => {
+				socket!.write(protocolLine(message), error => {
 					clearTimeout(timer);
 					resolve(!error);
 				});

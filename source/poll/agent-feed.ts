@@ -1,6 +1,18 @@
 import {createConnection, type Socket} from 'node:net';
 import {createClientHandshake} from '../api/agent-handshake.js';
-import {agentSilenceMs, createLineSplitter, featuresOf, maxAgentLineLength, type AgentPeer} from '../api/agent-protocol.js';
+import {
+	agentSilenceMs,
+	createLineSplitter,
+	featuresOf,
+	isHistoryAnswer,
+	maxAgentLineLength,
+	protocolLine,
+	readAgentLine,
+	type AgentLine,
+	type HistoryAnswer,
+	type AgentPeer,
+	type ClientLine,
+} from '../api/agent-protocol.js';
 import {agentIsSameUser, findAgentSocket} from '../api/agent-socket-trust.js';
 import {createAgentRequests, type AgentRequests} from '../api/agent-requests.js';
 import {isAccountSnapshot, type AccountSnapshot} from '../store/account-snapshot.js';
@@ -13,7 +25,7 @@ export type AgentFeed = {
 	/** A history request over the feed's connection (rejects while not attached). */
 	readonly request: AgentRequests['request'];
 	/** Sends one line to the agent (a `record` line) while attached; false when not attached. */
-	readonly send: (message: unknown) => boolean;
+	readonly send: (message: ClientLine) => boolean;
 };
 
 type Options = {
@@ -31,14 +43,6 @@ type Options = {
 	readonly answerMs?: number;
 	/** Why a socket found is not trusted, or an agent was left (one line, said once until the feed attaches). */
 	readonly onWarning?: (line: string) => void;
-};
-
-const parseLine = (line: string): unknown => {
-	try {
-		return JSON.parse(line);
-	} catch {
-		return undefined;
-	}
 };
 
 /**
@@ -122,7 +126,7 @@ export function createAgentFeed({socketPaths, secret, store, writes, onAttached,
 		});
 		current.on('data', (chunk: string) => {
 			watchSilence(adopted ? agentSilenceMs : answerMs);
-			const events: Array<Record<string, unknown> & {readonly type: string}> = [];
+			const events: Array<Exclude<AgentLine, HistoryAnswer>> = [];
 			for (const line of split(chunk)) {
 				if (!adopted) {
 					const step = handshake.take(line);
@@ -148,17 +152,16 @@ export function createAgentFeed({socketPaths, secret, store, writes, onAttached,
 					continue;
 				}
 
-				const message = line === undefined ? undefined : parseLine(line);
-				if (typeof message !== 'object' || message === null || typeof (message as {type?: unknown}).type !== 'string') {
-					leave(line === undefined ? `sent a line over ${maxAgentLineLength / 1024 / 1024} MB` : 'sent a line that is not a JSON object with a type');
+				const read = line === undefined ? {invalid: `sent a line over ${maxAgentLineLength / 1024 / 1024} MB`} : readAgentLine(line);
+				if ('invalid' in read) {
+					leave(read.invalid);
 					return;
 				}
 
-				const event = message as Record<string, unknown> & {readonly type: string};
-				if (event.type === 'history') {
-					requests.answer(event);
+				if (isHistoryAnswer(read.message)) {
+					requests.answer(read.message);
 				} else {
-					events.push(event);
+					events.push(read.message);
 				}
 			}
 
@@ -200,7 +203,7 @@ export function createAgentFeed({socketPaths, secret, store, writes, onAttached,
 			requests.failAll('is no longer attached (podtop is closing)');
 		},
 		request: requests.request,
-		send: message => send(`${JSON.stringify(message)}\n`),
+		send: message => send(protocolLine(message)),
 	};
 }
 

@@ -1,3 +1,4 @@
+import type {ChangeLine, TickLine} from '../api/agent-protocol.js';
 import type {EndpointRecord} from '../model/endpoint.js';
 import type {GpuTypeRecord} from '../model/gpu-type.js';
 import type {PodRecord} from '../model/pod.js';
@@ -7,7 +8,8 @@ import type {HealthResult} from '../store/write-endpoints.js';
 import {probeOf} from '../store/probe-of.js';
 import type {ConnectionState, SourceName} from '../store/types.js';
 
-type Event = Record<string, unknown> & {readonly type: string};
+/** What an agent sends but answers: ticks and change events. */
+type Event = ChangeLine | TickLine;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const withId = <T>(value: unknown): value is T & {readonly id: string} => isRecord(value) && typeof value.id === 'string';

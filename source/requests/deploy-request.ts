@@ -48,15 +48,20 @@ const whole = (text: string, fallback: number | undefined, min: number, max: num
 	return Number.isInteger(value) && value >= min && value <= max ? {value} : {problem: `must be a whole number from ${min} to ${max}`};
 };
 
-/** `8888/http,22/tcp`: each a port from 1 to 65535 and http, tcp or udp. */
+/** `8888/http,22/tcp`: each a port from 1 to 65535 and http, tcp or udp; a port past those is out of range, not a format error. */
 export function portsProblem(ports: string): string | undefined {
 	for (const entry of ports
 		.split(',')
 		.map(each => each.trim())
 		.filter(Boolean)) {
-		const match = /^(\d{1,5})\/(http|tcp|udp)$/.exec(entry);
-		if (!match || Number(match[1]) < 1 || Number(match[1]) > 65_535) {
+		const match = /^(\d+)\/(http|tcp|udp)$/.exec(entry);
+		if (!match) {
 			return `"${entry}" is not PORT/http, PORT/tcp or PORT/udp (for example 8888/http,22/tcp)`;
+		}
+
+		const port = Number(match[1]);
+		if (port < 1 || port > 65_535) {
+			return `"${entry}": port ${match[1]} is out of range (1 to 65535)`;
 		}
 	}
 

@@ -1,4 +1,5 @@
 import type {EndpointInput, SavedEndpoint} from '../model/endpoint.js';
+import {unknownPoolsProblem} from './gpu-pools.js';
 
 export const scalerTypes = ['QUEUE_DELAY', 'REQUEST_COUNT'] as const;
 
@@ -51,8 +52,9 @@ export function planEndpoint(fields: EndpointFields, base?: SavedEndpoint): {pro
 	}
 
 	const pools = list(fields.gpuIds);
-	if (pools.some(pool => !/^[A-Z\d_]+$/.test(pool))) {
-		problems.gpuIds = 'is a comma-separated list of GPU pools such as ADA_24,AMPERE_48';
+	const unknownPools = unknownPoolsProblem(pools);
+	if (unknownPools) {
+		problems.gpuIds = unknownPools;
 	} else if (pools.length > 0) {
 		changes.gpuIds = pools.join(',');
 	} else if (!base) {

@@ -14,7 +14,7 @@ export const gpuColumns = {
 		{title: 'COMMUNITY', width: 9, align: 'right'},
 		{title: 'SPOT', width: 7, align: 'right'},
 		{title: 'STOCK', width: 10},
-		{title: 'FREE', width: 4, align: 'right'},
+		{title: 'FREE', width: 4, align: 'right', legend: 'GPUs free to rent now'},
 		{title: 'STOCK TREND', width: 12},
 		{title: 'SPOT TREND', width: 12},
 		{title: 'COMPLIANCE', width: 18},
@@ -23,10 +23,10 @@ export const gpuColumns = {
 		{title: 'GPU TYPE', width: 12, flex: true},
 		{title: 'VRAM', width: 5, align: 'right'},
 		{title: 'SECURE', width: 7, align: 'right'},
-		{title: 'COMM', width: 7, align: 'right'},
+		{title: 'COMM', width: 7, align: 'right', legend: 'community cloud $/h'},
 		{title: 'SPOT', width: 7, align: 'right'},
 		{title: 'STOCK', width: 10},
-		{title: 'FREE', width: 4, align: 'right'},
+		{title: 'FREE', width: 4, align: 'right', legend: 'GPUs free to rent now'},
 	],
 } as const satisfies Record<string, readonly Column[]>;
 

@@ -8,6 +8,8 @@ export type Column = {
 	readonly align?: 'left' | 'right';
 	/** The one column that may grow past `width` into room left over (names). */
 	readonly flex?: boolean;
+	/** What its cells say, where the title does not say it all (`?` lists it under Columns). */
+	readonly legend?: string;
 };
 
 export type Row = {

@@ -174,6 +174,23 @@ function createProbeWindow() {
 	};
 }
 
+/** The columns a list pane shows at a width (the Endpoints pane's probe columns while probe rules exist): what `?` explains. */
+export function paneColumns(pane: ListPane, wide: boolean, probing: boolean): readonly Column[] {
+	switch (pane) {
+		case 'endpoints': {
+			return endpointColumnsFor(wide, probing);
+		}
+
+		case 'pods': {
+			return wide ? podColumns.wide : podColumns.compact;
+		}
+
+		case 'gpus': {
+			return wide ? gpuColumns.wide : gpuColumns.compact;
+		}
+	}
+}
+
 /**
 The rows every part of the dashboard agrees on: the panes draw them, the keys move over them and
 act on them. Each is rebuilt only when its inputs change (a poll, the filter, the sort, a resize).

@@ -1,4 +1,4 @@
-import {historyAnswerMs, maxAnswerBytes, type HistoryMethod} from '../api/agent-protocol.js';
+import {historyAnswerMs, maxAnswerBytes, protocolLine, type HistoryMethod} from '../api/agent-protocol.js';
 import {seriesKinds, type HistoryReader, type SeriesKind} from '../history/history-types.js';
 
 /** What a request may ask at most: things in one series read, and events in one read. */
@@ -90,7 +90,7 @@ export async function answerHistory(
 	args: readonly unknown[],
 	timeoutMs = historyAnswerMs,
 ): Promise<string> {
-	const error = (text: string) => `${JSON.stringify({type: 'history', id, error: text})}\n`;
+	const error = (text: string) => protocolLine({type: 'history', id, error: text});
 	if (!reader) {
 		return error('the agent keeps no history of this account (started with --no-history, or its history folder cannot be used)');
 	}
@@ -112,7 +112,7 @@ export async function answerHistory(
 				}, timeoutMs);
 			}),
 		]);
-		const text = `${JSON.stringify({type: 'history', id, result: result ?? null})}\n`;
+		const text = protocolLine({type: 'history', id, result: result ?? null});
 		if (text.length > maxAnswerBytes) {
 			const megabytes = Math.round(text.length / 1024 / 1024);
 			return error(

@@ -1,7 +1,7 @@
 import {unlinkSync} from 'node:fs';
 import {createServer, type Socket} from 'node:net';
 import {createAgentHandshake} from '../api/agent-handshake.js';
-import {agentProtocolVersion, agentTickMs, createLineSplitter, maxHelloBytes, maxRequestBytes} from '../api/agent-protocol.js';
+import {agentProtocolVersion, agentTickMs, createLineSplitter, maxHelloBytes, maxRequestBytes, protocolLine} from '../api/agent-protocol.js';
 import {accountSnapshot} from '../store/account-snapshot.js';
 import {changeEvents} from '../store/change-events.js';
 import type {PodtopStore} from '../store/create-store.js';
@@ -38,8 +38,6 @@ type Options = {
 	/** What the agent says of itself when a client attaches: its version, the 429s of its last hour (`podtop doctor` shows them). */
 	readonly about?: () => Readonly<Record<string, unknown>>;
 };
-
-const line = (message: unknown) => `${JSON.stringify(message)}\n`;
 
 /**
 Serves a store on a Unix socket: each client that proves the account gets the store's picture of
@@ -126,7 +124,7 @@ export async function serveAgent({
 			const at = new Date().toISOString();
 			send(
 				client,
-				line(
+				protocolLine(
 					client.feed
 						? {...about(), type: 'snapshot', at, protocol: agentProtocolVersion, features, account: accountSnapshot(store.getState())}
 						: {...about(), type: 'attached', at, protocol: agentProtocolVersion, features},
@@ -192,7 +190,7 @@ export async function serveAgent({
 
 		const events = changeEvents(previous, next, new Date().toISOString()).filter(event => event.type !== 'job');
 		if (events.length > 0) {
-			const text = events.map(event => JSON.stringify(event)).join('\n') + '\n';
+			const text = events.map(event => protocolLine(event)).join('');
 			for (const client of clients) {
 				if (client.feed) {
 					send(client, text);
@@ -203,7 +201,7 @@ export async function serveAgent({
 
 	const ticker = setInterval(() => {
 		const now = Date.now();
-		const text = line({type: 'tick', at: new Date(now).toISOString(), connection: store.getState().connection});
+		const text = protocolLine({type: 'tick', at: new Date(now).toISOString(), connection: store.getState().connection});
 		for (const client of clients) {
 			if (client.pendingSince !== undefined && now - client.pendingSince > drainTimeoutMs) {
 				drop(client, `nothing read for ${Math.round((now - client.pendingSince) / 1000)} s`);

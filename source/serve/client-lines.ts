@@ -1,5 +1,13 @@
 import type {Socket} from 'node:net';
-import {historyMethods, maxRecordEventsPerMinute, maxRequestBytes, maxRequestsInFlight, type AgentFeature, type HistoryMethod} from '../api/agent-protocol.js';
+import {
+	maxRecordEventsPerMinute,
+	maxRequestBytes,
+	maxRequestsInFlight,
+	readClientLine,
+	type AgentFeature,
+	type HistoryRequest,
+	type RecordLine,
+} from '../api/agent-protocol.js';
 import {acceptForwardedEvents} from '../history/forwarded-events.js';
 import type {EventRow} from '../history/changes.js';
 import type {HistoryReader} from '../history/history-types.js';
@@ -60,8 +68,6 @@ export function createTurns(): Turns {
 	};
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
 What an attached client may send after its hello: `history` requests (answered on its connection
 by the agent's own reader) and `record` lines (events only it knows, for the timeline). A line
@@ -76,22 +82,14 @@ export function createClientLines({client, history, send, drop, log, nextTurn}: 
 	let refusedSaid = false;
 	let closed = false;
 
-	const request = (message: Record<string, unknown>): boolean => {
-		const {id, method, args} = message;
-		if (!Number.isSafeInteger(id) || !historyMethods.includes(method as HistoryMethod) || !(args === undefined || Array.isArray(args))) {
-			drop(client, 'a history request without a whole-number id, a known method and a list of arguments');
-			return false;
-		}
-
+	const request = ({id, method, args}: HistoryRequest): boolean => {
 		if (inFlight >= maxRequestsInFlight) {
 			drop(client, `more than ${maxRequestsInFlight} history requests unanswered at once`);
 			return false;
 		}
 
 		inFlight++;
-		void nextTurn(async () =>
-			closed ? undefined : answerHistory(history?.reader(), id as number, method as HistoryMethod, (args as unknown[] | undefined) ?? []),
-		)
+		void nextTurn(async () => (closed ? undefined : answerHistory(history?.reader(), id, method, args)))
 			.then(text => {
 				if (text !== undefined && !closed) {
 					send(client, text);
@@ -103,12 +101,7 @@ export function createClientLines({client, history, send, drop, log, nextTurn}: 
 		return true;
 	};
 
-	const record = (message: Record<string, unknown>): boolean => {
-		if (!Array.isArray(message.events)) {
-			drop(client, 'a record line without a list of events');
-			return false;
-		}
-
+	const record = (message: RecordLine): boolean => {
 		const now = Date.now();
 		if (Math.floor(now / 60_000) !== minute) {
 			minute = Math.floor(now / 60_000);
@@ -147,17 +140,13 @@ export function createClientLines({client, history, send, drop, log, nextTurn}: 
 				return true;
 			}
 
-			let message: unknown;
-			try {
-				message = JSON.parse(text);
-			} catch {}
-
-			if (!isRecord(message) || typeof message.type !== 'string') {
-				drop(client, 'a line that is not a JSON object with a type');
+			const read = readClientLine(text);
+			if ('invalid' in read) {
+				drop(client, read.invalid);
 				return false;
 			}
 
-			return message.type === 'history' ? request(message) : message.type === 'record' ? record(message) : true;
+			return 'ignored' in read ? true : read.message.type === 'history' ? request(read.message) : record(read.message);
 		},
 		close() {
 			closed = true;

@@ -1,8 +1,10 @@
+import type {ChangeLine} from '../api/agent-protocol.js';
 import {podCost} from './pod-figures.js';
 import type {PodtopState} from './state.js';
 import type {FiringAlert, SourceName} from './types.js';
 
-export type ChangeEvent = Record<string, unknown> & {readonly type: string};
+/** A change as `podtop watch --jsonl` prints it and an agent sends it to its clients. */
+export type ChangeEvent = ChangeLine;
 
 /**
 What changed between two store states, as events for `podtop watch --jsonl`. Compares by identity:

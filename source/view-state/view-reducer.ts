@@ -14,6 +14,7 @@ import {
 
 export type ViewAction =
 	| {readonly type: 'resize'; readonly columns: number; readonly rows: number}
+	| {readonly type: 'endpoints-on-screen'; readonly keys: readonly string[]}
 	| {readonly type: 'switch-pane'; readonly pane: ListPane}
 	| {readonly type: 'next-pane'; readonly step: 1 | -1}
 	/** Moves the selection over the rows shown now (their keys, in order). */
@@ -175,6 +176,10 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 			const {scroll, lastScroll} = state.overlay;
 			const next = action.to === 'first' ? 0 : action.to === 'last' ? lastScroll : Math.max(0, Math.min(lastScroll, scroll + (action.by ?? 0)));
 			return next === scroll ? state : {...state, overlay: {...state.overlay, scroll: next}};
+		}
+
+		case 'endpoints-on-screen': {
+			return state.endpointsOnScreen.join('\n') === action.keys.join('\n') ? state : {...state, endpointsOnScreen: action.keys};
 		}
 
 		case 'help-extent': {

@@ -100,6 +100,8 @@ export type ViewState = {
 	readonly sort: Readonly<Record<ListPane, SortState>>;
 	readonly filter: Readonly<Record<ListPane, string>>;
 	readonly overlay: Overlay;
+	/** The endpoints the Endpoints pane has on screen now (the header says how old their data is). */
+	readonly endpointsOnScreen: readonly string[];
 	/**
 	Where the paused job view ends: one past its last line shown, counted from its first line, so the
 	same lines stay on screen as more arrive. Undefined follows the tail.
@@ -142,6 +144,7 @@ export function initialViewState(options: {
 		sort: defaultSort,
 		filter: {endpoints: '', pods: '', gpus: ''},
 		overlay: {type: 'none'},
+		endpointsOnScreen: [],
 		jobEnd: undefined,
 		jobStatusFilter: 'all',
 		message: options.message ? {text: options.message, tone: 'info'} : undefined,

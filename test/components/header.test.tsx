@@ -8,13 +8,40 @@ import {readHistoryFlags} from '../../source/commands/history-flags.js';
 import type {RecordingState} from '../../source/history/history-types.js';
 import {openHistory} from '../../source/history/open-history.js';
 import {createPodtopStore} from '../../source/store/create-store.js';
-import {frameMatching, renderWith, testStore, tick} from '../helpers/ui-fixture.js';
+import {frameMatching, health, renderWith, testStore, tick} from '../helpers/ui-fixture.js';
 
 describe('Header', () => {
-	test('LIVE, the host, the key only as a fingerprint, and the freshness bound', async () => {
-		const {lastFrame} = renderWith(testStore(), <Header width={120} freshnessBound='≤5s…60s' readOnly={false} />);
+	test('LIVE, the host, the key only as a fingerprint, and the data age (none before the first poll)', async () => {
+		const {lastFrame} = renderWith(testStore(), <Header width={120} readOnly={false} />);
 		await tick();
-		expect(lastFrame()).toMatch(/^podtop +LIVE +api\.runpod\.ai │ key •{4}1a2b │ .*data ≤5s…60s$/m);
+		expect(lastFrame()).toMatch(/^podtop +LIVE +api\.runpod\.ai │ key •{4}1a2b │ .*data –$/m);
+	});
+
+	test('the data age is measured: the oldest data on screen, from when it was fetched, in steps (ages far from a step: the test may run slowly)', async () => {
+		const state = testStore();
+		const now = Date.now();
+		state.writes.setEndpoints(
+			[
+				{id: 'ep1', name: 'one'},
+				{id: 'ep2', name: 'two'},
+			],
+			now - 20_000,
+		);
+		state.writes.reportSource('graphql', now - 20_000);
+		state.writes.setHealth('ep1', health(), now - 20_000);
+		state.writes.setHealth('ep2', health(), now - 40_000);
+		state.writes.reportSource('jobApi', now - 20_000);
+		const {lastFrame, view} = renderWith(state, <Header width={120} readOnly={false} />);
+		// Both endpoints on screen: ep2's workers and queue are 40 s old.
+		view.dispatch({type: 'endpoints-on-screen', keys: ['ep1', 'ep2']});
+		await frameMatching(lastFrame, /data ≤1m$/m);
+		// Scrolled so that only ep1 shows: its figures and the list are 20 s old.
+		view.dispatch({type: 'endpoints-on-screen', keys: ['ep1']});
+		await frameMatching(lastFrame, /data ≤30s$/m);
+		// The GPUs pane reads the GraphQL lists only.
+		state.writes.reportSource('graphql', now - 100_000);
+		view.dispatch({type: 'switch-pane', pane: 'gpus'});
+		await frameMatching(lastFrame, /data ≤2m$/m);
 	});
 
 	test('DEMO says its past is simulated: while it is being run and recorded, then once it is', async () => {
@@ -24,9 +51,9 @@ describe('Header', () => {
 			recorded = resolve;
 		});
 		const engine = {simulatedPastMs: 6 * 3_600_000, history: {ready}} as unknown as Engine;
-		const {lastFrame} = renderWith(state, <Header width={120} freshnessBound='≤5s' readOnly={false} />, {engine});
+		const {lastFrame} = renderWith(state, <Header width={120} readOnly={false} />, {engine});
 		await tick();
-		expect(lastFrame()).toMatch(/^podtop +DEMO +simulating the past 6h… +127\.0\.0\.1:4000 │ key •{4}9f00 │ .*data ≤5s$/m);
+		expect(lastFrame()).toMatch(/^podtop +DEMO +simulating the past 6h… +127\.0\.0\.1:4000 │ key •{4}9f00 │ .*data –$/m);
 		recorded();
 		await frameMatching(lastFrame, /^podtop +DEMO +past 6h simulated +127\.0\.0\.1:4000 │/m);
 		// One line still, cut to the width.
@@ -35,7 +62,7 @@ describe('Header', () => {
 
 	test('LIVE (and a DEMO without a simulated past) says nothing of one', async () => {
 		const engine = {simulatedPastMs: undefined, history: {ready: Promise.resolve()}} as unknown as Engine;
-		const {lastFrame} = renderWith(testStore(), <Header width={120} freshnessBound='≤5s' readOnly={false} />, {engine});
+		const {lastFrame} = renderWith(testStore(), <Header width={120} readOnly={false} />, {engine});
 		await tick();
 		expect(lastFrame()).not.toMatch(/simulat/);
 	});
@@ -43,8 +70,8 @@ describe('Header', () => {
 	test('what history does, after the key: recording, paused with the reason until it resumes, read-only, from the agent, none', async () => {
 		const status = createStore<RecordingState>()(() => ({state: 'recording', file: '/tmp/a.sqlite'}));
 		const engine = {simulatedPastMs: undefined, history: {ready: Promise.resolve(), status}} as unknown as Engine;
-		const {lastFrame} = renderWith(testStore(), <Header width={120} freshnessBound='≤5s' readOnly={false} />, {engine});
-		await frameMatching(lastFrame, /│ key •{4}1a2b │ ● rec │ .*data ≤5s$/m);
+		const {lastFrame} = renderWith(testStore(), <Header width={120} readOnly={false} />, {engine});
+		await frameMatching(lastFrame, /│ key •{4}1a2b │ ● rec │ .*data –$/m);
 		status.setState({state: 'paused', file: '/tmp/a.sqlite', reason: 'disk full'}, true);
 		await frameMatching(lastFrame, /│ key •{4}1a2b │ ⚠ rec paused: disk full │ /m);
 		status.setState({state: 'recording', file: '/tmp/a.sqlite'}, true);
@@ -68,7 +95,7 @@ describe('Header', () => {
 		});
 		try {
 			const engine = {simulatedPastMs: undefined, history: {ready: history.ready, status: history.status}} as unknown as Engine;
-			const {lastFrame} = renderWith(testStore(), <Header width={120} freshnessBound='≤5s' readOnly={false} />, {engine});
+			const {lastFrame} = renderWith(testStore(), <Header width={120} readOnly={false} />, {engine});
 			await frameMatching(lastFrame, /│ key •{4}1a2b │ history: prometheus │ /m);
 			expect(lastFrame()).not.toMatch(/history: agent/);
 		} finally {
@@ -77,14 +104,14 @@ describe('Header', () => {
 	});
 
 	test('READ-ONLY is said next to the mode', async () => {
-		const {lastFrame} = renderWith(testStore(), <Header readOnly width={120} freshnessBound='≤5s' />);
+		const {lastFrame} = renderWith(testStore(), <Header readOnly width={120} />);
 		await tick();
 		expect(lastFrame()).toMatch(/LIVE {2}READ-ONLY/);
 	});
 
 	test('the profile is always named beside the mode, on its colour as a band; without colours the name alone', async () => {
 		const state = createPodtopStore({mode: 'live', apiHost: 'api.runpod.ai', keyFingerprint: '••••1a2b', profile: {name: 'prod', color: 'red'}});
-		const plain = renderWith(state, <Header readOnly width={120} freshnessBound='≤5s' />);
+		const plain = renderWith(state, <Header readOnly width={120} />);
 		await tick();
 		expect(plain.lastFrame()).toMatch(/^podtop +LIVE {2}READ-ONLY {2}prod +api\.runpod\.ai │ key •{4}1a2b │/m);
 		// No colour at all under NO_COLOR / --no-color: the band is the name in inverse video.
@@ -93,7 +120,7 @@ describe('Header', () => {
 		const {level} = chalk;
 		chalk.level = 1;
 		try {
-			const coloured = renderWith(state, <Header width={120} freshnessBound='≤5s' readOnly={false} />, {colors: colorful});
+			const coloured = renderWith(state, <Header width={120} readOnly={false} />, {colors: colorful});
 			await tick();
 			// Red, inverse: a red band with the name on it.
 			expect(coloured.lastFrame()).toMatch(/\u001B\[31m(?:\u001B\[\d+m)* prod /);
@@ -104,7 +131,7 @@ describe('Header', () => {
 	});
 
 	test('no profile, no band', async () => {
-		const {lastFrame} = renderWith(testStore(), <Header width={120} freshnessBound='≤5s' readOnly={false} />);
+		const {lastFrame} = renderWith(testStore(), <Header width={120} readOnly={false} />);
 		await tick();
 		expect(lastFrame()).toMatch(/^podtop +LIVE +api\.runpod\.ai │/m);
 	});
@@ -116,7 +143,7 @@ describe('Header', () => {
 			graphql: {key: 'graphql', used: 2, allowed: 10, windowMs: 10_000, inFlight: 0, concurrency: 1},
 			'ep-llm:health': {key: 'ep-llm:health', used: 9, allowed: 10, windowMs: 10_000, inFlight: 0, concurrency: 1},
 		});
-		const {lastFrame} = renderWith(state, <Header width={140} freshnessBound='≤5s' readOnly={false} />);
+		const {lastFrame} = renderWith(state, <Header width={140} readOnly={false} />);
 		await tick();
 		expect(lastFrame()).toMatch(/graphql █░░░ health llama-3…uction ████/);
 	});
@@ -150,7 +177,7 @@ describe('Header', () => {
 	test('a failing source raises the DEGRADED banner with its error, made inert', async () => {
 		const state = testStore();
 		state.writes.reportSource('graphql', Date.now(), 'network error: ECONNREFUSED \u001B]0;x\u0007');
-		const {lastFrame} = renderWith(state, <Header width={140} freshnessBound='≤5s' readOnly={false} />);
+		const {lastFrame} = renderWith(state, <Header width={140} readOnly={false} />);
 		await tick();
 		const [, banner] = lastFrame()!.split('\n');
 		expect(banner).toMatch(/⚠ DEGRADED: GraphQL failing since (now|\d+s) \(network error: ECONNREFUSED ␛]0;x\^G\) — showing last known data/);
@@ -159,7 +186,7 @@ describe('Header', () => {
 	test('a successful poll does not redraw it (an idle screen stays still); a failing one does', async () => {
 		const state = testStore();
 		state.writes.reportSource('graphql', 1000);
-		const {frames} = renderWith(state, <Header width={120} freshnessBound='≤5s' readOnly={false} />);
+		const {frames} = renderWith(state, <Header width={120} readOnly={false} />);
 		await tick();
 		const drawn = frames.length;
 		for (let poll = 1; poll <= 5; poll++) {
@@ -182,7 +209,7 @@ describe('Header', () => {
 			{...alert, id: 'a', rule: 'backlog', subjectName: 'llama\u001B[2J', message: '80 jobs in queue (over 50)'},
 			{...alert, id: 'b', rule: 'spend', subjectName: 'running pods', message: 'spending $41.00/h (over $40.00/h)', firedAt: 5},
 		]);
-		const {lastFrame} = renderWith(state, <Header width={120} freshnessBound='≤5s' readOnly={false} />);
+		const {lastFrame} = renderWith(state, <Header width={120} readOnly={false} />);
 		await tick();
 		expect(lastFrame()).toMatch(/^ ⚠ ALERT backlog │ llama␛\[2J: 80 jobs in queue \(over 50\) \(\+1 more firing\)$/m);
 	});

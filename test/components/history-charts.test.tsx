@@ -275,7 +275,7 @@ describe('pods, GPU types and the list panes drawn from history', () => {
 			],
 			Date.now(),
 		);
-		const rendered = renderWith(recorded, <App freshnessBound='≤5s' readOnly={false} />, {engine, view: {columns: 120, rows: 40}});
+		const rendered = renderWith(recorded, <App readOnly={false} />, {engine, view: {columns: 120, rows: 40}});
 		unmount = rendered.unmount;
 		const frame = await frameMatching(rendered.lastFrame, /Endpoints \(40\) · 1h/);
 		await waitFor(() => queries.length > 0);
@@ -317,7 +317,7 @@ describe('pods, GPU types and the list panes drawn from history', () => {
 				[[{type: 'list'}], 'pods', /Pods \(\d+\) · 1h[\s\S]*\ntrainer /],
 				[[{type: 'list'}], 'gpus', /GPUs \(\d+\) · 6h[\s\S]*\nH100 SXM /],
 			] as const) {
-				const rendered = renderWith(recorded, <App freshnessBound='≤5s' readOnly={false} />, {engine: recorded.engine, view: {columns, rows, views, pane}});
+				const rendered = renderWith(recorded, <App readOnly={false} />, {engine: recorded.engine, view: {columns, rows, views, pane}});
 				await frameMatching(rendered.lastFrame, drawn);
 				// What history answers is drawn too.
 				await tick(150);

@@ -57,13 +57,29 @@ describe('overlays and the footer', () => {
 		expect(Number(total)).toBeGreaterThan(15);
 		view.dispatch({type: 'scroll-help', to: 'last'});
 		await tick();
-		expect(lastFrame()).toMatch(/q Ctrl-C +quit/);
+		// The last section: what the columns say.
+		expect(lastFrame()).toMatch(/ETA +until the queue is empty at this rate/);
 		expect(lastFrame()).toContain(`rows ${Number(total) - 14}–${total} of ${total}`);
 		// Past the end stays at the end; one row up moves one row.
 		view.dispatch({type: 'scroll-help', by: 5});
 		view.dispatch({type: 'scroll-help', by: -1});
 		await tick();
 		expect(lastFrame()).toContain(`rows ${Number(total) - 15}–${Number(total) - 1} of ${total}`);
+	});
+
+	test('at 80 columns help explains the compact columns (WORKERS 0/10 +1!) from the columns themselves, below the keys', async () => {
+		const {lastFrame, view} = renderWith(testStore(), <HelpOverlay width={80} height={19} />, {
+			view: {columns: 80, rows: 24, overlay: {type: 'help', scroll: 0, lastScroll: 0}},
+		});
+		await tick();
+		view.dispatch({type: 'scroll-help', to: 'last'});
+		await tick();
+		const frame = lastFrame()!;
+		expect(frame).toMatch(/Columns/);
+		expect(frame).toMatch(/WORKERS +running\/most workers; \+N starting; ! some throttled or unhealthy/);
+		expect(frame).toMatch(/ETA +until the queue is empty at this rate/);
+		// The wide table's columns are not the ones on screen.
+		expect(frame).not.toMatch(/MIN-MAX/);
 	});
 
 	test('the footer: the keys worth knowing, then a filter bar, the palette, a y/N question, a typed-name question, a result', async () => {

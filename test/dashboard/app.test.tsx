@@ -50,7 +50,7 @@ afterEach(async () => {
 
 describe('App', () => {
 	test('Tab and 1/2/3 switch panes; the selection moves over the rows shown, sorted by name', async () => {
-		const {lastFrame, stdin, view} = renderWith(filledStore(), <App freshnessBound='≤5s' readOnly={false} />);
+		const {lastFrame, stdin, view} = renderWith(filledStore(), <App readOnly={false} />);
 		await frameMatching(lastFrame, /Endpoints \(2\)/);
 		stdin.write('j');
 		await tick();
@@ -66,7 +66,7 @@ describe('App', () => {
 	});
 
 	test('/ filters, Esc clears; ? opens help; : runs commands; typed-ahead text lands in the bar', async () => {
-		const {lastFrame, stdin} = renderWith(filledStore(), <App freshnessBound='≤5s' readOnly={false} />);
+		const {lastFrame, stdin} = renderWith(filledStore(), <App readOnly={false} />);
 		await tick();
 		stdin.write('/');
 		await tick();
@@ -94,7 +94,7 @@ describe('App', () => {
 	});
 
 	test('Enter drills into an endpoint; Esc goes back; :job opens a job view at once', async () => {
-		const {lastFrame, stdin} = renderWith(filledStore(), <App freshnessBound='≤5s' readOnly={false} />);
+		const {lastFrame, stdin} = renderWith(filledStore(), <App readOnly={false} />);
 		await tick();
 		stdin.write('j');
 		await tick();
@@ -111,7 +111,7 @@ describe('App', () => {
 		sim = await startTestSim({endpoints: [{id: 'ep-echo', name: 'echo', workersMin: 1, flashBoot: true}]});
 		engine = await engineFor(sim, {poll: ['endpoints', 'jobs'], budget: {graphqlPerWindow: 50}});
 		engine.start();
-		const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine});
+		const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly={false} />, {engine});
 		await frameMatching(lastFrame, /echo/);
 		stdin.write('t');
 		await frameMatching(lastFrame, /Send a test job to echo\? y\/N/);
@@ -144,7 +144,7 @@ describe('App', () => {
 			await sim.run('ep-parked', {delay_ms: 10});
 		}
 
-		const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine});
+		const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly={false} />, {engine});
 		await frameMatching(lastFrame, /echo/);
 		stdin.write(`:job ep-echo ${running}\r`);
 		await waitFor(() => (lastFrame() ?? '').includes('IN_PROGRESS'), 10_000);
@@ -183,7 +183,7 @@ describe('App', () => {
 		sim = await startTestSim({endpoints: [{id: 'ep-echo', name: 'echo', workersMin: 1}]});
 		engine = await engineFor(sim, {poll: ['endpoints'], readOnly: true, budget: {graphqlPerWindow: 50}});
 		engine.start();
-		const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly freshnessBound='≤5s' />, {engine});
+		const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly />, {engine});
 		await frameMatching(lastFrame, /echo/);
 		expect(lastFrame()).toMatch(/READ-ONLY/);
 		expect(lastFrame()).not.toMatch(/t test job/);

@@ -16,7 +16,7 @@ test('on a language model, the test job offers a chat over /compat: it streams i
 	sim = await startTestSim({speed: 20, endpoints: [{id: 'ep-llm', name: 'llama', worker: 'text-generation', workersMin: 1, workersMax: 1, flashBoot: true}]});
 	engine = await engineFor(sim, {poll: ['endpoints', 'jobs'], budget: {graphqlPerWindow: 50}});
 	engine.start();
-	const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine});
+	const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly={false} />, {engine});
 	await frameMatching(lastFrame, /llama/);
 	stdin.write('t');
 	await frameMatching(lastFrame, /Send a test job to llama\? y\/N · c: a chat over \/compat instead \(language models\)/);

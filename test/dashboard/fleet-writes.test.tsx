@@ -46,7 +46,7 @@ test('pods: x stops after y, u resumes (a spot pod asks its bid in a form), Ctrl
 	// The spot pod's minimum bid comes from the GPU types, a background poll that the writes below
 	// (at the user's priority) would otherwise keep waiting on a loaded machine.
 	await waitFor(() => engine!.store.getState().gpus.order.length > 0);
-	const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine});
+	const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly={false} />, {engine});
 	stdin.write('2');
 	await frameMatching(lastFrame, /ui-ondemand/);
 	stdin.write('/ui-ondemand\r');
@@ -106,7 +106,7 @@ test('endpoints: Ctrl-D on one with workers offers to scale to zero first (a wri
 	sim = await startTestSim({graphqlRate: 1000, endpoints: [{id: 'ep-gone', name: 'doomed', workersMin: 1, workersMax: 2}]});
 	engine = await engineFor(sim, {poll: ['endpoints'], budget: {graphqlPerWindow: 100}});
 	engine.start();
-	const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine});
+	const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly={false} />, {engine});
 	await frameMatching(lastFrame, /doomed/);
 	stdin.write(keys.ctrlD);
 	await frameMatching(lastFrame, /doomed has workers \(min 1, max 2\); the service deletes only at 0 and 0\. Scale it to zero first\? y\/N/);
@@ -123,7 +123,7 @@ test('d on a GPU type: the deploy wizard, checked as typed, reviewed with its $/
 	sim = await startTestSim({graphqlRate: 1000, podCount: 0});
 	engine = await engineFor(sim, {poll: ['pods', 'gpus'], budget: {graphqlPerWindow: 100}});
 	engine.start();
-	const {lastFrame, stdin, view} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine, view: {columns: 130, rows: 32}});
+	const {lastFrame, stdin, view} = renderWith({store: engine.store}, <App readOnly={false} />, {engine, view: {columns: 130, rows: 32}});
 	stdin.write('3');
 	await frameMatching(lastFrame, /GPUs \(20\)/);
 	stdin.write('/^NVIDIA L4 \r');
@@ -160,7 +160,7 @@ test('e edits an endpoint: the review shows old → new, the whole record goes b
 	sim = await startTestSim({graphqlRate: 1000, endpoints: [{id: 'ep-edit', name: 'editable', workersMin: 0, workersMax: 1, idleTimeout: 45}]});
 	engine = await engineFor(sim, {poll: ['endpoints'], budget: {graphqlPerWindow: 100}});
 	engine.start();
-	const {lastFrame, stdin, view} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine, view: {columns: 130, rows: 32}});
+	const {lastFrame, stdin, view} = renderWith({store: engine.store}, <App readOnly={false} />, {engine, view: {columns: 130, rows: 32}});
 	await frameMatching(lastFrame, /editable/);
 	stdin.write('e');
 	await frameMatching(lastFrame, /Edit endpoint editable/);

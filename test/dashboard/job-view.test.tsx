@@ -22,7 +22,7 @@ async function dashboard(simOptions: StartSimulatorOptions = {}, engineOptions: 
 	sim = await startTestSim({endpoints: [echo], ...simOptions});
 	engine = await engineFor(sim, {poll: ['endpoints', 'jobs'], budget: {graphqlPerWindow: 50}, ...engineOptions});
 	engine.start();
-	const rendered = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine});
+	const rendered = renderWith({store: engine.store}, <App readOnly={false} />, {engine});
 	await frameMatching(rendered.lastFrame, shown);
 	return {...rendered, sim};
 }

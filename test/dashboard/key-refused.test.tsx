@@ -23,7 +23,7 @@ describe('a key the service refuses', () => {
 		sim = await startTestSim({apiKey: 'rpa_THERIGHTKEY0000000000000000000000'});
 		engine = await engineFor({url: sim.url, apiKey: 'rpa_AWRONGKEY00000000000000000000000'}, {history: {disabled: true}});
 		engine.start();
-		const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly={false} freshnessBound='≤5s' />, {engine});
+		const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly={false} />, {engine});
 		// The Endpoints pane, then Pods and GPUs: each says it where its rows would be (wrapped at the width), and its title too.
 		const unwrapped = () => lastFrame()?.replaceAll('\n', ' ');
 		for (const [key, title] of [

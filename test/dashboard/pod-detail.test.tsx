@@ -39,7 +39,7 @@ test('Enter on a pod: its details, env values hidden until v, ports as a table, 
 	const running = formatDollarsPerHour(deployed.body.data.podFindAndDeployOnDemand.costPerHr as number);
 	engine = await engineFor(sim, {poll: ['pods'], cadence: {...defaultCadence, podsMs: 300}, budget: {graphqlPerWindow: 100}});
 	engine.start();
-	const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine, view: {columns: 130, rows: 30}});
+	const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly={false} />, {engine, view: {columns: 130, rows: 30}});
 	stdin.write('2');
 	await frameMatching(lastFrame, /trainer/);
 	// The Pods title: what the running pods cost together.

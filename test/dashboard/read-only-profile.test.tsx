@@ -25,7 +25,7 @@ describe('a profile marked read-only, in the dashboard', () => {
 			budget: {graphqlPerWindow: 50},
 		});
 		engine.start();
-		const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly freshnessBound='≤5s' />, {engine});
+		const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly />, {engine});
 		await frameMatching(lastFrame, /Endpoints/);
 		const graphql = async () => ((await sim!.call('GET', '/__sim/stats')).body.endpoints.graphql?.request?.requests as number | undefined) ?? 0;
 		const before = await graphql();

@@ -36,7 +36,7 @@ const sizes = [
 ] as const;
 
 test('a resize between every pane size, 180 times: the GPUs pane keeps its stock line to one line and its column header under it', async () => {
-	const {lastFrame, view} = renderWith(gpuStore(), <App freshnessBound='≤5s' readOnly={false} />, {view: {pane: 'gpus'}});
+	const {lastFrame, view} = renderWith(gpuStore(), <App readOnly={false} />, {view: {pane: 'gpus'}});
 	await frameMatching(lastFrame, /GPUs \(40\)/);
 	for (let round = 0; round < 180; round++) {
 		const [columns, rows] = sizes[round % sizes.length]!;

@@ -28,7 +28,7 @@ async function walk(glyphs: Glyphs, readOnly: boolean) {
 	sim = await startTestSim({graphqlRate: 1000});
 	engine = await engineFor(sim, {poll: ['endpoints', 'pods', 'gpus'], readOnly, budget: {graphqlPerWindow: 200}});
 	engine.start();
-	const {lastFrame, stdin} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={readOnly} />, {
+	const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly={readOnly} />, {
 		engine,
 		glyphs,
 		view: {columns: 80, rows: 24},

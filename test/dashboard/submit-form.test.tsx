@@ -36,7 +36,7 @@ async function dashboard(readOnly = false) {
 	});
 	engine = await engineFor(sim, {poll: ['endpoints', 'jobs'], readOnly, budget: {graphqlPerWindow: 50}});
 	engine.start();
-	const rendered = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={readOnly} />, {engine});
+	const rendered = renderWith({store: engine.store}, <App readOnly={readOnly} />, {engine});
 	await frameMatching(rendered.lastFrame, /echo/);
 	return rendered;
 }

@@ -29,7 +29,7 @@ test('a typed confirmation stays open until the name matches: a wrong answer say
 
 	engine = await engineFor(sim, {poll: ['endpoints'], budget: {graphqlPerWindow: 50}});
 	engine.start();
-	const {lastFrame, stdin, view} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine});
+	const {lastFrame, stdin, view} = renderWith({store: engine.store}, <App readOnly={false} />, {engine});
 	await frameMatching(lastFrame, /Endpoints \(2\)/);
 	await waitFor(() => engine!.store.getState().endpoints.byId['ep-parked']?.health?.jobs.inQueue === 4, 10_000);
 	stdin.write('j');
@@ -87,7 +87,7 @@ test('a pasted name goes into the field as text, and a y/N question still answer
 	await sim.run('ep-parked', {delay_ms: 10});
 	engine = await engineFor(sim, {poll: ['endpoints'], budget: {graphqlPerWindow: 50}});
 	engine.start();
-	const {lastFrame, stdin, view} = renderWith({store: engine.store}, <App freshnessBound='≤5s' readOnly={false} />, {engine});
+	const {lastFrame, stdin, view} = renderWith({store: engine.store}, <App readOnly={false} />, {engine});
 	await frameMatching(lastFrame, /Endpoints \(1\)/);
 	stdin.write('P');
 	await frameMatching(lastFrame, /Type "parked" to confirm:/);

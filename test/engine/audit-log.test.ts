@@ -2,9 +2,10 @@ import {chmodSync, chownSync, lstatSync, mkdtempSync, readFileSync, rmSync, stat
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import {appendAudit, type AuditEntry} from '../../source/engine/audit-log.js';
+import {appendAudit} from '../../source/engine/audit-log.js';
+import type {AuditRecord} from '../../source/history/audit-record.js';
 
-const entry: AuditEntry = {
+const entry: AuditRecord = {
 	time: '2026-11-20T03:00:00.000Z',
 	mode: 'demo',
 	operation: 'job.cancel',

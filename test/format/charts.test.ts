@@ -3,7 +3,7 @@ import {formatAxisValue, valueRange} from '../../source/format/axis-values.js';
 import {foldColumns, foldStates, type TimedPoint} from '../../source/format/chart-columns.js';
 import {chartGrid, gridEnd, pointStep} from '../../source/format/chart-grid.js';
 import {cellRuns, drawChart, type ChartLayer} from '../../source/format/chart-raster.js';
-import {addColumns, counterRates, failureShares} from '../../source/format/counter-rates.js';
+import {counterRates} from '../../source/format/counter-rates.js';
 import {tickLabel, timeAxis} from '../../source/format/time-axis.js';
 import {trendLine} from '../../source/format/trend-line.js';
 
@@ -167,8 +167,6 @@ describe('points into columns', () => {
 		// Minute points (polls at :00 and :30) in 75-s columns, the newest open, then the live reading: 30 a minute, not 45 (CI).
 		const minutes = readings([2640, 2670, 2700, 2715, 2715], [-180, -120, -60, 0, 0.1]);
 		expect(counterRates(minutes, 0, grid(75_000, 2, -135_000), {spanMs: 60_000, to: 100})).toEqual([30, 30]);
-		expect(addColumns([1, 2, null], [3, 4, 5])).toEqual([4, 6, null]);
-		expect(failureShares([1, 0, 0], [3, 0, 4])).toEqual([0.25, null, 0]);
 	});
 });
 

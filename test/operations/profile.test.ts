@@ -1,7 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import {unicodeGlyphs} from '../../source/format/glyphs.js';
 import {handleText} from '../../source/operations/handle-key.js';
-import {helpLines} from '../../source/operations/help.js';
+import {helpSections} from '../../source/operations/help.js';
 import type {Accounts, OperationContext} from '../../source/operations/operation.js';
 import {completePalette, parsePalette} from '../../source/operations/palette.js';
 import {places} from '../../source/operations/registry.js';
@@ -61,7 +61,9 @@ describe(':profile in the palette', () => {
 	test('help lists :profile in every place', () => {
 		for (const place of places) {
 			expect(
-				helpLines(place, true).some(line => line.keys === ':profile <profile>'),
+				helpSections(place, true)
+					.flatMap(section => section.lines)
+					.some(line => line.keys === ':profile <profile>'),
 				place,
 			).toBe(true);
 		}

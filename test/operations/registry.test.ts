@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {footerHint, helpLines} from '../../source/operations/help.js';
+import {footerHint, helpSections} from '../../source/operations/help.js';
 import {completePalette, parsePalette} from '../../source/operations/palette.js';
 import {operations, operationsIn, places} from '../../source/operations/registry.js';
 import {testStore} from '../helpers/ui-fixture.js';
@@ -46,8 +46,16 @@ describe('operations as data', () => {
 			expect(operationsIn(place, true).every(operation => operation.danger === 'read')).toBe(true);
 		}
 
-		expect(helpLines('endpoints', false).some(line => line.keys === 't')).toBe(true);
-		expect(helpLines('endpoints', true).some(line => line.keys === 't')).toBe(false);
+		expect(
+			helpSections('endpoints', false)
+				.flatMap(section => section.lines)
+				.some(line => line.keys === 't'),
+		).toBe(true);
+		expect(
+			helpSections('endpoints', true)
+				.flatMap(section => section.lines)
+				.some(line => line.keys === 't'),
+		).toBe(false);
 		expect(footerHint('endpoints', false)).toMatch(/q quit/);
 	});
 });

@@ -1,5 +1,7 @@
 import {expect, test} from 'vitest';
 import {App} from '../../source/dashboard/app.js';
+import {GpuDetail} from '../../source/panes/gpu-detail.js';
+import {recordHistory} from '../helpers/recorded-history.js';
 import {frameMatching, renderWith, testStore, tick} from '../helpers/ui-fixture.js';
 
 test('Enter on a GPU type shows every price, the lowest now, counts, compliance and stock history; Esc goes back', async () => {
@@ -30,7 +32,7 @@ test('Enter on a GPU type shows every price, the lowest now, counts, compliance 
 	state.writes.setGpuTypes([record], 0);
 	state.writes.setGpuTypes([{...record, lowestPrice: {...record.lowestPrice, stockStatus: 'High'}}], 1);
 	state.writes.reportSource('graphql', Date.now());
-	const {lastFrame, stdin} = renderWith(state, <App freshnessBound='≤5s' readOnly={false} />, {view: {columns: 140, rows: 30}});
+	const {lastFrame, stdin} = renderWith(state, <App readOnly={false} />, {view: {columns: 140, rows: 30}});
 	await tick();
 	stdin.write('3');
 	await frameMatching(lastFrame, /GPUs \(1\)/);
@@ -46,4 +48,33 @@ test('Enter on a GPU type shows every price, the lowest now, counts, compliance 
 	expect(frame).toMatch(/history +▄█ +stock over the last 2 polls/);
 	stdin.write('\u001B');
 	await frameMatching(lastFrame, /GPUs \(1\)/);
+});
+
+test('the price charts’ legends say the prices the details say: the newest, not a mean of the last column', async () => {
+	// The spot price drifts a cent a minute: the chart's last column (a day's window) holds ten minutes of it.
+	const recorded = await recordHistory(
+		{
+			queue: () => 0,
+			completed: () => 0,
+			failed: () => 0,
+			running: () => 0,
+			util: () => 0,
+			stock: () => 'Low',
+			bid: minute => 1.5 + minute / 100,
+		},
+		{minutes: 10, everyMs: 30_000},
+	);
+	const rendered = renderWith(recorded, <GpuDetail gpuId='NVIDIA H100 80GB HBM3' width={120} height={36} />, {
+		engine: recorded.engine,
+		view: {views: [{type: 'list'}, {type: 'gpu', gpuId: 'NVIDIA H100 80GB HBM3'}]},
+	});
+	try {
+		const frame = await frameMatching(rendered.lastFrame, /min bid \$/);
+		expect(frame).toMatch(/spot +secure \$1\.80\/h · community \$1\.60\/h/);
+		expect(frame).toMatch(/spot \$\/h {2}secure \$1\.80 {2}community \$1\.60 {2}min bid \$1\.60/);
+		expect(frame).toMatch(/on demand \$\/h {2}secure \$2\.99 {2}community \$2\.69/);
+	} finally {
+		rendered.unmount();
+		recorded.close();
+	}
 });

@@ -18,7 +18,7 @@ function storeWithJobs() {
 
 describe('tracked jobs of an endpoint', () => {
 	test('f steps through the status filter: all, active, completed, failed (with timed out), cancelled', async () => {
-		const {lastFrame, stdin, view} = renderWith(storeWithJobs(), <App freshnessBound='≤5s' readOnly={false} />);
+		const {lastFrame, stdin, view} = renderWith(storeWithJobs(), <App readOnly={false} />);
 		await tick();
 		stdin.write('\r');
 		let frame = await frameMatching(lastFrame, /Tracked jobs \(7\) +n new job · t test job · f status: all/);

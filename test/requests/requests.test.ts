@@ -1,5 +1,10 @@
 import {describe, expect, test} from 'vitest';
+import {listenAddress} from '../../source/commands/listen-address.js';
 import {formatCost} from '../../source/format/numbers.js';
+import {endpointNewForm} from '../../source/forms/endpoint-form.js';
+import {portsProblem} from '../../source/requests/deploy-request.js';
+import {planEndpoint} from '../../source/requests/endpoint-request.js';
+import {gpuPools} from '../../source/requests/gpu-pools.js';
 import {imageCost, imageInput, imageModelOf, imageProblems} from '../../source/requests/image-request.js';
 import {bodyLimits, bodySizeProblem, parseJobInput, policyOf, webhookProblem} from '../../source/requests/job-request.js';
 
@@ -60,5 +65,28 @@ describe('job requests', () => {
 		expect(webhookProblem('https://example.com/hook')).toBeUndefined();
 		expect(webhookProblem('ftp://example.com')).toBe('must be an http or https URL, not ftp');
 		expect(webhookProblem('example.com')).toMatch(/is not a URL/);
+	});
+});
+
+describe('endpoint and deploy fields', () => {
+	test('GPU pools are checked against the known pools before anything is sent: the field names the unknown one, with the known ones', () => {
+		const fields = {name: 'fresh', templateId: 'tpl-1', gpuIds: 'ADA_24,BOGUS_99'};
+		expect(planEndpoint(fields).problems.gpuIds).toBe(`"BOGUS_99" is not a GPU pool; the pools are ${gpuPools.join(', ')}`);
+		expect(planEndpoint({...fields, gpuIds: 'ada_24, H100'}).problems.gpuIds).toMatch(/^"ada_24", "H100" are not GPU pools; the pools are AMPERE_16, /);
+		expect(planEndpoint({...fields, gpuIds: 'ADA_24, AMPERE_80'})).toEqual({problems: {}, changes: {...fields, gpuIds: 'ADA_24,AMPERE_80'}});
+		// The form says it at the field, and sends nothing.
+		const check = endpointNewForm.check({...endpointNewForm.initial, ...fields});
+		expect(check.problems).toEqual({gpuIds: expect.stringMatching(/^"BOGUS_99" is not a GPU pool; the pools are /)});
+		expect(check.result).toBeUndefined();
+	});
+
+	test('a port past 65535 (or 0) is out of range, not a format error: in the deploy form and --listen', () => {
+		expect(portsProblem('8888/http,99999/udp')).toBe('"99999/udp": port 99999 is out of range (1 to 65535)');
+		expect(portsProblem('0/tcp')).toBe('"0/tcp": port 0 is out of range (1 to 65535)');
+		expect(portsProblem('88/ftp')).toBe('"88/ftp" is not PORT/http, PORT/tcp or PORT/udp (for example 8888/http,22/tcp)');
+		expect(portsProblem('8888/http, 22/tcp, 65535/udp')).toBeUndefined();
+		expect(() => listenAddress(':99999')).toThrow('--listen: port 99999 is out of range (0 to 65535)');
+		expect(() => listenAddress('localhost')).toThrow('--listen takes HOST:PORT');
+		expect(listenAddress('[::1]:9469')).toEqual({host: '::1', port: 9469});
 	});
 });

@@ -41,14 +41,18 @@ function gpuCharts(series: Series | undefined, grid: ChartGrid, holdMs: number, 
 	const fold = (field: string) => foldColumns(points, grid, series ? series.fields.indexOf(field) : -1, holdMs);
 	const barGrid = {start: grid.start, columnMs: (grid.columnMs * grid.columns) / bars, columns: bars};
 	const prices = (id: string, title: string, which: readonly Price[]): PanelChart => {
-		const folded = which.map(price => fold(price.field).mean);
-		const layers: ToneLayer[] = which.map((price, index) => ({kind: 'line', values: folded[index]!, tone: price.tone}));
+		const folded = which.map(price => fold(price.field));
+		const layers: ToneLayer[] = which.map((price, index) => ({kind: 'line', values: folded[index]!.mean, tone: price.tone}));
 		return {
 			id,
 			title,
-			legend: which.map((price, index) => ({text: `${price.name} ${formatAxisValue(lastKnown(folded[index]!), 'dollars')}`, tone: price.tone})),
+			// The newest price, not its column's mean: the legend says what the details above it say (a mean of $1.69 and $1.67 read $1.68).
+			legend: which.map((price, index) => ({text: `${price.name} ${formatAxisValue(lastKnown(folded[index]!.last), 'dollars')}`, tone: price.tone})),
 			layers,
-			range: valueRange(folded, {fromZero: false}),
+			range: valueRange(
+				folded.map(columns => columns.mean),
+				{fromZero: false},
+			),
 			unit: 'dollars',
 		};
 	};
