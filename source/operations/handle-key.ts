@@ -35,6 +35,11 @@ export function invoke(context: OperationContext, operation: Operation, args: re
 		return;
 	}
 
+	// An action that goes ahead clears the last message (what it says itself comes after).
+	if (context.view.getState().message) {
+		context.view.dispatch({type: 'message', text: undefined});
+	}
+
 	const form = operation.form?.(target, context);
 	if (form) {
 		const {spec, draftKey} = form;

@@ -93,6 +93,20 @@ describe('App', () => {
 		await frameMatching(lastFrame, /unknown command ":frobnicate"/);
 	});
 
+	test('the message line is cleared by the next action that goes ahead, and replaced by one that is refused', async () => {
+		const {lastFrame, stdin} = renderWith(filledStore(), <App freshnessBound='≤5s' readOnly={false} />);
+		await tick();
+		stdin.write(':frobnicate\r');
+		await frameMatching(lastFrame, /unknown command ":frobnicate"/);
+		stdin.write('s');
+		await frameMatching(lastFrame, /j move · \/ filter · s sort/);
+		expect(lastFrame()).not.toMatch(/unknown command/);
+		stdin.write(':job\r');
+		await frameMatching(lastFrame, /usage: :job/);
+		stdin.write('j');
+		await frameMatching(lastFrame, /j move · \/ filter · s sort/);
+	});
+
 	test('Enter drills into an endpoint; Esc goes back; :job opens a job view at once', async () => {
 		const {lastFrame, stdin} = renderWith(filledStore(), <App freshnessBound='≤5s' readOnly={false} />);
 		await tick();
