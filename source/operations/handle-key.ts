@@ -1,4 +1,5 @@
 import {shownFields} from '../forms/form.js';
+import {filterProblem} from '../view-state/filter-matcher.js';
 import {confirmationMatches, currentPlace} from '../view-state/view-state.js';
 import {focusedIsJson, handleFormKey, pasteIntoForm} from './form-keys.js';
 import {isUnavailable, type Operation, type OperationContext} from './operation.js';
@@ -86,6 +87,11 @@ function submit(context: OperationContext) {
 	switch (overlay.type) {
 		case 'filter': {
 			view.dispatch({type: 'apply-filter'});
+			const problem = filterProblem(overlay.input);
+			if (problem) {
+				const kept = view.getState().filter[view.getState().pane];
+				say(context, `not a regex (${problem}): ${kept ? `the filter stays /${kept}` : 'no filter'}`);
+			}
 
 			break;
 		}

@@ -8,6 +8,8 @@ export type Column = {
 	readonly align?: 'left' | 'right';
 	/** The one column that may grow past `width` into room left over (names). */
 	readonly flex?: boolean;
+	/** The `/` filter matches this column's text (only columns shown, and only text: never a hidden id). */
+	readonly search?: boolean;
 };
 
 export type Row = {
@@ -24,7 +26,7 @@ export type Row = {
 export type SortableRow = Row & {
 	/** One value per column, for sorting by that column. */
 	readonly sortValues: ReadonlyArray<string | number | undefined>;
-	/** What the `/` filter searches. */
+	/** What the `/` filter searches: the text of the row's columns marked `search`, one a line (so `.` never spans two). */
 	readonly searchText: string;
 };
 

@@ -1,3 +1,4 @@
+import {filterProblem} from './filter-matcher.js';
 import {
 	currentPlace,
 	currentView,
@@ -54,6 +55,15 @@ export type ViewAction =
 	| {readonly type: 'scroll-job'; readonly by?: number; readonly to?: 'top' | 'tail'; readonly lines: number; readonly rows: number};
 
 const unselected: Selection = {key: undefined, index: 0};
+
+/** The pane's filter set to `filter` when it is a regex, the selection back at the first row; otherwise the filter and rows as they were. */
+function withFilter(state: ViewState, filter: string): ViewState {
+	if (filter === state.filter[state.pane] || filterProblem(filter) !== undefined) {
+		return state;
+	}
+
+	return {...state, filter: {...state.filter, [state.pane]: filter}, selected: {...state.selected, [state.pane]: unselected}};
+}
 
 const clamp = (value: number, count: number) => Math.max(0, Math.min(count - 1, value));
 
@@ -194,21 +204,22 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 		}
 
 		case 'input': {
+			if (state.overlay.type === 'filter') {
+				// The filter applies as it is typed (k9s): each key narrows the rows at once; text that is not a regex keeps the last rows.
+				return withFilter({...state, overlay: {...state.overlay, input: action.input}}, action.input);
+			}
+
 			if (state.overlay.type === 'confirm') {
 				return {...state, overlay: {...state.overlay, input: action.input, rejected: false}};
 			}
 
-			return state.overlay.type === 'filter' || state.overlay.type === 'palette' ? {...state, overlay: {...state.overlay, input: action.input}} : state;
+			return state.overlay.type === 'palette' ? {...state, overlay: {...state.overlay, input: action.input}} : state;
 		}
 
 		case 'apply-filter': {
+			// Enter keeps the filter applied as typed (the last that was a regex).
 			const input = state.overlay.type === 'filter' ? state.overlay.input : state.filter[state.pane];
-			return {
-				...state,
-				overlay: {type: 'none'},
-				filter: {...state.filter, [state.pane]: input},
-				selected: {...state.selected, [state.pane]: {key: undefined, index: 0}},
-			};
+			return withFilter({...state, overlay: {type: 'none'}}, input);
 		}
 
 		case 'clear-filter': {

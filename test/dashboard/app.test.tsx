@@ -93,6 +93,48 @@ describe('App', () => {
 		await frameMatching(lastFrame, /unknown command ":frobnicate"/);
 	});
 
+	test('the filter applies as it is typed, over the fields shown (not the id or GPU pools), says which; Enter keeps it, Esc clears it; a broken regex keeps the rows', async () => {
+		const state = testStore();
+		state.writes.setEndpoints(
+			[
+				{id: 'xt1gzq19i1floi', name: 'embeddings-bge-m3', gpuIds: 'AMPERE_48,ADA_24'},
+				{id: 'ep-llama', name: 'llama-3-8b', gpuIds: 'ADA_24'},
+				{id: 'ep-echo', name: 'echo', gpuIds: 'CPU'},
+			],
+			0,
+		);
+		const {lastFrame, stdin} = renderWith(state, <App freshnessBound='≤5s' readOnly={false} />);
+		await frameMatching(lastFrame, /Endpoints \(3\)/);
+		stdin.write('/');
+		await frameMatching(lastFrame, /^\/ .*in name · regex, ! inverts · Enter keeps · Esc clears/m);
+		// Each key narrows the rows at once, before Enter.
+		stdin.write('l');
+		await frameMatching(lastFrame, /Endpoints \(1\/3\) \/l/);
+		stdin.write('.*a');
+		let frame = await frameMatching(lastFrame, /Endpoints \(1\/3\) \/l\.\*a/);
+		// The id (…1floi) and the pools (ADA_24) are not on screen, so they do not keep embeddings-bge-m3.
+		expect(frame).toMatch(/llama-3-8b/);
+		expect(frame).not.toMatch(/embeddings/);
+		stdin.write('\r');
+		await frameMatching(lastFrame, /j move · \/ filter/);
+		expect(lastFrame()).toMatch(/Endpoints \(1\/3\) \/l\.\*a/);
+		// Not a regex: it says so, and the rows of the last filter stay; Enter keeps that one.
+		stdin.write('/');
+		await tick();
+		stdin.write('[');
+		frame = await frameMatching(lastFrame, /not a regex \(Unterminated character class\): the rows of \/l\.\*a stay/);
+		expect(frame).toMatch(/Endpoints \(1\/3\) \/l\.\*a/);
+		stdin.write('\r');
+		await frameMatching(lastFrame, /not a regex \(Unterminated character class\): the filter stays \/l\.\*a/);
+		// Esc in the bar clears it (Ink holds a lone Esc 20 ms to see whether a sequence follows).
+		stdin.write('/');
+		await tick();
+		stdin.write('ech');
+		await frameMatching(lastFrame, /Endpoints \(0\/3\) \/l\.\*aech/);
+		stdin.write(keys.escape);
+		await frameMatching(lastFrame, /Endpoints \(3\)/);
+	});
+
 	test('the message line is cleared by the next action that goes ahead, and replaced by one that is refused', async () => {
 		const {lastFrame, stdin} = renderWith(filledStore(), <App freshnessBound='≤5s' readOnly={false} />);
 		await tick();
