@@ -3,7 +3,7 @@ import {filterProblem} from '../view-state/filter-matcher.js';
 import {confirmationMatches, currentPlace} from '../view-state/view-state.js';
 import {focusedIsJson, handleFormKey, pasteIntoForm} from './form-keys.js';
 import {isUnavailable, type Operation, type OperationContext} from './operation.js';
-import {completePalette, parsePalette} from './palette.js';
+import {paletteCompletion, parsePalette, tabPalette} from './palette.js';
 import {keyLabel, splitKeys} from './key-name.js';
 import {operationById, operationForKey} from './registry.js';
 
@@ -240,9 +240,10 @@ export function handleKey(context: OperationContext, key: string): void {
 		}
 
 		default: {
-			if (key === 'tab' && overlay.type === 'palette') {
+			if ((key === 'tab' || key === 'shift-tab') && overlay.type === 'palette') {
 				const profiles = () => context.accounts?.names() ?? [];
-				view.dispatch({type: 'input', input: completePalette(overlay.input, currentPlace(state), readOnlyOf(context), context.store.getState(), profiles)});
+				const completion = () => paletteCompletion(overlay.input, currentPlace(state), readOnlyOf(context), context.store.getState(), profiles);
+				view.dispatch({type: 'input', ...tabPalette(overlay.input, overlay.cycle, completion, key === 'tab' ? 1 : -1)});
 			} else if ([...key].length === 1) {
 				// Text refused by Enter is replaced by what is typed next (the name, typed again).
 				const kept = overlay.type === 'confirm' && overlay.rejected ? '' : overlay.input;

@@ -8,6 +8,7 @@ import {
 	type Confirmation,
 	type FormOverlay,
 	type ListPane,
+	type PaletteCycle,
 	type Selection,
 	type ViewState,
 	type View,
@@ -39,7 +40,8 @@ export type ViewAction =
 	| {readonly type: 'select'; readonly pane: ListPane; readonly key: string}
 	| ({readonly type: 'open-form'} & Omit<FormOverlay, 'type'>)
 	| {readonly type: 'edit-form'; readonly values: FormOverlay['values']; readonly focus: number; readonly cursor: number}
-	| {readonly type: 'input'; readonly input: string}
+	/** The text of the bar or question open; in the palette, `cycle` when Tab goes round candidates (typing ends it). */
+	| {readonly type: 'input'; readonly input: string; readonly cycle?: PaletteCycle}
 	| {readonly type: 'apply-filter'}
 	| {readonly type: 'clear-filter'}
 	| {readonly type: 'message'; readonly text: string | undefined; readonly tone?: 'info' | 'good' | 'bad'}
@@ -213,7 +215,7 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 				return {...state, overlay: {...state.overlay, input: action.input, rejected: false}};
 			}
 
-			return state.overlay.type === 'palette' ? {...state, overlay: {...state.overlay, input: action.input}} : state;
+			return state.overlay.type === 'palette' ? {...state, overlay: {type: 'palette', input: action.input, cycle: action.cycle}} : state;
 		}
 
 		case 'apply-filter': {

@@ -93,6 +93,46 @@ describe('App', () => {
 		await frameMatching(lastFrame, /unknown command ":frobnicate"/);
 	});
 
+	test('the palette shows what the word typed may be; Tab completes commands, endpoint names, their tracked jobs, and again goes round them', async () => {
+		const state = filledStore();
+		state.writes.trackJob('ep-llm', 'job-1');
+		state.writes.trackJob('ep-llm', 'job-2');
+		const {lastFrame, stdin} = renderWith(state, <App freshnessBound='≤5s' readOnly={false} />);
+		await frameMatching(lastFrame, /Endpoints \(2\)/);
+		stdin.write(':');
+		await frameMatching(lastFrame, /^commands {2}endpoints {2}pods {2}gpus {2}quit {2}help/m);
+		stdin.write('p');
+		let frame = await frameMatching(lastFrame, /^commands {2}pods {2}profile\s*$/m);
+		expect(frame).not.toMatch(/gpus {2}/);
+		// `p` is all that pods and profile share: Tab puts in the first, and again the next, round.
+		stdin.write('\t');
+		await frameMatching(lastFrame, /^:pods /m);
+		stdin.write('\t');
+		await frameMatching(lastFrame, /^:profile /m);
+		stdin.write('\t');
+		await frameMatching(lastFrame, /^:pods /m);
+		// Typing ends the round: the word is what was typed.
+		stdin.write('\u007F\u007F\u007F\u007F');
+		await frameMatching(lastFrame, /^: {3}/m);
+		stdin.write('job ');
+		await frameMatching(lastFrame, /^<endpoint> {2}echo {2}llama-vllm\s*$/m);
+		stdin.write('l');
+		await tick();
+		stdin.write('\t');
+		frame = await frameMatching(lastFrame, /^<job> {2}job-1 {2}job-2\s*$/m);
+		expect(frame).toMatch(/^:job llama-vllm {3}/m);
+		// What they share first, then each in turn.
+		stdin.write('\t');
+		await frameMatching(lastFrame, /^:job llama-vllm job- {3}/m);
+		stdin.write('\t');
+		await frameMatching(lastFrame, /^:job llama-vllm job-1 /m);
+		stdin.write('\t');
+		await frameMatching(lastFrame, /^:job llama-vllm job-2 /m);
+		// The endpoint named opens: its name is taken as an id is.
+		stdin.write('\r');
+		await frameMatching(lastFrame, /Job job-2 on ep-llm/);
+	});
+
 	test('the filter applies as it is typed, over the fields shown (not the id or GPU pools), says which; Enter keeps it, Esc clears it; a broken regex keeps the rows', async () => {
 		const state = testStore();
 		state.writes.setEndpoints(
