@@ -5,6 +5,7 @@ import {ConfirmDialog, confirmDialogHeight, isTypedConfirmation} from '../compon
 import {Footer} from '../components/footer.js';
 import {Header} from '../components/header.js';
 import {HelpOverlay} from '../components/help-overlay.js';
+import {PaletteCandidates} from '../components/palette-candidates.js';
 import {usePodtop, useServices, useView} from '../components/services.js';
 import {Tabs} from '../components/tabs.js';
 import {handleKey, handleText} from '../operations/handle-key.js';
@@ -100,6 +101,7 @@ export function App({readOnly}: Props) {
 		help,
 		form,
 		typed,
+		palette,
 	} = useView(
 		useShallow(state => ({
 			columns: state.columns,
@@ -109,12 +111,14 @@ export function App({readOnly}: Props) {
 			help: state.overlay.type === 'help',
 			form: state.overlay.type === 'form' ? state.overlay : undefined,
 			typed: isTypedConfirmation(state.overlay) ? state.overlay : undefined,
+			palette: state.overlay.type === 'palette',
 		})),
 	);
 	const degraded = usePodtop(state => state.connection.jobApi.staleSince !== undefined || state.connection.graphql.staleSince !== undefined);
 	const alerting = usePodtop(state => state.alerts.length > 0);
 	const inPast = useView(state => state.cursor !== undefined);
-	const {width, height, bodyHeight} = frameLayout({columns, rows: lines}, Number(degraded) + Number(alerting) + Number(inPast));
+	// The palette's candidates take a line above it while it is open.
+	const {width, height, bodyHeight} = frameLayout({columns, rows: lines}, Number(degraded) + Number(alerting) + Number(inPast) + Number(palette));
 
 	// What is on screen polls at its visible cadence; a job on screen has its stream followed.
 	const focus =
@@ -150,6 +154,11 @@ export function App({readOnly}: Props) {
 				{body}
 				{typed ? <ConfirmDialog overlay={typed} width={width} height={dialogHeight} /> : undefined}
 			</Box>
+			{palette ? (
+				<Box height={1} width={width}>
+					<PaletteCandidates width={width} />
+				</Box>
+			) : undefined}
 			<Box height={1} width={width}>
 				<Footer width={width} readOnly={readOnly} />
 			</Box>

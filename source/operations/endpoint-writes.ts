@@ -3,22 +3,24 @@ import {sanitizeLine} from '../format/sanitize.js';
 import {endpointEditForm, endpointNewForm, type EndpointSave} from '../forms/endpoint-form.js';
 import {currentView} from '../view-state/view-state.js';
 import {defineOperation, unavailable, type Operation, type OperationContext, type Unavailable} from './operation.js';
+import {endpointIdNamed} from './endpoint-named.js';
 import {performFromUi, writeTarget} from './report.js';
 import {selectedIn} from './selection.js';
 
 type EndpointTarget = {readonly endpointId: string; readonly name: string};
 
-/** The endpoint the user is on, with its workers range. */
-function endpointTarget(context: OperationContext): EndpointTarget | Unavailable {
+/** The endpoint a palette argument names (by name or id), else the one the user is on. */
+function endpointTarget(context: OperationContext, named?: string): EndpointTarget | Unavailable {
 	return writeTarget(
 		context,
 		() => {
 			const view = currentView(context.view.getState());
-			const endpointId = view.type === 'endpoint' ? view.endpointId : selectedIn(context, 'endpoints');
-			const record = endpointId ? context.store.getState().endpoints.byId[endpointId]?.record : undefined;
+			const state = context.store.getState();
+			const endpointId = named === undefined ? (view.type === 'endpoint' ? view.endpointId : selectedIn(context, 'endpoints')) : endpointIdNamed(state, named);
+			const record = endpointId ? state.endpoints.byId[endpointId]?.record : undefined;
 			return record ? {endpointId: record.id, name: sanitizeLine(record.name)} : undefined;
 		},
-		'no endpoint selected',
+		named === undefined ? 'no endpoint selected' : `no endpoint "${sanitizeLine(named)}" in this account (one name or id)`,
 	);
 }
 
@@ -40,7 +42,7 @@ export const endpointWriteOperations: readonly Operation[] = [
 		scope: ['endpoints', 'endpoint'],
 		danger: 'write',
 		hint: 'edit',
-		target: endpointTarget,
+		target: context => endpointTarget(context),
 		form({endpointId, name}, context) {
 			const record = context.store.getState().endpoints.byId[endpointId]?.record;
 			return record ? {spec: endpointEditForm(record), draftKey: `endpoint-edit:${endpointId}`, title: `Edit endpoint ${name}`} : undefined;
@@ -83,7 +85,7 @@ export const endpointWriteOperations: readonly Operation[] = [
 		scope: ['endpoints', 'endpoint'],
 		danger: 'destructive',
 		hint: 'delete',
-		target: endpointTarget,
+		target: context => endpointTarget(context),
 		confirm({endpointId, name}, context) {
 			const record = withWorkers(context, endpointId);
 			if (record) {
@@ -127,7 +129,7 @@ export const endpointWriteOperations: readonly Operation[] = [
 		scope: ['endpoints', 'endpoint'],
 		danger: 'destructive',
 		palette: {name: 'delete-endpoint', args: ['endpoint']},
-		target: endpointTarget,
+		target: (context, [endpoint]) => endpointTarget(context, endpoint),
 		confirm: ({name}) => deleteQuestion(name),
 		async run(context, {endpointId, name}) {
 			await performFromUi(context, 'endpoint.delete', {endpointId}, undefined, `deleting ${name}`);

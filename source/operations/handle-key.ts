@@ -1,8 +1,9 @@
 import {shownFields} from '../forms/form.js';
+import {filterProblem} from '../view-state/filter-matcher.js';
 import {confirmationMatches, currentPlace} from '../view-state/view-state.js';
 import {focusedIsJson, handleFormKey, pasteIntoForm} from './form-keys.js';
 import {isUnavailable, type Operation, type OperationContext} from './operation.js';
-import {completePalette, parsePalette} from './palette.js';
+import {paletteCompletion, parsePalette, tabPalette} from './palette.js';
 import {keyLabel, splitKeys} from './key-name.js';
 import {operationById, operationForKey} from './registry.js';
 
@@ -33,6 +34,11 @@ export function invoke(context: OperationContext, operation: Operation, args: re
 	if (isUnavailable(target)) {
 		say(context, target.unavailable);
 		return;
+	}
+
+	// An action that goes ahead clears the last message (what it says itself comes after).
+	if (context.view.getState().message) {
+		context.view.dispatch({type: 'message', text: undefined});
 	}
 
 	const form = operation.form?.(target, context);
@@ -81,6 +87,11 @@ function submit(context: OperationContext) {
 	switch (overlay.type) {
 		case 'filter': {
 			view.dispatch({type: 'apply-filter'});
+			const problem = filterProblem(overlay.input);
+			if (problem) {
+				const kept = view.getState().filter[view.getState().pane];
+				say(context, `not a regex (${problem}): ${kept ? `the filter stays /${kept}` : 'no filter'}`);
+			}
 
 			break;
 		}
@@ -229,9 +240,10 @@ export function handleKey(context: OperationContext, key: string): void {
 		}
 
 		default: {
-			if (key === 'tab' && overlay.type === 'palette') {
+			if ((key === 'tab' || key === 'shift-tab') && overlay.type === 'palette') {
 				const profiles = () => context.accounts?.names() ?? [];
-				view.dispatch({type: 'input', input: completePalette(overlay.input, currentPlace(state), readOnlyOf(context), context.store.getState(), profiles)});
+				const completion = () => paletteCompletion(overlay.input, currentPlace(state), readOnlyOf(context), context.store.getState(), profiles);
+				view.dispatch({type: 'input', ...tabPalette(overlay.input, overlay.cycle, completion, key === 'tab' ? 1 : -1)});
 			} else if ([...key].length === 1) {
 				// Text refused by Enter is replaced by what is typed next (the name, typed again).
 				const kept = overlay.type === 'confirm' && overlay.rejected ? '' : overlay.input;

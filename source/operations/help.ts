@@ -3,6 +3,7 @@ import type {Column} from '../rows/row.js';
 import type {Place} from '../view-state/view-state.js';
 import {keyLabel} from './key-name.js';
 import type {Operation} from './operation.js';
+import {paletteUsage} from './palette.js';
 import {inScope, operationById, operationsIn} from './registry.js';
 import {timeTravelOperations} from './time-travel.js';
 
@@ -25,10 +26,7 @@ export function helpSections(place: Place, readOnly: boolean, glyphs: Glyphs = u
 	const time = available.filter(operation => isTime(operation));
 	const global = available.filter(operation => operation.scope.includes('global') && !isTime(operation));
 	const line = (operation: Operation): HelpLine => ({
-		keys:
-			operation.keys.length > 0
-				? operation.keys.map(key => keyLabel(key, glyphs)).join(' ')
-				: `:${operation.palette?.name ?? operation.id}${operation.palette?.args ? ` ${operation.palette.args.map(kind => `<${kind}>`).join(' ')}` : ''}`,
+		keys: operation.keys.length > 0 ? operation.keys.map(key => keyLabel(key, glyphs)).join(' ') : paletteUsage(operation),
 		title: operation.title,
 		danger: operation.danger,
 	});

@@ -6,6 +6,7 @@ import {imageModelOf} from '../requests/image-request.js';
 import {splitJobKey} from '../store/job-key.js';
 import {currentView} from '../view-state/view-state.js';
 import {defineOperation, unavailable, type Operation, type OperationContext} from './operation.js';
+import {endpointIdNamed} from './endpoint-named.js';
 import {performFromUi, writeTarget} from './report.js';
 import {selectedIn, selectedKey} from './selection.js';
 
@@ -19,6 +20,10 @@ function endpointInView(context: OperationContext): string | undefined {
 	const view = currentView(context.view.getState());
 	return view.type === 'endpoint' ? view.endpointId : selectedIn(context, 'endpoints');
 }
+
+/** The endpoint a palette argument names (by name or id; one the store does not list is taken as an id), else the one in view. */
+const endpointArgument = (context: OperationContext, text: string | undefined) =>
+	text === undefined ? endpointInView(context) : (endpointIdNamed(context.store.getState(), text) ?? text);
 
 const endpointName = (context: OperationContext, endpointId: string) =>
 	sanitizeLine(context.store.getState().endpoints.byId[endpointId]?.record.name ?? endpointId);
@@ -69,8 +74,14 @@ export const jobOperations: readonly Operation[] = [
 		scope: ['global'],
 		danger: 'read',
 		palette: {name: 'job', args: ['endpoint', 'job']},
-		target: (_context, [endpointId, jobId, ...rest]) =>
-			endpointId && jobId && rest.length === 0 ? {endpointId, jobId} : unavailable('usage: :job <endpoint_id> <job_id>'),
+		target(context, [endpoint, jobId, ...rest]) {
+			if (!endpoint || !jobId || rest.length > 0) {
+				return unavailable('usage: :job <endpoint> <job>, the endpoint by name or id');
+			}
+
+			// An endpoint the store does not list is taken as an id (a job on an endpoint listed later, or on a public model).
+			return {endpointId: endpointIdNamed(context.store.getState(), endpoint) ?? endpoint, jobId};
+		},
 		run: openJob,
 	}),
 	defineOperation<SubmitTarget>({
@@ -82,7 +93,7 @@ export const jobOperations: readonly Operation[] = [
 		hint: 'new job',
 		palette: {name: 'run', aliases: ['submit'], args: ['endpoint']},
 		footer: 'new job',
-		target: (context, [endpointId]) => writeTarget(context, () => (endpointId ? {endpointId} : mapDefined(endpointInView(context))), 'no endpoint selected'),
+		target: (context, [endpoint]) => writeTarget(context, () => mapDefined(endpointArgument(context, endpoint)), 'no endpoint selected'),
 		form({endpointId}, context) {
 			const image = imageModelOf(endpointId);
 			const spec = imageForms.get(endpointId) ?? jobForm;
@@ -114,7 +125,7 @@ export const jobOperations: readonly Operation[] = [
 		scope: ['endpoints', 'endpoint'],
 		danger: 'write',
 		palette: {name: 'chat', args: ['endpoint']},
-		target: (context, [endpointId]) => writeTarget(context, () => endpointId ?? endpointInView(context), 'no endpoint selected'),
+		target: (context, [endpoint]) => writeTarget(context, () => endpointArgument(context, endpoint), 'no endpoint selected'),
 		confirm: (endpointId, context) => ({prompt: `Send a chat message to ${endpointName(context, endpointId)} over /compat?`}),
 		async run(context, endpointId) {
 			const chatId = `chat-${Date.now().toString(36)}`;

@@ -1,4 +1,4 @@
-import {formatClock} from '../format/clock.js';
+import {formatAgo, formatClock} from '../format/clock.js';
 import {momentHelp, parseMoment} from '../lib/time-spec.js';
 import {currentWindow, windowStepMs} from '../view-state/view-state.js';
 import {defineOperation, unavailable, type Operation, type OperationContext} from './operation.js';
@@ -34,11 +34,15 @@ async function moveCursor(context: OperationContext, at: number): Promise<void> 
 		return;
 	}
 
-	if (at < span.from) {
-		view.dispatch({type: 'message', text: `the history starts at ${formatClock(span.from, now)}`, tone: 'info'});
-	}
-
+	// The cursor moves first: what the move reads may say something (an older tier), and this says more.
 	view.dispatch({type: 'cursor', at: Math.max(span.from, at)});
+	if (at < span.from) {
+		view.dispatch({
+			type: 'message',
+			text: `went to the oldest moment recorded, ${formatClock(span.from, now)} (${formatAgo(span.from, now)}): nothing is recorded before it`,
+			tone: 'info',
+		});
+	}
 }
 
 const step = (id: string, title: string, keys: readonly string[], steps: number) =>

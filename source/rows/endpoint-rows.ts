@@ -8,7 +8,7 @@ import type {Column, SortableRow} from './row.js';
 
 export const endpointColumns = {
 	wide: [
-		{title: 'NAME', width: 16, flex: true},
+		{title: 'NAME', width: 16, flex: true, search: true},
 		{title: 'RUN', width: 3, align: 'right'},
 		{title: 'IDLE', width: 4, align: 'right'},
 		{title: 'INIT', width: 4, align: 'right'},
@@ -26,7 +26,7 @@ export const endpointColumns = {
 		{title: 'ETA', width: 6, align: 'right', legend: 'until the queue is empty at this rate'},
 	],
 	compact: [
-		{title: 'NAME', width: 12, flex: true},
+		{title: 'NAME', width: 12, flex: true, search: true},
 		{title: 'WORKERS', width: 9, legend: 'running/most workers; +N starting; ! some throttled or unhealthy'},
 		{title: 'QUEUE', width: 5, align: 'right'},
 		{title: 'PROG', width: 4, align: 'right', legend: 'jobs in progress'},
@@ -65,7 +65,8 @@ export function endpointRows(endpoints: readonly EndpointState[], wide: boolean,
 		const name = sanitizeLine(record.name || record.id);
 		const queueTrend = history.map(sample => sample.inQueue);
 		const span = formatWorkerRange(record.workersMin, record.workersMax);
-		const searchText = `${record.id} ${name} ${record.gpuIds ?? ''}`;
+		// The name is the one text column: the id and the GPU pools are not shown, so they are not searched.
+		const searchText = name;
 		if (!health) {
 			const state = healthError ? `${glyphs.warning} ${sanitizeLine(healthError)}` : 'loading…';
 			return {

@@ -8,24 +8,24 @@ import type {Column, SortableRow} from './row.js';
 
 export const gpuColumns = {
 	wide: [
-		{title: 'GPU TYPE', width: 18, flex: true},
+		{title: 'GPU TYPE', width: 18, flex: true, search: true},
 		{title: 'VRAM', width: 5, align: 'right'},
 		{title: 'SECURE', width: 7, align: 'right'},
 		{title: 'COMMUNITY', width: 9, align: 'right'},
 		{title: 'SPOT', width: 7, align: 'right'},
-		{title: 'STOCK', width: 10},
+		{title: 'STOCK', width: 10, search: true},
 		{title: 'FREE', width: 4, align: 'right', legend: 'GPUs free to rent now'},
 		{title: 'STOCK TREND', width: 12},
 		{title: 'SPOT TREND', width: 12},
-		{title: 'COMPLIANCE', width: 18},
+		{title: 'COMPLIANCE', width: 18, search: true},
 	],
 	compact: [
-		{title: 'GPU TYPE', width: 12, flex: true},
+		{title: 'GPU TYPE', width: 12, flex: true, search: true},
 		{title: 'VRAM', width: 5, align: 'right'},
 		{title: 'SECURE', width: 7, align: 'right'},
 		{title: 'COMM', width: 7, align: 'right', legend: 'community cloud $/h'},
 		{title: 'SPOT', width: 7, align: 'right'},
-		{title: 'STOCK', width: 10},
+		{title: 'STOCK', width: 10, search: true},
 		{title: 'FREE', width: 4, align: 'right', legend: 'GPUs free to rent now'},
 	],
 } as const satisfies Record<string, readonly Column[]>;
@@ -78,7 +78,8 @@ export function gpuRows(gpus: readonly GpuState[], wide: boolean, glyphs: Glyphs
 			key: record.id,
 			cells,
 			sortValues: wide ? sortValues : sortValues.slice(0, 7),
-			searchText: sanitizeLine(`${record.id} ${record.displayName ?? ''} ${stock} ${compliance}`),
+			// The columns shown that hold text: the type's name, its stock, and (wide) its compliance; not its id.
+			searchText: [cells[0], stock, ...(wide ? [compliance] : [])].join('\n'),
 			tone: stockTone[stock],
 			dim: stock === 'None',
 		};

@@ -9,9 +9,9 @@ import type {Column, SortableRow, Tone} from './row.js';
 
 export const podColumns = {
 	wide: [
-		{title: 'NAME', width: 14, flex: true},
-		{title: 'GPU', width: 16},
-		{title: 'STATUS', width: 10},
+		{title: 'NAME', width: 14, flex: true, search: true},
+		{title: 'GPU', width: 16, search: true},
+		{title: 'STATUS', width: 10, search: true},
 		{title: 'PER GPU', width: 8, legend: "each GPU's utilisation, a bar a GPU"},
 		{title: 'UTIL', width: 4, align: 'right', legend: "GPU utilisation, its GPUs' mean"},
 		{title: 'UTIL HISTORY', width: listUtilHistoryLimit},
@@ -22,9 +22,9 @@ export const podColumns = {
 		{title: '$/HR', width: 9, align: 'right'},
 	],
 	compact: [
-		{title: 'NAME', width: 10, flex: true},
-		{title: 'GPU', width: 12},
-		{title: 'ST', width: 4, legend: 'status, short: RUN running, STRT starting, EXIT exited'},
+		{title: 'NAME', width: 10, flex: true, search: true},
+		{title: 'GPU', width: 12, search: true},
+		{title: 'ST', width: 4, search: true, legend: 'status, short: RUN running, STRT starting, EXIT exited'},
 		{title: 'PER GPU', width: 8, legend: "each GPU's utilisation, a bar a GPU"},
 		{title: 'UTIL', width: 4, align: 'right', legend: "GPU utilisation, its GPUs' mean"},
 		{title: 'CPU', width: 4, align: 'right'},
@@ -230,10 +230,10 @@ class PodRow implements SortableRow {
 		}
 	}
 
+	/** The name, GPU and status columns (a short status also as its word: `RUN` is `RUNNING`); not the id or image, which the row does not show. */
 	get searchText(): string {
-		const {record} = this.pod;
-		const {name, gpu, status} = podFigures(glanceOf(record));
-		return `${record.id} ${name} ${gpu} ${status.label} ${sanitizeLine(record.imageName ?? '')}`;
+		const {name, gpu, status} = podFigures(glanceOf(this.pod.record));
+		return `${name}\n${gpu}\n${this.wide ? status.label : `${status.short}\n${status.label}`}`;
 	}
 }
 

@@ -10,6 +10,8 @@ export type Column = {
 	readonly flex?: boolean;
 	/** What its cells say, where the title does not say it all (`?` lists it under Columns). */
 	readonly legend?: string;
+	/** The `/` filter matches this column's text (only columns shown, and only text: never a hidden id). */
+	readonly search?: boolean;
 };
 
 export type Row = {
@@ -26,7 +28,7 @@ export type Row = {
 export type SortableRow = Row & {
 	/** One value per column, for sorting by that column. */
 	readonly sortValues: ReadonlyArray<string | number | undefined>;
-	/** What the `/` filter searches. */
+	/** What the `/` filter searches: the text of the row's columns marked `search`, one a line (so `.` never spans two). */
 	readonly searchText: string;
 };
 

@@ -1,9 +1,27 @@
 /** Whether a filter lets every row through (none typed, or only the `!`). */
 export const matchesEverything = (filter: string) => filter === '' || filter === '!';
 
+const patternOf = (filter: string) => (filter.startsWith('!') ? filter.slice(1) : filter);
+
 /**
-`/` filter: a case-insensitive regex over the row's text; a leading `!` inverts it. An invalid
-regex is matched as plain text, so typing never breaks the list.
+Why a filter is not a regex (`Unterminated character class`), or undefined when it is one. A
+filter that is not is never applied: the rows of the last one that was stay on screen.
+*/
+export function filterProblem(filter: string): string | undefined {
+	try {
+		// eslint-disable-next-line no-new -- compiled only to see whether it compiles
+		new RegExp(patternOf(filter), 'im');
+		return undefined;
+	} catch (error) {
+		// V8 says `Invalid regular expression: /[a/im: Unterminated character class`: the reason is after the last colon.
+		return (error instanceof Error ? error.message : String(error)).split(': ').at(-1);
+	}
+}
+
+/**
+`/` filter: a case-insensitive regex over a row's searched fields, one a line (`^` and `$` are a
+field's start and end, `.` never spans two); a leading `!` inverts it. An invalid regex is matched as
+plain text (the dashboard never applies one: see filterProblem).
 */
 export function filterMatcher(filter: string): (text: string) => boolean {
 	if (matchesEverything(filter)) {
@@ -11,11 +29,11 @@ export function filterMatcher(filter: string): (text: string) => boolean {
 	}
 
 	const inverted = filter.startsWith('!');
-	const pattern = inverted ? filter.slice(1) : filter;
+	const pattern = patternOf(filter);
 
 	let test: (text: string) => boolean;
 	try {
-		const regex = new RegExp(pattern, 'i');
+		const regex = new RegExp(pattern, 'im');
 		test = text => regex.test(text);
 	} catch {
 		const needle = pattern.toLowerCase();

@@ -1,3 +1,4 @@
+import {filterProblem} from './filter-matcher.js';
 import {
 	currentPlace,
 	currentView,
@@ -7,6 +8,7 @@ import {
 	type Confirmation,
 	type FormOverlay,
 	type ListPane,
+	type PaletteCycle,
 	type Selection,
 	type ViewState,
 	type View,
@@ -39,7 +41,8 @@ export type ViewAction =
 	| {readonly type: 'select'; readonly pane: ListPane; readonly key: string}
 	| ({readonly type: 'open-form'} & Omit<FormOverlay, 'type'>)
 	| {readonly type: 'edit-form'; readonly values: FormOverlay['values']; readonly focus: number; readonly cursor: number}
-	| {readonly type: 'input'; readonly input: string}
+	/** The text of the bar or question open; in the palette, `cycle` when Tab goes round candidates (typing ends it). */
+	| {readonly type: 'input'; readonly input: string; readonly cycle?: PaletteCycle}
 	| {readonly type: 'apply-filter'}
 	| {readonly type: 'clear-filter'}
 	| {readonly type: 'message'; readonly text: string | undefined; readonly tone?: 'info' | 'good' | 'bad'}
@@ -55,6 +58,15 @@ export type ViewAction =
 	| {readonly type: 'scroll-job'; readonly by?: number; readonly to?: 'top' | 'tail'; readonly lines: number; readonly rows: number};
 
 const unselected: Selection = {key: undefined, index: 0};
+
+/** The pane's filter set to `filter` when it is a regex, the selection back at the first row; otherwise the filter and rows as they were. */
+function withFilter(state: ViewState, filter: string): ViewState {
+	if (filter === state.filter[state.pane] || filterProblem(filter) !== undefined) {
+		return state;
+	}
+
+	return {...state, filter: {...state.filter, [state.pane]: filter}, selected: {...state.selected, [state.pane]: unselected}};
+}
 
 const clamp = (value: number, count: number) => Math.max(0, Math.min(count - 1, value));
 
@@ -199,21 +211,22 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 		}
 
 		case 'input': {
+			if (state.overlay.type === 'filter') {
+				// The filter applies as it is typed (k9s): each key narrows the rows at once; text that is not a regex keeps the last rows.
+				return withFilter({...state, overlay: {...state.overlay, input: action.input}}, action.input);
+			}
+
 			if (state.overlay.type === 'confirm') {
 				return {...state, overlay: {...state.overlay, input: action.input, rejected: false}};
 			}
 
-			return state.overlay.type === 'filter' || state.overlay.type === 'palette' ? {...state, overlay: {...state.overlay, input: action.input}} : state;
+			return state.overlay.type === 'palette' ? {...state, overlay: {type: 'palette', input: action.input, cycle: action.cycle}} : state;
 		}
 
 		case 'apply-filter': {
+			// Enter keeps the filter applied as typed (the last that was a regex).
 			const input = state.overlay.type === 'filter' ? state.overlay.input : state.filter[state.pane];
-			return {
-				...state,
-				overlay: {type: 'none'},
-				filter: {...state.filter, [state.pane]: input},
-				selected: {...state.selected, [state.pane]: {key: undefined, index: 0}},
-			};
+			return withFilter({...state, overlay: {type: 'none'}}, input);
 		}
 
 		case 'clear-filter': {

@@ -44,9 +44,13 @@ export type Overlay =
 	/** `scroll` is the first row shown when the keys do not fit; `lastScroll` is what the overlay found it can show. */
 	| {readonly type: 'help'; readonly scroll: number; readonly lastScroll: number}
 	| {readonly type: 'filter'; readonly input: string}
-	| {readonly type: 'palette'; readonly input: string}
+	/** `cycle`: Tab is going round the candidates of the word typed (the next Tab puts in the next). */
+	| {readonly type: 'palette'; readonly input: string; readonly cycle?: PaletteCycle}
 	| ConfirmOverlay
 	| FormOverlay;
+
+/** Tab going round the candidates of one palette word: the input before the word, the candidates, and the one in the input now. */
+export type PaletteCycle = {readonly head: string; readonly candidates: readonly string[]; readonly index: number};
 
 /**
 A question on screen. A typed one stays open until the text matches or Esc: `rejected` says Enter

@@ -93,6 +93,102 @@ describe('App', () => {
 		await frameMatching(lastFrame, /unknown command ":frobnicate"/);
 	});
 
+	test('the palette shows what the word typed may be; Tab completes commands, endpoint names, their tracked jobs, and again goes round them', async () => {
+		const state = filledStore();
+		state.writes.trackJob('ep-llm', 'job-1');
+		state.writes.trackJob('ep-llm', 'job-2');
+		const {lastFrame, stdin} = renderWith(state, <App freshnessBound='≤5s' readOnly={false} />);
+		await frameMatching(lastFrame, /Endpoints \(2\)/);
+		stdin.write(':');
+		await frameMatching(lastFrame, /^commands {2}endpoints {2}pods {2}gpus {2}quit {2}help/m);
+		stdin.write('p');
+		let frame = await frameMatching(lastFrame, /^commands {2}pods {2}profile\s*$/m);
+		expect(frame).not.toMatch(/gpus {2}/);
+		// `p` is all that pods and profile share: Tab puts in the first, and again the next, round.
+		stdin.write('\t');
+		await frameMatching(lastFrame, /^:pods /m);
+		stdin.write('\t');
+		await frameMatching(lastFrame, /^:profile /m);
+		stdin.write('\t');
+		await frameMatching(lastFrame, /^:pods /m);
+		// Typing ends the round: the word is what was typed.
+		stdin.write('\u007F\u007F\u007F\u007F');
+		await frameMatching(lastFrame, /^: {3}/m);
+		stdin.write('job ');
+		await frameMatching(lastFrame, /^<endpoint> {2}echo {2}llama-vllm\s*$/m);
+		stdin.write('l');
+		await tick();
+		stdin.write('\t');
+		frame = await frameMatching(lastFrame, /^<job> {2}job-1 {2}job-2\s*$/m);
+		expect(frame).toMatch(/^:job llama-vllm {3}/m);
+		// What they share first, then each in turn.
+		stdin.write('\t');
+		await frameMatching(lastFrame, /^:job llama-vllm job- {3}/m);
+		stdin.write('\t');
+		await frameMatching(lastFrame, /^:job llama-vllm job-1 /m);
+		stdin.write('\t');
+		await frameMatching(lastFrame, /^:job llama-vllm job-2 /m);
+		// The endpoint named opens: its name is taken as an id is.
+		stdin.write('\r');
+		await frameMatching(lastFrame, /Job job-2 on ep-llm/);
+	});
+
+	test('the filter applies as it is typed, over the fields shown (not the id or GPU pools), says which; Enter keeps it, Esc clears it; a broken regex keeps the rows', async () => {
+		const state = testStore();
+		state.writes.setEndpoints(
+			[
+				{id: 'xt1gzq19i1floi', name: 'embeddings-bge-m3', gpuIds: 'AMPERE_48,ADA_24'},
+				{id: 'ep-llama', name: 'llama-3-8b', gpuIds: 'ADA_24'},
+				{id: 'ep-echo', name: 'echo', gpuIds: 'CPU'},
+			],
+			0,
+		);
+		const {lastFrame, stdin} = renderWith(state, <App freshnessBound='≤5s' readOnly={false} />);
+		await frameMatching(lastFrame, /Endpoints \(3\)/);
+		stdin.write('/');
+		await frameMatching(lastFrame, /^\/ .*in name · regex, ! inverts · Enter keeps · Esc clears/m);
+		// Each key narrows the rows at once, before Enter.
+		stdin.write('l');
+		await frameMatching(lastFrame, /Endpoints \(1\/3\) \/l/);
+		stdin.write('.*a');
+		let frame = await frameMatching(lastFrame, /Endpoints \(1\/3\) \/l\.\*a/);
+		// The id (…1floi) and the pools (ADA_24) are not on screen, so they do not keep embeddings-bge-m3.
+		expect(frame).toMatch(/llama-3-8b/);
+		expect(frame).not.toMatch(/embeddings/);
+		stdin.write('\r');
+		await frameMatching(lastFrame, /j move · \/ filter/);
+		expect(lastFrame()).toMatch(/Endpoints \(1\/3\) \/l\.\*a/);
+		// Not a regex: it says so, and the rows of the last filter stay; Enter keeps that one.
+		stdin.write('/');
+		await tick();
+		stdin.write('[');
+		frame = await frameMatching(lastFrame, /not a regex \(Unterminated character class\): the rows of \/l\.\*a stay/);
+		expect(frame).toMatch(/Endpoints \(1\/3\) \/l\.\*a/);
+		stdin.write('\r');
+		await frameMatching(lastFrame, /not a regex \(Unterminated character class\): the filter stays \/l\.\*a/);
+		// Esc in the bar clears it (Ink holds a lone Esc 20 ms to see whether a sequence follows).
+		stdin.write('/');
+		await tick();
+		stdin.write('ech');
+		await frameMatching(lastFrame, /Endpoints \(0\/3\) \/l\.\*aech/);
+		stdin.write(keys.escape);
+		await frameMatching(lastFrame, /Endpoints \(3\)/);
+	});
+
+	test('the message line is cleared by the next action that goes ahead, and replaced by one that is refused', async () => {
+		const {lastFrame, stdin} = renderWith(filledStore(), <App freshnessBound='≤5s' readOnly={false} />);
+		await tick();
+		stdin.write(':frobnicate\r');
+		await frameMatching(lastFrame, /unknown command ":frobnicate"/);
+		stdin.write('s');
+		await frameMatching(lastFrame, /j move · \/ filter · s sort/);
+		expect(lastFrame()).not.toMatch(/unknown command/);
+		stdin.write(':job\r');
+		await frameMatching(lastFrame, /usage: :job/);
+		stdin.write('j');
+		await frameMatching(lastFrame, /j move · \/ filter · s sort/);
+	});
+
 	test('Enter drills into an endpoint; Esc goes back; :job opens a job view at once', async () => {
 		const {lastFrame, stdin} = renderWith(filledStore(), <App readOnly={false} />);
 		await tick();

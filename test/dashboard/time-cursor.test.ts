@@ -18,6 +18,7 @@ import type {Engine} from '../../source/engine/create-engine.js';
 import type {History} from '../../source/history/open-history.js';
 import type {StateAtOptions} from '../../source/history/history-types.js';
 import {readAheadIdleMs} from '../../source/dashboard/read-ahead.js';
+import {formatClock} from '../../source/format/clock.js';
 
 const health = (inQueue: number) => ({
 	jobs: {inQueue, inProgress: 0, completed: 10, failed: 0, retried: 0},
@@ -133,7 +134,26 @@ describe('the time cursor', () => {
 		// The 1h window steps a minute: ten of them from a minute in go back past the start.
 		handleKey(context, '{');
 		await until(() => view.getState().cursor === start);
-		expect(view.getState().message?.text).toMatch(/history starts at/);
+		expect(view.getState().message?.text).toMatch(/went to the oldest moment recorded/);
+	});
+
+	test(':at before the history goes to the oldest moment recorded and says so, with that moment; the next action clears the message', async () => {
+		const {view, context, start} = recordedDashboard();
+		handleKey(context, ':');
+		for (const key of 'at 20m') {
+			handleKey(context, key);
+		}
+
+		handleKey(context, 'enter');
+		await until(() => view.getState().cursor !== undefined);
+		expect(view.getState().cursor).toBe(start);
+		const clock = formatClock(start);
+		// The moment, and how long ago it is (ten minutes, and the few seconds the test took).
+		const said = view.getState().message?.text ?? '';
+		expect(said.startsWith(`went to the oldest moment recorded, ${clock} (10m`)).toBe(true);
+		expect(said).toMatch(/ ago\): nothing is recorded before it$/);
+		handleKey(context, 's');
+		expect(view.getState().message).toBeUndefined();
 	});
 
 	test(':at 5m jumps; a time that does not parse says what one looks like', async () => {

@@ -175,7 +175,8 @@ describe.runIf(hasTmux)('fleet writes in a real terminal', () => {
 		session.send('3');
 		await session.waitFor(/GPUs \(20\)[\s\S]*L4/);
 		session.send('/');
-		session.type('^NVIDIA L4 ');
+		// The filter matches the type's name as shown (L4), not its id (NVIDIA L4).
+		session.type('^L4$');
 		session.send('Enter');
 		await session.waitFor(/GPUs \(1\/20\)/);
 		session.send('d');

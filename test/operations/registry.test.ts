@@ -1,6 +1,6 @@
 import {describe, expect, test} from 'vitest';
 import {footerHint, helpSections} from '../../source/operations/help.js';
-import {completePalette, parsePalette} from '../../source/operations/palette.js';
+import {completePalette, paletteCompletion, parsePalette, tabPalette} from '../../source/operations/palette.js';
 import {operations, operationsIn, places} from '../../source/operations/registry.js';
 import {testStore} from '../helpers/ui-fixture.js';
 
@@ -69,21 +69,40 @@ describe('command palette', () => {
 		expect(parsePalette('frobnicate', 'gpus', false)).toMatchObject({error: expect.stringMatching(/unknown command ":frobnicate" \(try :.*:pods.*:quit/)});
 	});
 
-	test('Tab completes commands, then endpoint ids, then tracked job ids', () => {
+	test('Tab completes commands, then endpoint names (ids where a name is not one typable word of its own), then tracked job ids', () => {
 		const state = testStore();
 		state.writes.setEndpoints(
 			[
-				{id: 'abc123', name: 'a'},
-				{id: 'abd456', name: 'b'},
+				{id: 'abc123', name: 'alpha'},
+				{id: 'abd456', name: 'alpine'},
+				{id: 'evil1', name: 'evil\u001B[2J'},
+				{id: 'two1', name: 'twin'},
+				{id: 'two2', name: 'twin'},
 			],
 			0,
 		);
 		state.writes.trackJob('abc123', 'job-9');
 		const complete = (input: string) => completePalette(input, 'endpoints', false, state.store.getState());
 		expect(complete('po')).toBe('pods ');
-		expect(complete('job a')).toBe('job ab');
-		expect(complete('job abc')).toBe('job abc123 ');
+		expect(complete('job a')).toBe('job alp');
+		expect(complete('job alph')).toBe('job alpha ');
+		expect(complete('job alpha j')).toBe('job alpha job-9 ');
 		expect(complete('job abc123 j')).toBe('job abc123 job-9 ');
 		expect(complete('zzz')).toBe('zzz');
+		expect(paletteCompletion('run ', 'endpoints', false, state.store.getState()).candidates).toEqual(['alpha', 'alpine', 'evil1', 'two1', 'two2']);
+	});
+
+	test('Tab again goes round the candidates, Shift-Tab back; one candidate is completed with a space', () => {
+		const state = testStore();
+		const completion = (input: string) => () => paletteCompletion(input, 'endpoints', false, state.store.getState());
+		let tab = tabPalette('p', undefined, completion('p'));
+		expect(tab).toEqual({input: 'pods', cycle: {head: '', candidates: ['pods', 'profile'], index: 0}});
+		tab = tabPalette(tab.input, tab.cycle, completion(tab.input));
+		expect(tab.input).toBe('profile');
+		tab = tabPalette(tab.input, tab.cycle, completion(tab.input));
+		expect(tab.input).toBe('pods');
+		expect(tabPalette(tab.input, tab.cycle, completion(tab.input), -1).input).toBe('profile');
+		expect(tabPalette('p', undefined, completion('p'), -1).input).toBe('profile');
+		expect(tabPalette('he', undefined, completion('he'))).toEqual({input: 'help '});
 	});
 });

@@ -149,7 +149,7 @@ describe('Pods pane', () => {
 		expect(frame).not.toMatch(/pod-0{4}/);
 	});
 
-	test('the filter finds pods by what their rows do not show (image, id) and by GPU; ! inverts', async () => {
+	test('the filter finds pods by the fields their rows show (name, GPU, status), not by the id or image it hides; ^ starts a field; ! inverts', async () => {
 		const store = testStore();
 		store.writes.setPods(
 			[
@@ -164,14 +164,19 @@ describe('Pods pane', () => {
 			return lastFrame()!;
 		};
 
-		for (const filter of ['axolotl', 'A1', 'h100']) {
+		for (const filter of ['train', 'h100', '^tr', 'starting']) {
 			const frame = await shown(filter);
 			expect(frame, filter).toMatch(/Pods \(1\/2\)/);
 			expect(frame, filter).toMatch(/trainer/);
 			expect(frame, filter).not.toMatch(/notebook/);
 		}
 
-		const inverted = await shown('!pytorch');
+		// The image and the id are not on screen: they find nothing. A field's text never runs into the next one's.
+		for (const filter of ['axolotl', 'a1', 'pytorch', 'er.*A40', '^100']) {
+			expect(await shown(filter), filter).toMatch(/Pods \(0\/2\)/);
+		}
+
+		const inverted = await shown('!exited');
 		expect(inverted).toMatch(/trainer/);
 		expect(inverted).not.toMatch(/notebook/);
 		expect(await shown('!')).toMatch(/Pods \(2\)/);

@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {filterMatcher} from '../../source/view-state/filter-matcher.js';
+import {filterMatcher, filterProblem} from '../../source/view-state/filter-matcher.js';
 import {selectedIndex, viewReducer} from '../../source/view-state/view-reducer.js';
 import {confirmationMatches, initialViewState, type ConfirmOverlay} from '../../source/view-state/view-state.js';
 
@@ -78,11 +78,31 @@ describe('view state', () => {
 		expect(viewReducer(start, {type: 'back'})).toBe(start);
 	});
 
-	test('filters are case-insensitive regexes, ! inverts, a broken regex matches as text', () => {
+	test('filters are case-insensitive regexes over fields one a line, ! inverts, a broken regex matches as text', () => {
 		expect(filterMatcher('LL.ma')('llama')).toBe(true);
 		expect(filterMatcher('!llama')('llama')).toBe(false);
 		expect(filterMatcher('!llama')('sdxl')).toBe(true);
 		expect(filterMatcher('[unclosed')('x [unclosed y')).toBe(true);
 		expect(filterMatcher('')('anything')).toBe(true);
+		expect(filterMatcher('^h100')('trainer\nH100 SXM')).toBe(true);
+		expect(filterMatcher('er.*h')('trainer\nH100 SXM')).toBe(false);
+		expect(filterProblem('l.*a')).toBeUndefined();
+		expect(filterProblem('!(a')).toBe('Unterminated group');
+	});
+
+	test('the filter applies as it is typed; text that is not a regex keeps the last filter; Enter keeps it, Esc clears it', () => {
+		let state = viewReducer(start, {type: 'move', by: 2, keys: ['a', 'b', 'c']});
+		state = viewReducer(state, {type: 'open-overlay', overlay: 'filter'});
+		state = viewReducer(state, {type: 'input', input: 'll'});
+		expect(state.filter.endpoints).toBe('ll');
+		expect(state.selected.endpoints).toEqual({key: undefined, index: 0});
+		state = viewReducer(state, {type: 'input', input: 'll['});
+		expect(state.filter.endpoints).toBe('ll');
+		expect(state.overlay).toEqual({type: 'filter', input: 'll['});
+		state = viewReducer(state, {type: 'apply-filter'});
+		expect(state.overlay.type).toBe('none');
+		expect(state.filter.endpoints).toBe('ll');
+		state = viewReducer(viewReducer(state, {type: 'open-overlay', overlay: 'filter'}), {type: 'input', input: 'llx'});
+		expect(viewReducer(state, {type: 'clear-filter'}).filter.endpoints).toBe('');
 	});
 });
