@@ -18,14 +18,25 @@ const runtimeDependencies = ['libsql'];
 
 /**
 V8 tuned for a long-lived TUI on a shared jump host, each measured by `npm run bench` (1,000 endpoints,
-10,000 pods): smaller young and old generations (V8's defaults are sized for a server);
-no Wasm tier-up, so Yoga's layout code stays on the baseline compiler (optimising it at start was a
-35 MB spike in peak RSS, and layout is a small share of a frame); no memory reducer, whose extra full
-collections in every quiet moment were a third of the idle CPU at 10,000 pods. The shebang is lost
+10,000 pods): smaller young and old generations (V8's defaults are sized for a server: without
+`--max-old-space-size=256` RSS was 186 MB rather than 164 on Node 24); no memory reducer, whose extra full
+collections in every quiet moment were a third of the idle CPU at 10,000 pods on Node 20. (`--no-wasm-tier-up` was
+here for a 35 MB spike of Yoga's optimising compile at start: on Node 24 the peak was 168 MB with tier-up, 165 without,
+so it went.) The shebang is lost
 when podtop is started as `node dist/bundle/podtop.js`, by a busybox env without -S or by npm's
 Windows shim: the readme says which of them NODE_OPTIONS takes (the two sizes) and how to give the rest.
+On Node 24, at 500 endpoints + 2,000 pods (side by side, one simulator): semi-spaces of 2 MB rather than 4
+(V8 13 no longer shrinks the young generation in quiet times, so it stayed at its largest) took 3.5 MB of RSS.
 */
-export const nodeFlags = '--max-semi-space-size=4 --max-old-space-size=256 --no-wasm-tier-up --no-wasm-dynamic-tiering --no-memory-reducer';
+export const nodeFlags = '--max-semi-space-size=2 --max-old-space-size=256 --no-memory-reducer';
+/**
+One malloc arena for the whole process (glibc's; other C libraries ignore it). On Node 24 V8's four helper
+threads each got an arena of their own and kept what their compiles and marking had freed: 14 MB of arenas
+beside the main one's 11 at 500 endpoints + 2,000 pods, against 6 on Node 20. With one arena, 16 MB in all:
+RSS 136 → 126 MB (with 2 MB semi-spaces 136 → 123). Set by `env -S` in the shebang, as it must be
+before the process starts.
+*/
+export const nodeEnvironment = 'MALLOC_ARENA_MAX=1';
 /**
 Start-up costs of dependencies that podtop does not need, left out of the bundle. Each patch names
 the file, the exact text it replaces and why; a dependency whose file no longer has that text fails
@@ -102,7 +113,7 @@ const {metafile} = await build({
 	plugins: [leanStartup],
 	define: {'process.env.NODE_ENV': '"production"'},
 	banner: {
-		js: `#!/usr/bin/env -S node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,
+		js: `#!/usr/bin/env -S ${nodeEnvironment} node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,
 	},
 	logLevel: 'warning',
 	metafile: true,

@@ -147,12 +147,11 @@ export class Scheduler {
 		}
 
 		const now = this.#now();
-		// forEach, not `for…of`: every second over a budget per endpoint, an iterator's object a step was garbage.
 		let moved = false;
-		// eslint-disable-next-line unicorn/no-array-for-each -- see above
-		this.#budgets.forEach(budget => {
+		for (const budget of this.#budgets.values()) {
 			moved ||= budget.movedFrom(published[budget.key], now);
-		});
+		}
+
 		return moved;
 	}
 

@@ -21,10 +21,8 @@ export class ColumnWidths {
 
 	add(row: Row): void {
 		const widths = rowWidths(row, this.#measured);
-		// eslint-disable-next-line unicorn/no-for-loop -- for-of over entries() made a pair per cell, per row made
-		for (let index = 0; index < widths.length; index++) {
+		for (const [index, width] of widths.entries()) {
 			const counts = this.#counts[index]!;
-			const width = widths[index]!;
 			counts.set(width, (counts.get(width) ?? 0) + 1);
 		}
 	}
@@ -32,10 +30,8 @@ export class ColumnWidths {
 	/** Takes out a row that was added. */
 	remove(row: Row): void {
 		const widths = rowWidths(row, this.#measured);
-		// eslint-disable-next-line unicorn/no-for-loop -- for-of over entries() made a pair per cell, per row made
-		for (let index = 0; index < widths.length; index++) {
+		for (const [index, width] of widths.entries()) {
 			const counts = this.#counts[index]!;
-			const width = widths[index]!;
 			const count = (counts.get(width) ?? 0) - 1;
 			if (count > 0) {
 				counts.set(width, count);

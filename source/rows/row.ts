@@ -45,9 +45,7 @@ function raiseTo(widths: number[], row: Row): void {
 	}
 
 	const {cells} = row;
-	// eslint-disable-next-line unicorn/no-for-loop -- for-of over entries() made a pair per cell, per row made
-	for (let index = 0; index < cells.length; index++) {
-		const {length} = cells[index]!;
+	for (const [index, {length}] of cells.entries()) {
 		if (length > (widths[index] ?? 0)) {
 			widths[index] = length;
 		}

@@ -25,10 +25,7 @@ export function mergeRecords<R extends {readonly id: string}, S extends {readonl
 	// Made at its length: pushed one by one, a list of 10,000 is copied as it grows.
 	// eslint-disable-next-line unicorn/no-new-array -- see above
 	const states = new Array<S>(records.length);
-	// By index: run a few times a minute, this stays unoptimised, where `for…of` makes an object a step.
-	// eslint-disable-next-line unicorn/no-for-loop -- see above
-	for (let index = 0; index < records.length; index++) {
-		const record = records[index]!;
+	for (const [index, record] of records.entries()) {
 		const previous = collection.byId[record.id];
 		let state: S;
 		if (previous && shareEqual(previous.record, record)) {
