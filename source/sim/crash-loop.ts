@@ -1,7 +1,7 @@
 import type {SimClock} from './clock.js';
 import {crashLines, type CrashCause} from './logs/crash-causes.js';
 import type {Random} from './random.js';
-import type {SimWorker} from './worker-pool.js';
+import type {SimWorker} from './sim-worker.js';
 
 /** Restarts before the service gives up on a worker and places a new one (which crashes the same way). */
 export const restartsBeforeReplacing = 3;

@@ -8,7 +8,8 @@ import type {CrashCause} from './logs/crash-causes.js';
 import {isQueueFull} from './rate-table.js';
 import {ReleaseHistory} from './releases.js';
 import {splitOutput} from './stream-chunks.js';
-import {WorkerPool, type SimWorker} from './worker-pool.js';
+import type {SimWorker} from './sim-worker.js';
+import {WorkerPool} from './worker-pool.js';
 import {workerHandlers} from './workers/index.js';
 
 const minute = 60_000;

@@ -1,4 +1,4 @@
-import type {SimClock, SimTimer} from './clock.js';
+import type {SimClock} from './clock.js';
 import {crashLoop} from './crash-loop.js';
 import {imageOf, type EndpointSpec} from './endpoint-spec.js';
 import {createWorkerId} from './ids.js';
@@ -6,33 +6,8 @@ import type {CrashCause} from './logs/crash-causes.js';
 import {LogRing} from './logs/log-ring.js';
 import {WorkerJournal} from './logs/worker-journal.js';
 import type {Random} from './random.js';
+import {workerStates, type SimWorker, type WorkerState} from './sim-worker.js';
 import {placeWorker} from './worker-placement.js';
-
-/** `crashing`: a container that dies and restarts (the fault `crash-loop`); the service shows it as `shownAs`. */
-export const workerStates = ['initializing', 'idle', 'running', 'throttled', 'unhealthy', 'crashing'] as const;
-export type WorkerState = (typeof workerStates)[number];
-
-export type SimWorker = {
-	readonly id: string;
-	state: WorkerState;
-	/** Simulated time the worker entered its state. */
-	since: number;
-	jobId?: string;
-	timer?: SimTimer;
-	/** The endpoint version (release) it was started on: older than the endpoint's is stale. */
-	readonly version: number;
-	readonly image: string;
-	/** Where it runs, once placed (a throttled worker waits for a GPU). */
-	gpuTypeId?: string;
-	dataCenterId?: string;
-	/** When its container last started (simulated ms); a crash-looping worker's restarts reset it. */
-	startedAt?: number;
-	restarts: number;
-	/** A crash-looping worker's status as the service reports it. */
-	shownAs?: 'running' | 'throttled';
-	/** Its system and container lines; closed when it goes. */
-	readonly logs: LogRing;
-};
 
 /** What the queue asks of the scaler. Low-priority jobs are not counted: they never trigger scaling. */
 export type Demand = {

@@ -1,7 +1,7 @@
 import type {Endpoint} from '../endpoint.js';
 import {parseLogQuery} from '../logs/log-query.js';
 import {streamLog} from '../logs/log-stream.js';
-import type {SimWorker} from '../worker-pool.js';
+import type {SimWorker} from '../sim-worker.js';
 import {accountEndpoint} from './endpoint-routes.js';
 import {RestError} from './rest-error.js';
 import {eventStream, ok, type RestRoute} from './router.js';
