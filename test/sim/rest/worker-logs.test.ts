@@ -97,3 +97,16 @@ describe('the crash-loop fault', () => {
 		expect(next.isStale).toBe(false);
 	});
 });
+
+test('the demo fleet has one crash-looping endpoint: RUNNING or THROTTLED, unhealthy 0, and its log says why', async () => {
+	const sim = await startRestSim({speed: 20});
+	const broken = sim.endpoints.find(endpoint => endpoint.name === 'llava-next-34b')!;
+	expect(sim.endpoints.filter(endpoint => endpoint.crashLoop)).toEqual([broken]);
+	const worker = await waitFor(async () => (await sim.rest('GET', `/v2/serverless/${broken.id}/workers`)).body.workers.find((each: any) => each.gpuTypeId));
+	const stream = await openLogStream(sim, `/v2/serverless/${broken.id}/workers/${worker.id}/logs?tail=5000`);
+	await stream.takeUntil(event => event.data.line.startsWith('OSError: [Errno 28] No space left on device'));
+	stream.close();
+	const {body} = await sim.rest('GET', `/v2/serverless/${broken.id}/workers`);
+	expect(body.workers.every((each: any) => ['RUNNING', 'THROTTLED', 'INITIALIZING'].includes(each.status))).toBe(true);
+	expect((await sim.health(broken.id)).workers.unhealthy).toBe(0);
+});
