@@ -134,7 +134,7 @@ export const commandFlags = {
 		speed: {type: 'number', default: 1},
 		rateLimitScale: {type: 'number', default: 1},
 		workerAllowance: {type: 'number', default: 50},
-		endpoints: {type: 'number', default: 8},
+		endpoints: {type: 'number', default: 9},
 		pods: {type: 'number', default: 12},
 		graphqlRate: {type: 'number', default: 5},
 		v2Quota: {type: 'string', default: '60/3000/50000'},

@@ -36,7 +36,7 @@ export const simHelp = `
 	  --worker-allowance   Requests per 10 s each running worker adds
 	                       to an endpoint's limits                     [default: 50]
 	  --endpoints          Number of account endpoints in the fleet,
-	                       up to 1000                                  [default: 8]
+	                       up to 1000                                  [default: 9]
 	  --pods               Number of pods in the fleet, up to 10000    [default: 12]
 	  --graphql-rate       GraphQL requests per second per key; 429
 	                       above it                                    [default: 5]

@@ -1,3 +1,4 @@
+import type {CrashCause} from './logs/crash-causes.js';
 import type {WorkerKind} from './workers/index.js';
 
 export type ScalerType = 'QUEUE_DELAY' | 'REQUEST_COUNT';
@@ -50,6 +51,8 @@ export type EndpointSpec = {
 	readonly priorityFlashBoot?: boolean;
 	/** REST v2 only: preferred data centers (their countries are `locations`). */
 	readonly dataCenterIds?: readonly string[];
+	/** Simulator only: its containers die at start, for this reason (a broken release; the demo has one). */
+	readonly crashLoop?: CrashCause;
 };
 
 export const endpointDefaults = {
@@ -86,3 +89,6 @@ export function toEndpointSpec(input: EndpointSpecInput): EndpointSpec {
 
 	return spec;
 }
+
+/** The container image an endpoint's workers run: its own (REST v2), or its template's (GraphQL). */
+export const imageOf = (spec: EndpointSpec) => spec.image ?? `runpod/${spec.templateId}:latest`;

@@ -4,9 +4,12 @@ import {createJobId} from './ids.js';
 import {createJob, isTerminal, notifyWaiters, resetForRetry, type Job, type TerminalStatus} from './job.js';
 import type {JobRequest} from './job-request.js';
 import type {Random} from './random.js';
+import type {CrashCause} from './logs/crash-causes.js';
 import {isQueueFull} from './rate-table.js';
+import {ReleaseHistory} from './releases.js';
 import {splitOutput} from './stream-chunks.js';
-import {WorkerPool, type SimWorker} from './worker-pool.js';
+import type {SimWorker} from './sim-worker.js';
+import {WorkerPool} from './worker-pool.js';
 import {workerHandlers} from './workers/index.js';
 
 const minute = 60_000;
@@ -22,6 +25,8 @@ type EndpointOptions = {
 	readonly onTerminal: (job: Job) => void;
 	/** Start as if it had been serving for hours: warm workers, lifetime counters. */
 	readonly warm?: boolean;
+	/** An injected `crash-loop` fault for this endpoint, if any (the spec's own `crashLoop` comes first). */
+	readonly crashCause?: () => CrashCause | undefined;
 };
 
 type Outcome = {readonly output?: unknown; readonly error?: string; readonly retries?: number};
@@ -30,6 +35,8 @@ type Outcome = {readonly output?: unknown; readonly error?: string; readonly ret
 export class Endpoint {
 	spec: EndpointSpec;
 	readonly counters = {completed: 0, failed: 0, retried: 0};
+	/** Its releases, newest first (REST v2 `/releases`). */
+	readonly releases: ReleaseHistory;
 	readonly #options: EndpointOptions;
 	readonly #jobs = new Map<string, Job>();
 	#queue: Job[] = [];
@@ -41,6 +48,7 @@ export class Endpoint {
 	constructor(options: EndpointOptions) {
 		this.#options = options;
 		this.spec = options.spec;
+		this.releases = new ReleaseHistory(options.spec, options.random.fork('releases'));
 		this.#pool = new WorkerPool({
 			clock: options.clock,
 			random: options.random.fork('workers'),
@@ -48,6 +56,7 @@ export class Endpoint {
 			onChange: () => {
 				this.#schedule();
 			},
+			crashCause: () => this.spec.crashLoop ?? options.crashCause?.(),
 		});
 		if (options.warm) {
 			const hours = options.random.between(2, 40);
@@ -149,14 +158,21 @@ export class Endpoint {
 		return purged.length;
 	}
 
-	/** `/health`: job counters (completed, failed, retried cumulative) and the six worker states. */
+	/** `/health`: job counters (completed, failed, retried cumulative) and the six worker states (a crash-looping worker as the service shows it). */
 	health(): {jobs: Record<string, number>; workers: Record<string, number>} {
 		const counts = this.#pool.counts();
+		const inProgress = counts.running;
+		for (const worker of this.#pool.workers) {
+			if (worker.state === 'crashing') {
+				counts[worker.shownAs ?? 'running']++;
+			}
+		}
+
 		return {
 			jobs: {
 				completed: this.counters.completed,
 				failed: this.counters.failed,
-				inProgress: counts.running,
+				inProgress,
 				inQueue: this.#queue.length,
 				retried: this.counters.retried,
 			},
@@ -173,6 +189,7 @@ export class Endpoint {
 
 	/** Replaces the spec (a GraphQL save) and rescales to it. */
 	update(spec: EndpointSpec): void {
+		this.releases.record(this.spec, spec, this.#options.clock.now());
 		this.spec = spec;
 		this.#pool.rescale();
 		this.#schedule();
@@ -239,6 +256,7 @@ export class Endpoint {
 		job.status = 'IN_PROGRESS';
 		job.startedAt = clock.now();
 		job.workerId = worker.id;
+		this.#pool.journal.jobStarted(worker, job, job.startedAt);
 		const live = () => job.status === 'IN_PROGRESS' && job.workerId === worker.id && this.#jobs.has(job.id);
 		const stopHandler = workerHandlers[this.spec.worker](job.input, {
 			clock,
@@ -284,6 +302,13 @@ export class Endpoint {
 	#finish(job: Job, status: TerminalStatus, outcome: Outcome): void {
 		const now = this.#options.clock.now();
 		const wasRunning = job.status === 'IN_PROGRESS';
+		const worker = wasRunning && job.workerId !== undefined ? this.#pool.get(job.workerId) : undefined;
+		// Before the worker is released: a stale one goes then, and its log with it.
+		if (worker) {
+			const error = status === 'FAILED' ? (outcome.error ?? 'Job failed') : undefined;
+			this.#pool.journal.jobEnded(worker, {id: job.id, status, error, timeoutMs: job.policy.executionTimeout}, now);
+		}
+
 		this.#stop(job);
 		job.status = status;
 		job.finishedAt = now;

@@ -1,3 +1,5 @@
+import {crashCauses, isCrashCause, type CrashCause} from './logs/crash-causes.js';
+
 /**
 What an injected fault does to a request:
 - `status`: answers with that HTTP status (and `Retry-After` when given) instead of serving it;
@@ -7,8 +9,11 @@ What an injected fault does to a request:
 - `truncated`: answers 200 promising more bytes than it sends, then drops the connection;
 - `latency`: holds the request `delayMs` (+ up to `jitterMs`), then serves it normally;
 - `slow-body`: serves it normally, but trickles the body out over `delayMs`.
+And one that acts on the fleet, not on requests, until cleared:
+- `crash-loop`: the endpoint's containers die at start (`cause`: `disk-full`, `oom`, `import-error`), while the
+  service still shows its workers RUNNING or THROTTLED and none unhealthy.
 */
-export const faultKinds = ['status', 'reset', 'malformed', 'truncated', 'latency', 'slow-body', 'edge'] as const;
+export const faultKinds = ['status', 'reset', 'malformed', 'truncated', 'latency', 'slow-body', 'edge', 'crash-loop'] as const;
 export type FaultKind = (typeof faultKinds)[number];
 
 /** A failure injected with `podtop sim --faults` or `POST /__sim/faults`, for tests of how clients cope. */
@@ -26,6 +31,8 @@ export type Fault = {
 	readonly delayMs?: number;
 	/** Up to this many more milliseconds, at random. */
 	readonly jitterMs?: number;
+	/** For `crash-loop`: why the containers die. */
+	readonly cause?: CrashCause;
 	/** The share of matching requests it hits (0–1); every one when absent. */
 	readonly share?: number;
 	/** How many more requests it hits; without a count, a fault with a share lasts until cleared, one without hits once. */
@@ -44,7 +51,8 @@ export class FaultInjector {
 
 	add(spec: FaultSpec): void {
 		const {count, ...rest} = spec;
-		this.#faults.push({...rest, remaining: count ?? (spec.share === undefined ? 1 : Number.POSITIVE_INFINITY)});
+		const lasting = spec.share !== undefined || spec.kind === 'crash-loop';
+		this.#faults.push({...rest, remaining: count ?? (lasting ? Number.POSITIVE_INFINITY : 1)});
 	}
 
 	clear(): void {
@@ -59,6 +67,7 @@ export class FaultInjector {
 	take(operation: string, endpoint?: string): Fault | undefined {
 		const fault = this.#faults.find(
 			candidate =>
+				candidate.kind !== 'crash-loop' &&
 				candidate.remaining > 0 &&
 				(candidate.operation === undefined || candidate.operation === operation || operation.startsWith(`${candidate.operation}:`)) &&
 				(candidate.endpoint === undefined || candidate.endpoint === endpoint),
@@ -70,6 +79,11 @@ export class FaultInjector {
 		fault.remaining--;
 		this.#faults = this.#faults.filter(candidate => candidate.remaining > 0);
 		return fault;
+	}
+
+	/** Why this endpoint's containers crash, while a `crash-loop` fault for it (or for every endpoint) is in force. */
+	crashCauseOf(endpoint: string): CrashCause | undefined {
+		return this.#faults.find(fault => fault.kind === 'crash-loop' && (fault.endpoint === undefined || fault.endpoint === endpoint))?.cause;
 	}
 
 	/** The hold before a fault acts: its delay plus its jitter. */
@@ -86,7 +100,7 @@ export function parseFault(body: unknown): FaultSpec | string {
 		return 'a fault is a JSON object such as {"kind": "status", "status": 503, "share": 0.1}';
 	}
 
-	const {kind, operation, endpoint, status, retryAfter, delayMs, jitterMs, share, count} = body;
+	const {kind, operation, endpoint, status, retryAfter, delayMs, jitterMs, share, count, cause} = body;
 	const resolved = kind ?? (status === undefined ? (delayMs === undefined ? undefined : 'latency') : 'status');
 	if (typeof resolved !== 'string' || !(faultKinds as readonly string[]).includes(resolved)) {
 		return `kind must be one of ${faultKinds.join(', ')}`;
@@ -105,6 +119,10 @@ export function parseFault(body: unknown): FaultSpec | string {
 		if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
 			return `${name} must be a non-negative number`;
 		}
+	}
+
+	if (resolved === 'crash-loop' && cause !== undefined && !isCrashCause(cause)) {
+		return `cause must be one of ${crashCauses.join(', ')}`;
 	}
 
 	if (share !== undefined && (typeof share !== 'number' || share < 0 || share > 1)) {
@@ -130,6 +148,7 @@ export function parseFault(body: unknown): FaultSpec | string {
 		...(jitterMs === undefined ? {} : {jitterMs: jitterMs as number}),
 		...(share === undefined ? {} : {share}),
 		...(count === undefined ? {} : {count: count as number}),
+		...(resolved === 'crash-loop' ? {cause: (cause as CrashCause | undefined) ?? 'disk-full'} : {}),
 	};
 }
 

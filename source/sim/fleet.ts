@@ -104,6 +104,36 @@ const templates: readonly Template[] = [
 	},
 ];
 
+/**
+A broken release, so a new user meets the diagnosis at once: its 34B model does not fit the container disk, so
+every container dies as it downloads (`No space left on device`) and restarts, while the service shows the
+workers RUNNING or THROTTLED and none unhealthy, and its queue waits.
+*/
+const crashLooping: Template = {
+	name: 'llava-next-34b',
+	gpuIds: 'AMPERE_48,ADA_48_PRO',
+	templateId: 'llava-next-34b',
+	env: [{key: 'MODEL_NAME', value: 'llava-hf/llava-v1.6-34b-hf'}],
+	worker: 'text-generation',
+	workersMin: 1,
+	workersMax: 2,
+	idleTimeout: 30,
+	loadPerMinute: 2,
+	crashLoop: 'disk-full',
+};
+
+/** The curated demo set; larger fleets repeat the healthy templates after it. */
+const curated: readonly Template[] = [...templates, crashLooping];
+
+function templateAt(index: number): {template: Template; round: number} {
+	if (index < curated.length) {
+		return {template: curated[index]!, round: 0};
+	}
+
+	const healthy = index - curated.length + templates.length;
+	return {template: templates[healthy % templates.length]!, round: Math.floor(healthy / templates.length)};
+}
+
 /** The public image models, callable by their slug. */
 export const publicModelEndpoints: readonly EndpointSpec[] = [
 	toEndpointSpec({
@@ -131,13 +161,12 @@ export const publicModelEndpoints: readonly EndpointSpec[] = [
 ];
 
 /**
-The account's endpoints for a seed: the curated demo set first, then (for `count` above it) more
-endpoints cycling through the same behaviours, for benchmarks of large fleets.
+The account's endpoints for a seed: the curated demo set first (9), then (for `count` above it) more
+endpoints cycling through the healthy behaviours, for benchmarks of large fleets.
 */
-export function createDemoEndpoints(random: Random, count = templates.length): EndpointSpec[] {
+export function createDemoEndpoints(random: Random, count = curated.length): EndpointSpec[] {
 	return Array.from({length: count}, (_, index) => {
-		const template = templates[index % templates.length]!;
-		const round = Math.floor(index / templates.length);
+		const {template, round} = templateAt(index);
 		return toEndpointSpec({
 			...template,
 			id: createEndpointId(random),

@@ -87,6 +87,7 @@ export class Simulator {
 			random: this.random.fork(`endpoint:${spec.id}`),
 			baseUrl: () => this.baseUrl,
 			warm,
+			crashCause: () => this.faults.crashCauseOf(spec.id),
 			onTerminal: job => {
 				this.#webhooks.send(job);
 			},

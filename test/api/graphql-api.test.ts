@@ -28,7 +28,7 @@ const caught = async (promise: Promise<unknown>) => caughtError(promise, sim.api
 describe('GraphQL client: every operation against the simulator', () => {
 	test('endpoints, pods, pod, gpuTypes', async () => {
 		const endpoints = await api.endpoints();
-		expect(endpoints).toHaveLength(8);
+		expect(endpoints).toHaveLength(9);
 		expect(endpoints[0]).toMatchObject({id: expect.any(String), workersMax: expect.any(Number)});
 		const pods = await api.pods();
 		expect(pods).toHaveLength(12);

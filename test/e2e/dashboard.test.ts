@@ -16,7 +16,7 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 		// The first frame, before any figure: it says the demo's past is being simulated (or, on a fast machine, that it is).
 		let screen = await session.waitFor(/podtop +DEMO +(?:simulating the past 2h…|past 2h simulated) +127\.0\.0\.1:\d+ │ key ••••[\dA-F]{4}/);
 		// The first figures once the simulator has run its past and reached now (seconds; longer on a loaded machine).
-		screen = await session.waitFor(/Endpoints \(8\)[\s\S]*llama-3-8b-instruct-vllm +\d+ +\d+ +\d+/, 60_000);
+		screen = await session.waitFor(/Endpoints \(9\)[\s\S]*llama-3-8b-instruct-vllm +\d+ +\d+ +\d+/, 60_000);
 		// Then the past is recorded: two hours of history are there, and the header says they are simulated.
 		screen = await session.waitFor(/podtop +DEMO +past 2h simulated +127\.0\.0\.1/, 60_000);
 		expect(screen).toMatch(/NAME▲ +RUN IDLE INIT THR UNH MIN-MAX QUEUE PROG +DONE +FAIL RETRY +RATE FAIL% QUEUE TREND +ETA/);
@@ -32,20 +32,20 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 		expect(screen).toMatch(/H100 SXM +80G +\$2\.99 +\$2\.69 +\$\d/);
 
 		session.send('1');
-		await session.waitFor(/Endpoints \(8\)/);
+		await session.waitFor(/Endpoints \(9\)/);
 		session.send('/');
 		session.type('llama');
 		session.send('Enter');
-		screen = await session.waitFor(/Endpoints \(1\/8\) \/llama/);
+		screen = await session.waitFor(/Endpoints \(1\/9\) \/llama/);
 		expect(screen).not.toMatch(/sdxl-turbo/);
 		session.send('Escape');
-		await session.waitFor(/Endpoints \(8\)/);
+		await session.waitFor(/Endpoints \(9\)/);
 
 		session.send('?');
 		await session.waitFor(/Keys: Endpoints \(Esc or \? to close\)/);
 		session.send('Escape');
 		// Esc and ':' read together would be Alt-: (a busy machine batches them): the help closes first.
-		await session.waitFor(/Endpoints \(8\) · 1h +Enter details/);
+		await session.waitFor(/Endpoints \(9\) · 1h +Enter details/);
 		session.send(':');
 		session.type('pods');
 		session.send('Enter');
@@ -53,11 +53,11 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 
 		// Into an endpoint, send a test job, follow its stream as it arrives.
 		session.send('1');
-		await session.waitFor(/Endpoints \(8\)/);
+		await session.waitFor(/Endpoints \(9\)/);
 		session.send('/');
 		session.type('llama');
 		session.send('Enter');
-		await session.waitFor(/Endpoints \(1\/8\)/);
+		await session.waitFor(/Endpoints \(1\/9\)/);
 		session.send('Enter');
 		await session.waitFor(/llama-3-8b-instruct-vllm \([a-z\d]{14}\)[\s\S]*pools ADA_24,AMPERE_24/);
 		session.send('t');
@@ -85,7 +85,7 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 	test('80×24: the compact layout, and the frame never grows past the screen', async () => {
 		session = new TmuxSession(80, 24, shortPast);
 		// The first figures come once the simulator has run its hour of past (seconds; longer on a loaded machine).
-		const screen = await session.waitFor(/Endpoints \(8\)[\s\S]*llama-3-8b-ins\S* +\d+\/5/, 60_000);
+		const screen = await session.waitFor(/Endpoints \(9\)[\s\S]*llama-3-8b-ins\S* +\d+\/5/, 60_000);
 		expect(screen).toMatch(/NAME▲ +WORKERS +QUEUE PROG +RATE FAIL% TREND +ETA/);
 		session.send('Tab');
 		await session.waitFor(/NAME +GPU +ST▲ +PER GPU +UTIL +CPU +\$\/HR/);
@@ -105,27 +105,27 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 
 	test('SIGTERM restores the terminal too', async () => {
 		session = new TmuxSession(100, 30, shortPast);
-		await session.waitFor(/Endpoints \(8\)/);
+		await session.waitFor(/Endpoints \(9\)/);
 		const pid = session.podtopPid();
 		expect(pid).toBeGreaterThan(0);
 		process.kill(pid!, 'SIGTERM');
 		const screen = await session.waitFor(/PODTOP-EXIT 0/);
 		expect(screen).toMatch(/BEFORE-PODTOP/);
-		expect(screen).not.toMatch(/Endpoints \(8\)/);
+		expect(screen).not.toMatch(/Endpoints \(9\)/);
 	}, 30_000);
 
 	test('SIGINT from another process (kill -INT, a supervisor) restores the terminal as well', async () => {
 		session = new TmuxSession(100, 30, shortPast);
-		await session.waitFor(/Endpoints \(8\)/);
+		await session.waitFor(/Endpoints \(9\)/);
 		process.kill(session.podtopPid()!, 'SIGINT');
 		const screen = await session.waitFor(/PODTOP-EXIT \d+/);
 		expect(screen).toMatch(/BEFORE-PODTOP/);
-		expect(screen).not.toMatch(/Endpoints \(8\)/);
+		expect(screen).not.toMatch(/Endpoints \(9\)/);
 	}, 30_000);
 
 	test('--read-only: the header says so, write keys are gone from the keys and the help', async () => {
 		session = new TmuxSession(120, 40, ['--read-only', ...shortPast]);
-		let screen = await session.waitFor(/Endpoints \(8\)/);
+		let screen = await session.waitFor(/Endpoints \(9\)/);
 		expect(screen).toMatch(/podtop +DEMO +READ-ONLY/);
 		session.send('t');
 		session.send('P');
@@ -148,7 +148,7 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 		const screen = await session.waitFor(/Job nosuchjob on nosuchendpoint[\s\S]*not found/, 60_000);
 		expect(screen).not.toMatch(/[█░●○▁▂▃▄▅▆▇]/);
 		session.send('Escape');
-		await session.waitFor(/Endpoints \(8\)/);
+		await session.waitFor(/Endpoints \(9\)/);
 		session.send('q');
 		await session.waitFor(/PODTOP-EXIT 0/);
 	}, 90_000);

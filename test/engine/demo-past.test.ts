@@ -30,7 +30,7 @@ describe("DEMO's history: the simulated past", () => {
 
 		const things = await reader.things();
 		const ofKind = (kind: string) => things.filter(thing => thing.kind === kind);
-		expect(ofKind('endpoint')).toHaveLength(8);
+		expect(ofKind('endpoint')).toHaveLength(9);
 		expect(ofKind('pod')).toHaveLength(12);
 		expect(ofKind('gpu')).toHaveLength(20);
 
@@ -55,7 +55,7 @@ describe("DEMO's history: the simulated past", () => {
 		await vi.waitFor(
 			() => {
 				const {endpoints: live} = engine!.store.getState();
-				expect(live.order).toHaveLength(8);
+				expect(live.order).toHaveLength(9);
 				expect(live.order.every(id => live.byId[id]?.health)).toBe(true);
 			},
 			{timeout: 60_000, interval: 200},

@@ -22,7 +22,7 @@ describe('podtop snapshot', () => {
 		expect(code).toBe(0);
 		const snapshot = JSON.parse(stdout);
 		expect(snapshot.mode).toBe('live');
-		expect(snapshot.endpoints).toHaveLength(8);
+		expect(snapshot.endpoints).toHaveLength(9);
 		expect(snapshot.endpoints[0].health.workers).toHaveProperty('running');
 		expect(snapshot.pods).toHaveLength(12);
 		expect(snapshot.pods.some((pod: {runtime: unknown}) => pod.runtime)).toBe(true);

@@ -183,7 +183,7 @@ describe('GET /__sim/past', () => {
 			}
 
 			// Health every 15 s, pods and GPU types every 30 s, the endpoint list every minute.
-			expect(Object.keys(observation.health)).toHaveLength(8);
+			expect(Object.keys(observation.health)).toHaveLength(9);
 			expect('pods' in observation).toBe(index % 2 === 0);
 			expect('gpuTypes' in observation).toBe(index % 2 === 0);
 			expect('endpoints' in observation).toBe(index % 4 === 0);

@@ -1,7 +1,7 @@
 import type {EndpointSpec, EnvironmentVariable, ScalerType} from '../endpoint-spec.js';
 import {gpuPools, regionCodes} from '../market/gpu-catalogue.js';
 import {ServiceError} from '../service-error.js';
-import type {SimWorker} from '../worker-pool.js';
+import type {SimWorker} from '../sim-worker.js';
 
 export type EndpointInput = {
 	readonly id?: string | null;

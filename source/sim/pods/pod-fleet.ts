@@ -7,6 +7,7 @@ import {messages, ServiceError} from '../service-error.js';
 import {demoPods} from './demo-pods.js';
 import {patternForImage, type LoadPattern} from './load-patterns.js';
 import type {PodCloud, SimPod} from './pod.js';
+import {PodLogs} from './pod-logs.js';
 import {checkGpuCount, validateDeploy, type DeployInput} from './pod-request.js';
 
 /** How often the spot market checks bids against the price (simulated ms). */
@@ -27,6 +28,8 @@ function costPerHour(pod: SimPod, perGpu: number): number {
 
 /** The account's pods: deploy, stop, resume, bid-resume, terminate, and spot interruptions. */
 export class PodFleet {
+	/** Every pod's log (REST v2 `/pods/{id}/logs`). */
+	readonly logs: PodLogs;
 	readonly #pods = new Map<string, SimPod>();
 	readonly #market: Market;
 	readonly #clock: SimClock;
@@ -37,8 +40,12 @@ export class PodFleet {
 		this.#market = options.market;
 		this.#clock = options.clock;
 		this.#random = options.random;
+		this.logs = new PodLogs(options.clock, options.random.fork('pod-logs'), () => this.#pods.values());
 		for (const pod of demoPods(options.count, {random: this.#random, market: this.#market, now: this.#clock.now()})) {
 			this.#pods.set(pod.id, pod);
+			if (pod.startedAt !== undefined) {
+				this.logs.booted(pod, pod.startedAt);
+			}
 		}
 
 		this.#scheduleSpotCheck();
@@ -109,6 +116,7 @@ export class PodFleet {
 		pod.costPerHr = costPerHour(pod, spot ? input.bidPerGpu! : price);
 		pod.createdAt = now;
 		this.#pods.set(pod.id, pod);
+		this.logs.booted(pod, now);
 		return pod;
 	}
 
@@ -157,6 +165,8 @@ export class PodFleet {
 		pod.startedAt = now;
 		pod.lastStatusChange = stamp('Restarted by user', now);
 		pod.version++;
+		this.logs.stopped(pod, 'restart');
+		this.logs.booted(pod, now);
 		return pod;
 	}
 
@@ -168,10 +178,12 @@ export class PodFleet {
 
 		pod.desiredStatus = 'TERMINATED';
 		this.#pods.delete(id);
+		this.logs.terminated(pod);
 	}
 
 	close(): void {
 		this.#spotTimer?.cancel();
+		this.logs.close();
 	}
 
 	#require(id: string): SimPod {
@@ -203,6 +215,7 @@ export class PodFleet {
 		pod.startedAt = now;
 		pod.lastStatusChange = stamp('Resumed by user', now);
 		pod.version++;
+		this.logs.booted(pod, now);
 		return pod;
 	}
 
@@ -212,6 +225,7 @@ export class PodFleet {
 		pod.startedAt = undefined;
 		pod.lastStatusChange = stamp(reason, this.#clock.now());
 		pod.version++;
+		this.logs.stopped(pod, reason);
 	}
 
 	#checkBid(gpuTypeId: string, cloud: PodCloud, bid: number): void {

@@ -1,4 +1,4 @@
-import type {EndpointSpec} from '../endpoint-spec.js';
+import {imageOf, type EndpointSpec} from '../endpoint-spec.js';
 import {dataCenters} from '../market/gpu-catalogue.js';
 
 const list = (value: string) =>
@@ -31,7 +31,7 @@ export function endpointResource(spec: EndpointSpec, baseUrl: string): Record<st
 	return {
 		id: spec.id,
 		name: spec.name,
-		image: spec.image ?? `runpod/${spec.templateId}:latest`,
+		image: imageOf(spec),
 		env: Object.fromEntries(spec.env.map(({key, value}) => [key, value])),
 		type: 'QUEUE',
 		requestUrls: {

@@ -7,7 +7,7 @@ import {RestError} from './rest-error.js';
 import {created, noContent, ok, type RestRoute} from './router.js';
 
 /** One of the account's endpoints (the public model endpoints are not the account's). */
-function accountEndpoint(sim: Simulator, id: string): Endpoint {
+export function accountEndpoint(sim: Simulator, id: string): Endpoint {
 	const endpoint = sim.endpoints.get(id);
 	if (!endpoint || endpoint.spec.public) {
 		throw new RestError(404, `endpoint ${id} not found`);

@@ -1,3 +1,5 @@
+import {parseLogQuery} from '../logs/log-query.js';
+import {streamLog} from '../logs/log-stream.js';
 import type {SimPod} from '../pods/pod.js';
 import type {Simulator} from '../simulator.js';
 import {checkBody} from './body-check.js';
@@ -5,7 +7,7 @@ import {applyPodPatch, deployInputOf} from './pod-input.js';
 import {podResource} from './pod-resource.js';
 import {podActions, podStatus, type PodAction} from './pod-status.js';
 import {invalid, RestError} from './rest-error.js';
-import {created, noContent, ok, type RestRoute} from './router.js';
+import {created, eventStream, noContent, ok, type RestRoute} from './router.js';
 
 const podActionNames: readonly PodAction[] = ['start', 'stop', 'restart', 'terminate'];
 
@@ -47,7 +49,7 @@ function act(sim: Simulator, pod: SimPod, action: PodAction): SimPod | undefined
 	}
 }
 
-/** `/v2/pods`: list (with runtime, one request for all), get, create, PATCH, delete, and `/action`. */
+/** `/v2/pods`: list (with runtime, one request for all), get, create, PATCH, delete, `/action`, and `/logs` (server-sent events). */
 export const podRoutes: readonly RestRoute[] = [
 	{
 		path: '/pods',
@@ -90,6 +92,18 @@ export const podRoutes: readonly RestRoute[] = [
 
 				const after = act(sim, pod, request.action as PodAction);
 				return after ? ok(podResource(after, sim.clock)) : noContent;
+			},
+		},
+	},
+	{
+		path: '/pods/{id}/logs',
+		methods: {
+			GET({sim, params, query, request}) {
+				const pod = requirePod(sim, params.id!);
+				const logQuery = parseLogQuery(query, request.headers['last-event-id'] as string | undefined);
+				return eventStream(response => {
+					streamLog(response, sim.pods.logs.of(pod), logQuery);
+				});
 			},
 		},
 	},

@@ -3,6 +3,7 @@ import type {Simulator} from '../simulator.js';
 import {isValidKey} from '../http/auth.js';
 import {applyFault} from '../http/apply-fault.js';
 import {simUserId} from '../graphql/endpoint-record.js';
+import {sseHeaders} from '../logs/log-stream.js';
 import {sendProblem} from './problem.js';
 import {RestQuery} from './query.js';
 import {readJsonObject} from './read-json.js';
@@ -92,6 +93,12 @@ export async function handleRestRoute(exchange: Exchange): Promise<void> {
 
 		const answer = await serve(sim, match.route, method, match.params, exchange);
 		request.resume();
+		if ('events' in answer) {
+			response.writeHead(200, {...sseHeaders, ...headers});
+			answer.events(response);
+			return;
+		}
+
 		sendAnswer(response, answer.status, 'body' in answer ? answer.body : undefined, headers);
 	} catch (error) {
 		const problem = toRestError(error) ?? new RestError(500, error instanceof Error ? error.message : 'internal error');

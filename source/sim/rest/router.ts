@@ -1,4 +1,4 @@
-import type {IncomingMessage} from 'node:http';
+import type {IncomingMessage, ServerResponse} from 'node:http';
 import type {Simulator} from '../simulator.js';
 import type {RestQuery} from './query.js';
 
@@ -14,8 +14,12 @@ export type RestContext = {
 	readonly body: () => Promise<Record<string, unknown>>;
 };
 
-/** What a route answers: 200 or 201 with a JSON body, or 204 with none. Errors are thrown as `RestError`. */
-export type RestAnswer = {readonly status: 200 | 201; readonly body: unknown} | {readonly status: 204};
+/**
+What a route answers: 200 or 201 with a JSON body, 204 with none, or 200 with server-sent events written by
+`events` once the head (with the rate headers) is sent. Errors are thrown as `RestError`.
+*/
+export type RestAnswer =
+	{readonly status: 200 | 201; readonly body: unknown} | {readonly status: 204} | {readonly status: 200; readonly events: (response: ServerResponse) => void};
 
 export type RestHandler = (context: RestContext) => RestAnswer | Promise<RestAnswer>;
 
@@ -59,3 +63,4 @@ export function matchRoute(routes: readonly RestRoute[], segments: readonly stri
 export const ok = (body: unknown): RestAnswer => ({status: 200, body});
 export const created = (body: unknown): RestAnswer => ({status: 201, body});
 export const noContent: RestAnswer = {status: 204};
+export const eventStream = (events: (response: ServerResponse) => void): RestAnswer => ({status: 200, events});

@@ -3,6 +3,7 @@ import {endpointRoutes} from './endpoint-routes.js';
 import {podRoutes} from './pod-routes.js';
 import type {RestRoute} from './router.js';
 import {stubRoutes} from './stub-routes.js';
+import {workerRoutes} from './worker-routes.js';
 
 /** Every v2 route the simulator serves. */
-export const restRoutes: readonly RestRoute[] = [...podRoutes, ...endpointRoutes, ...catalogRoutes, ...stubRoutes];
+export const restRoutes: readonly RestRoute[] = [...podRoutes, ...endpointRoutes, ...workerRoutes, ...catalogRoutes, ...stubRoutes];

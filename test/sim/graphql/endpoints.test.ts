@@ -16,7 +16,7 @@ const endpointFields =
 describe('endpoints over GraphQL', () => {
 	test("myself lists the account's endpoints (not the public models), serverlessDiscount and pods", async () => {
 		const {myself} = await gqlData(sim, `{ myself { endpoints { ${endpointFields} } serverlessDiscount { discountFactor type expirationDate } pods { id } } }`);
-		expect(myself.endpoints).toHaveLength(8);
+		expect(myself.endpoints).toHaveLength(9);
 		expect(myself.endpoints.map((endpoint: {id: string}) => endpoint.id)).not.toContain('black-forest-labs-flux-1-dev');
 		expect(myself.serverlessDiscount).toEqual({discountFactor: expect.any(Number), type: expect.any(String), expirationDate: expect.any(String)});
 		expect(myself.pods).toHaveLength(12);
