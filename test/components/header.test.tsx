@@ -156,7 +156,7 @@ describe('Header', () => {
 			{name: 'day', remaining: 49_500, limit: 50_000},
 		];
 		state.writes.setBudgets({v2: {key: 'v2', used: 9, allowed: 30, windowMs: 60_000, inFlight: 0, concurrency: 2, windows}});
-		const {lastFrame} = renderWith(state, <Header width={140} freshnessBound='≤5s' readOnly={false} />);
+		const {lastFrame} = renderWith(state, <Header width={140} readOnly={false} />);
 		await tick();
 		expect(lastFrame()).toMatch(/│ v2 41\/60 min · 2\.8k\/3k h +data ≤5s$/m);
 		state.writes.setBudgets({

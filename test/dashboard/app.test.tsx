@@ -97,7 +97,7 @@ describe('App', () => {
 		const state = filledStore();
 		state.writes.trackJob('ep-llm', 'job-1');
 		state.writes.trackJob('ep-llm', 'job-2');
-		const {lastFrame, stdin} = renderWith(state, <App freshnessBound='≤5s' readOnly={false} />);
+		const {lastFrame, stdin} = renderWith(state, <App readOnly={false} />);
 		await frameMatching(lastFrame, /Endpoints \(2\)/);
 		stdin.write(':');
 		await frameMatching(lastFrame, /^commands {2}endpoints {2}pods {2}gpus {2}quit {2}help/m);
@@ -143,7 +143,7 @@ describe('App', () => {
 			],
 			0,
 		);
-		const {lastFrame, stdin} = renderWith(state, <App freshnessBound='≤5s' readOnly={false} />);
+		const {lastFrame, stdin} = renderWith(state, <App readOnly={false} />);
 		await frameMatching(lastFrame, /Endpoints \(3\)/);
 		stdin.write('/');
 		await frameMatching(lastFrame, /^\/ .*in name · regex, ! inverts · Enter keeps · Esc clears/m);
@@ -176,7 +176,7 @@ describe('App', () => {
 	});
 
 	test('the message line is cleared by the next action that goes ahead, and replaced by one that is refused', async () => {
-		const {lastFrame, stdin} = renderWith(filledStore(), <App freshnessBound='≤5s' readOnly={false} />);
+		const {lastFrame, stdin} = renderWith(filledStore(), <App readOnly={false} />);
 		await tick();
 		stdin.write(':frobnicate\r');
 		await frameMatching(lastFrame, /unknown command ":frobnicate"/);
