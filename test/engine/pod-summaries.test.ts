@@ -1,6 +1,7 @@
 import {afterEach, expect, test} from 'vitest';
 import type {Engine} from '../../source/engine/create-engine.js';
 import {defaultCadence} from '../../source/poll/cadence.js';
+// GraphQL's partial reads (summaries of a hidden pane); REST v2 reads every pod in one list, so these run over GraphQL.
 import {engineFor} from '../helpers/engine.js';
 import {gqlData} from '../helpers/graphql-client.js';
 import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
@@ -33,7 +34,7 @@ async function deploy(live: TestSim, name: string): Promise<string> {
 
 test('the Pods pane hidden gets summaries laid over full records; shown, the full list comes at once, over real HTTP', async () => {
 	sim = await startTestSim({graphqlRate: 1000});
-	engine = await engineFor(sim, {poll: ['pods'], cadence});
+	engine = await engineFor(sim, {poll: ['pods'], cadence, managementApi: 'graphql'});
 	engine.focus('endpoints');
 	engine.start();
 	const pods = () => engine!.store.getState().pods;

@@ -1,6 +1,7 @@
 import {afterAll, expect, test} from 'vitest';
 import type {Engine} from '../../source/engine/create-engine.js';
 import {defaultCadence} from '../../source/poll/cadence.js';
+// GraphQL's partial reads (pods by id); REST v2 reads every pod in one list, so these run over GraphQL.
 import {engineFor, simStats} from '../helpers/engine.js';
 import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
 
@@ -14,7 +15,12 @@ afterAll(async () => {
 test('a long pod list is fetched whole less often; the rows on screen are read by id at the pane cadence, over real HTTP', async () => {
 	sim = await startTestSim({podCount: 60, graphqlRate: 50});
 	// 60 pods at 100 ms a pod: the whole list every 6 s; the rows on screen every second.
-	engine = await engineFor(sim, {poll: ['pods'], cadence: {...defaultCadence, podsMs: 1000, podListMsPerPod: 100}, budget: {graphqlPerWindow: 50}});
+	engine = await engineFor(sim, {
+		poll: ['pods'],
+		cadence: {...defaultCadence, podsMs: 1000, podListMsPerPod: 100},
+		budget: {graphqlPerWindow: 50},
+		managementApi: 'graphql',
+	});
 	engine.focus('pods');
 	engine.start();
 	await waitFor(() => engine!.store.getState().pods.order.length === 60);
@@ -40,7 +46,12 @@ test('the rows on screen are not read apart when the list is short enough to fet
 	await engine?.close();
 	await sim?.close();
 	sim = await startTestSim({podCount: 6, graphqlRate: 50});
-	engine = await engineFor(sim, {poll: ['pods'], cadence: {...defaultCadence, podsMs: 1000, podListMsPerPod: 100}, budget: {graphqlPerWindow: 50}});
+	engine = await engineFor(sim, {
+		poll: ['pods'],
+		cadence: {...defaultCadence, podsMs: 1000, podListMsPerPod: 100},
+		budget: {graphqlPerWindow: 50},
+		managementApi: 'graphql',
+	});
 	engine.focus('pods');
 	engine.start();
 	await waitFor(() => engine!.store.getState().pods.order.length === 6);

@@ -70,7 +70,7 @@ describe('a profile marked read-only in ~/.config/podtop/config.toml, over real 
 		const result = await runCli(['cancel', 'echo', 'some-job', '--profile', 'prod', ...urls()], env({XDG_CONFIG_HOME: broken}));
 		expect(result.code).toBe(2);
 		expect(result.stderr).toBe(
-			`podtop: ${path.join(broken, 'podtop', 'config.toml')} [profile.prod]: unknown key "readonly"; the keys are read-only, color, budget, bell, ascii, agent (see the readme's Profiles)\n`,
+			`podtop: ${path.join(broken, 'podtop', 'config.toml')} [profile.prod]: unknown key "readonly"; the keys are read-only, color, budget, v2-budget, bell, ascii, agent (see the readme's Profiles)\n`,
 		);
 		expect(await requests('cancel')).toBe(cancels);
 	});
@@ -90,7 +90,7 @@ describe('a profile marked read-only in ~/.config/podtop/config.toml, over real 
 		expect(code).toBe(1);
 		expect(check).toMatchObject({
 			status: 'fail',
-			found: `${file}: unknown key "colour"; the keys are bell, ascii, color, budget, agent, profile, images (see the readme's Profiles)`,
+			found: `${file}: unknown key "colour"; the keys are bell, ascii, color, budget, v2-budget, agent, profile, images (see the readme's Profiles)`,
 		});
 		writeFileSync(file, '[profile.prod]\nread-only = true\ncolor = "red"\n');
 		({check} = await doctor());

@@ -1,9 +1,19 @@
 import {createEngine, type Engine, type EngineOptions} from '../../source/engine/create-engine.js';
+import type {ManagementChoice} from '../../source/api/management-choice.js';
 import type {TestSim} from './sim-client.js';
 
-/** An engine (clients, scheduler, store, pollers) pointed at a test simulator as if it were the live service. */
-export async function engineFor(sim: {url: string; apiKey: string}, options: Omit<EngineOptions, 'target'> = {}): Promise<Engine> {
-	return createEngine({...options, target: {mode: 'live', apiUrl: `${sim.url}/v2`, graphqlUrl: `${sim.url}/graphql`, apiKey: sim.apiKey, warnings: []}});
+/**
+An engine (clients, scheduler, store, pollers) pointed at a test simulator as if it were the live
+service, its management plane over REST v2 (`auto`, as podtop starts) or the API a test is about.
+*/
+export async function engineFor(
+	sim: {url: string; apiKey: string},
+	{managementApi, ...options}: Omit<EngineOptions, 'target'> & {readonly managementApi?: ManagementChoice} = {},
+): Promise<Engine> {
+	return createEngine({
+		...options,
+		target: {mode: 'live', apiUrl: `${sim.url}/v2`, graphqlUrl: `${sim.url}/graphql`, managementApi, apiKey: sim.apiKey, warnings: []},
+	});
 }
 
 export type SimStats = Record<string, Record<string, {requests: number; rateLimited: number; peakWindow: number; peakConcurrency: number}>>;
