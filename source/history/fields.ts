@@ -3,7 +3,7 @@ import type {GpuTypeRecord} from '../model/gpu-type.js';
 import type {PodRecord} from '../model/pod.js';
 import type {Health} from '../api/job-types.js';
 import {stockOf} from '../store/gpu-stock.js';
-import type {EndpointState, GpuState, PodState} from '../store/types.js';
+import type {EndpointState, GpuState, HealthSample, PodState} from '../store/types.js';
 import type {SeriesKind} from './history-types.js';
 import {endpointValues, gpuValues, nullable, podValues} from './sample-values.js';
 
@@ -131,6 +131,12 @@ export function healthOf(values: ReadonlyArray<number | null>): Health {
 			unhealthy: count(values, 10),
 		},
 	};
+}
+
+/** An endpoint's health sample (as the store keeps them for its figures) from a recorded one taken at `at`. */
+export function healthSampleOf(at: number, values: ReadonlyArray<number | null>): HealthSample {
+	const {jobs, workers} = healthOf(values);
+	return {at, ...jobs, running: workers.running};
 }
 
 /** An endpoint's record as it was: its stored part, with the workers range of the sample. */

@@ -2,8 +2,8 @@ import type {PodRecord} from '../model/pod.js';
 import {endpointFigures} from '../store/endpoint-figures.js';
 import {stockOfLevel} from '../store/gpu-stock.js';
 import type {Collection} from '../store/state.js';
-import type {EndpointState, GpuState, HealthSample, PodState} from '../store/types.js';
-import {endpointAt, gpuAt, healthOf, kindFields, podAt} from './fields.js';
+import type {EndpointState, GpuState, PodState} from '../store/types.js';
+import {endpointAt, gpuAt, healthOf, healthSampleOf, kindFields, podAt} from './fields.js';
 import type {PastAccount} from './history-types.js';
 import {fromSeconds, sampleValue, type VectorSample} from './prometheus-answers.js';
 import {identityMetric, kindLabels, type Labels, termOf, type ThingKind} from './prometheus-metrics.js';
@@ -21,11 +21,6 @@ const setValue = (values: Values, position: number, value: number | null) => {
 	}
 
 	values[position] ??= value;
-};
-
-const healthSample = (at: number, values: Values): HealthSample => {
-	const {jobs, workers} = healthOf(values);
-	return {at, ...jobs, running: workers.running};
 };
 
 /** A label the exporter wrote empty for a value the service did not give. */
@@ -125,10 +120,11 @@ export function pastAccount(samples: readonly VectorSample[], at: number): PastA
 			continue;
 		}
 
-		const now = healthSample(sampledAt, values);
+		const now = healthSampleOf(sampledAt, values);
 		const earlierValues = before.get(id);
 		const earlierAt = beforeAt.get(id);
-		const history = earlierValues && earlierAt !== undefined && earlierAt < sampledAt ? [healthSample(earlierAt, pad('endpoint', earlierValues)), now] : [now];
+		const history =
+			earlierValues && earlierAt !== undefined && earlierAt < sampledAt ? [healthSampleOf(earlierAt, pad('endpoint', earlierValues)), now] : [now];
 		endpoints[id] = {record, health: healthOf(values), healthAt: sampledAt, history, figures: endpointFigures(history)};
 	}
 

@@ -3,22 +3,18 @@ import type {GpuTypeRecord} from '../model/gpu-type.js';
 import type {PodRecord} from '../model/pod.js';
 import {endpointFigures} from '../store/endpoint-figures.js';
 import type {Collection} from '../store/state.js';
-import type {EndpointState, FiringAlert, GpuState, HealthSample, PodState, StockStatus} from '../store/types.js';
-import {endpointAt, gpuAt, healthOf, podAt} from './fields.js';
+import type {EndpointState, FiringAlert, GpuState, PodState, StockStatus} from '../store/types.js';
+import {endpointAt, gpuAt, healthOf, healthSampleOf, podAt} from './fields.js';
 import type {SqliteDatabase} from './history-file.js';
 import type {PastAccount, StateAtOptions, Tier} from './history-types.js';
 import {flatList, keepMade, type KnownSeriesRow, lastMade, recordsAt, seriesById} from './read-cache.js';
-import {keyframeMs} from './keyframe.js';
+import {figuresWindow} from './figures-window.js';
+import {gapMs} from './keyframe.js';
 import {PastPod} from './past-pod.js';
 import {tierStepMs} from './retention.js';
 
 type Values = Array<number | null>;
 type Span = {readonly from: number; readonly to: number} | undefined;
-
-/** A moment further than this past the last keyframe is in a gap: nothing was recorded then. */
-const gapMs = 2 * keyframeMs + 30_000;
-/** Endpoint figures (throughput, failure rate, drain) are taken over this much before the moment, as the live ones are. */
-const figuresMs = 5 * 60_000;
 
 const prepared = new WeakMap<SqliteDatabase, ReturnType<typeof prepare>>();
 
@@ -44,7 +40,6 @@ function prepare(db: SqliteDatabase) {
 	});
 	return {
 		keyframe: db.prepare(`SELECT max(at) FROM polls WHERE keyframe = 1 AND at <= ?`).raw(),
-		keyframeAfter: db.prepare(`SELECT max(at) FROM polls WHERE keyframe = 1 AND at BETWEEN ? AND ?`).raw(),
 		poll: db.prepare(`SELECT max(at) FROM polls WHERE at <= ?`).raw(),
 		// The last poll's samples as they are; then only the things it did not write, sought at each poll before it back to the
 		// keyframe (a seek per poll and thing, not a scan of every sample since the keyframe: 10,000 pods, 35-90 → 15-30 ms).
@@ -58,31 +53,9 @@ function prepare(db: SqliteDatabase) {
 			hour: latestSelect(`SELECT sid, at, state, vlast AS v FROM hour WHERE at = @at`, `SELECT sid, at FROM hour WHERE at = @at`),
 		},
 		valuesAt: {raw: valuesAt('raw', 'v'), minute: valuesAt('minute', 'vlast'), hour: valuesAt('hour', 'vlast')},
-		rawValuesAt: db.prepare(`SELECT json_group_array(json_array(sid, at, json(v))) FROM raw WHERE at = ? AND sid IN (SELECT value FROM json_each(?))`).raw(),
-		rollupValuesAt: {
-			minute: db
-				.prepare(`SELECT json_group_array(json_array(sid, at, json(vlast))) FROM minute WHERE at = ? AND sid IN (SELECT value FROM json_each(?))`)
-				.raw(),
-			hour: db.prepare(`SELECT json_group_array(json_array(sid, at, json(vlast))) FROM hour WHERE at = ? AND sid IN (SELECT value FROM json_each(?))`).raw(),
-		},
 		alert: db.prepare(`SELECT data FROM events WHERE ref = ? AND type = 'alert.firing' AND at <= ? ORDER BY at DESC LIMIT 1`).raw(),
 	};
 }
-
-const json = <T>(row: unknown): T => JSON.parse((row as [string])[0]) as T;
-
-const sample = (at: number, values: Values): HealthSample => {
-	const health = healthOf(values);
-	return {
-		at,
-		inQueue: health.jobs.inQueue,
-		inProgress: health.jobs.inProgress,
-		completed: health.jobs.completed,
-		failed: health.jobs.failed,
-		retried: health.jobs.retried,
-		running: health.workers.running,
-	};
-};
 
 const collection = <S>(byId: Record<string, S>, order: string[], at: number): Collection<S> => ({byId, order, updatedAt: at});
 
@@ -282,8 +255,8 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 	const latestOf = (select: typeof statements.rawPoll, parameters: Record<string, unknown>): Latest[] =>
 		options.pods ? latestRows(select.all.get(parameters), series, at) : latestTimes(statements, tier, select.times.get(parameters), series, at);
 	let latest: Latest[];
-	let before: Array<[number, number, Values]> = [];
-	const endpointSids = () => JSON.stringify(latest.filter(row => row.thing.kind === 'endpoint').map(row => row.sid));
+	/** Where the endpoints' figures end: the last poll, or the rollup's bucket. */
+	let windowEnd: number;
 	if (tier === 'raw') {
 		const keyframe = (statements.keyframe.get(at) as [number | null])[0];
 		if (keyframe === null || at - keyframe > gapMs) {
@@ -313,10 +286,7 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 			}
 		}
 
-		const earlier = (statements.keyframeAfter.get(at - figuresMs - 2 * keyframeMs, at - figuresMs) as [number | null])[0];
-		if (earlier !== null) {
-			before = json(statements.rawValuesAt.get(earlier, endpointSids()));
-		}
+		windowEnd = poll;
 	} else {
 		const width = tierStepMs[tier];
 		const bucket = Math.floor(at / width) * width;
@@ -325,7 +295,7 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 			return undefined;
 		}
 
-		before = json(statements.rollupValuesAt[tier].get(bucket - Math.max(width, figuresMs), endpointSids()));
+		windowEnd = bucket;
 	}
 
 	const records = recordsAt(
@@ -333,7 +303,8 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 		at,
 		latest.filter(row => row.thing.kind !== 'pod').map(row => row.sid),
 	);
-	const earlierBySid = new Map(before.map(([sid, sampleAt, values]) => [sid, sample(sampleAt, values)]));
+	const endpointSids = latest.filter(row => row.thing.kind === 'endpoint').map(row => row.sid);
+	const {windowMs, starts} = figuresWindow(db, tier, windowEnd, endpointSids);
 	const endpoints: Record<string, EndpointState> = {};
 	const podSamples: Latest[] = [];
 	const gpus: Record<string, GpuState> = {};
@@ -351,10 +322,11 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 		switch (thing.kind) {
 			case 'endpoint': {
 				const record = endpointAt((stored as EndpointRecord | undefined) ?? {id: key, name: name ?? key}, values);
-				const now = sample(sampleAt, values);
-				const earlier = earlierBySid.get(sid);
-				const history = earlier && earlier.at < sampleAt ? [earlier, now] : [now];
-				endpoints[key] = {record, health: healthOf(values), healthAt: sampleAt, history, figures: endpointFigures(history)};
+				// As the live figures are: from the counters at the window's start to those at its end (a sample is written only when it changed).
+				const now = healthSampleOf(windowEnd, values);
+				const start = starts.get(sid);
+				const history = start && start.at < now.at ? [start, now] : [now];
+				endpoints[key] = {record, health: healthOf(values), healthAt: sampleAt, history, figures: endpointFigures(history, windowMs)};
 				order.endpoint.push(key);
 				break;
 			}

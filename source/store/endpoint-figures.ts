@@ -1,13 +1,16 @@
 import type {EndpointFigures, HealthSample} from './types.js';
 
-/** Figures are taken over the last five minutes of samples (at least two samples a minute apart). */
-const windowMs = 5 * 60_000;
+/** Figures are taken over the last five minutes of samples (at least two samples 15 s apart). */
+export const figuresWindowMs = 5 * 60_000;
 const minimumSpanMs = 15_000;
 
 const nonNegative = (value: number) => Math.max(0, value);
 
-/** Throughput, failure and retry rates, and the queue's drain ETA, from a health history. */
-export function endpointFigures(history: readonly HealthSample[]): EndpointFigures {
+/**
+Throughput, failure and retry rates, and the queue's drain ETA, from a health history; over a longer
+window where that is all there is (the past at the hour rollups: an hour's counters).
+*/
+export function endpointFigures(history: readonly HealthSample[], windowMs = figuresWindowMs): EndpointFigures {
 	const latest = history.at(-1);
 	if (!latest) {
 		return {throughputPerMinute: undefined, failureRate: undefined, retryRate: undefined, drainEtaSeconds: undefined};
