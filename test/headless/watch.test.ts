@@ -61,7 +61,7 @@ describe('podtop watch --jsonl', () => {
 					}
 				}
 
-				if (health.size === 8) {
+				if (health.size >= 9) {
 					resolve();
 				}
 			});
@@ -85,9 +85,25 @@ describe('podtop watch --jsonl', () => {
 		// The simulator's default GraphQL rate (5 per second) and the job API's limits scaled to 1 %.
 		const crowded = await startTestSim({apiKey: key, graphqlRate: 5, rateLimitScale: 0.01, endpointCount: 50, load: true, speed: 5});
 		const children = [1, 2, 3].map(() =>
-			spawn(process.execPath, [cliPath, 'watch', '--jsonl', '--budget', '0.003', '--api-url', `${crowded.url}/v2`, '--graphql-url', `${crowded.url}/graphql`], {
-				env: cliEnv({RUNPOD_API_KEY: key}),
-			}),
+			spawn(
+				process.execPath,
+				[
+					cliPath,
+					'watch',
+					'--jsonl',
+					'--budget',
+					'0.003',
+					'--management-api',
+					'graphql',
+					'--api-url',
+					`${crowded.url}/v2`,
+					'--graphql-url',
+					`${crowded.url}/graphql`,
+				],
+				{
+					env: cliEnv({RUNPOD_API_KEY: key}),
+				},
+			),
 		);
 		// The simulator (in this process) stops answering three times as the three start: their first GraphQL requests are
 		// answered together, late. Each podtop's next request then waits its spacing from that answer, not from its send

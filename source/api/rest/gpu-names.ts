@@ -1,3 +1,8 @@
+/** A GPU type's list price per GPU-hour, per cloud. */
+export type ListPrice = {readonly secure?: number; readonly community?: number};
+
+type CatalogEntry = {readonly id: string; readonly name: string; readonly price?: ListPrice};
+
 /** How long a catalog read stands for the GPU types' names, when a pod names a type it does not know. */
 const refreshAfterMs = 10 * 60_000;
 
@@ -9,18 +14,27 @@ then shows its type's id.
 */
 export class GpuNames {
 	readonly #names = new Map<string, string>();
-	readonly #read: () => Promise<ReadonlyArray<{readonly id: string; readonly name: string}>>;
+	readonly #prices = new Map<string, ListPrice>();
+	readonly #read: () => Promise<readonly CatalogEntry[]>;
 	#readAt = Number.NEGATIVE_INFINITY;
 	#reading: Promise<void> | undefined;
 
-	constructor(read: () => Promise<ReadonlyArray<{readonly id: string; readonly name: string}>>) {
+	constructor(read: () => Promise<readonly CatalogEntry[]>) {
 		this.#read = read;
 	}
 
-	learn(types: ReadonlyArray<{readonly id: string; readonly name: string}>): void {
-		for (const {id, name} of types) {
+	learn(types: readonly CatalogEntry[]): void {
+		for (const {id, name, price} of types) {
 			this.#names.set(id, name);
+			if (price) {
+				this.#prices.set(id, {secure: price.secure, community: price.community});
+			}
 		}
+	}
+
+	/** Each known type's list price per GPU-hour and cloud, as the last catalog read said. */
+	get prices(): ReadonlyMap<string, ListPrice> {
+		return this.#prices;
 	}
 
 	/** The names, read first if one of `ids` is not known and the last read is old enough. */

@@ -1,6 +1,7 @@
 import {BlockList, isIP} from 'node:net';
 import type {PodAction, PodRecord, PodRuntime, PodSummary} from '../../model/pod.js';
 import type {components} from './v2-schema.js';
+import type {ListPrice} from './gpu-names.js';
 
 export type V2Pod = components['schemas']['Pod'];
 type V2Runtime = components['schemas']['PodRuntime'];
@@ -57,13 +58,34 @@ function runtimeOf(runtime: V2Runtime | null | undefined): PodRuntime | null {
 /** v2's `env` object as podtop's `KEY=value` strings. */
 const envStrings = (env: Readonly<Record<string, string>> | undefined) => (env ? Object.entries(env).map(([key, value]) => `${key}=${value}`) : null);
 
+const cents = (value: number) => Math.round(value * 100) / 100;
+
+/**
+What the pod costs an hour while it runs. v2 says `cost` 0 once a pod is EXITED (its volume still
+bills, which podtop works out): its running price is then its GPU type's list price on its cloud
+times its GPUs, as the catalog says now, so a stopped pod shows what resuming costs, never $0.
+*/
+function runningPrice(pod: V2Pod, prices: ReadonlyMap<string, ListPrice> | undefined): number | null {
+	if (pod.status !== 'EXITED' || pod.cost > 0) {
+		return pod.cost;
+	}
+
+	return pod.gpu ? listRunningPrice(prices?.get(pod.gpu.id), pod.cloud, pod.gpu.count ?? 1) : null;
+}
+
+/** A pod's price an hour at its type's list price (null when the catalog has none for its cloud). */
+export function listRunningPrice(list: ListPrice | undefined, cloud: string | null | undefined, gpuCount: number): number | null {
+	const perGpu = cloud === 'COMMUNITY' ? list?.community : list?.secure;
+	return perGpu === undefined ? null : cents(perGpu * gpuCount);
+}
+
 /**
 A v2 pod as podtop's record. `status` (PROVISIONING, STARTING, RUNNING, EXITED, ERROR, TERMINATED) is the
-record's `desiredStatus`; `cost` is `costPerHr` (0 when EXITED, as v2 says); the GPU's display name
+record's `desiredStatus`; `cost` is `costPerHr` (for an EXITED pod, the list price it would run at); the GPU's display name
 comes from the catalog (`gpuNames`), the id standing in when the catalog does not know it. v2 does not
 say whether a pod is spot, its machine, nor a GPU pod's vCPUs and memory: those stay undefined.
 */
-export function podRecord(pod: V2Pod, gpuNames: ReadonlyMap<string, string>): PodRecord {
+export function podRecord(pod: V2Pod, gpuNames: ReadonlyMap<string, string>, prices?: ReadonlyMap<string, ListPrice>): PodRecord {
 	const persistent = pod.mounts?.persistent;
 	const network = pod.mounts?.network?.[0];
 	const gpuId = pod.gpu?.id;
@@ -72,7 +94,7 @@ export function podRecord(pod: V2Pod, gpuNames: ReadonlyMap<string, string>): Po
 		name: pod.name,
 		imageName: pod.image ?? null,
 		desiredStatus: pod.status,
-		costPerHr: pod.cost,
+		costPerHr: runningPrice(pod, prices),
 		gpuCount: pod.gpu ? (pod.gpu.count ?? 1) : 0,
 		...(pod.cpu ? {vcpuCount: pod.cpu.vcpuCount, memoryInGb: pod.cpu.memory} : {}),
 		machine: {gpuDisplayName: gpuId === undefined ? null : (gpuNames.get(gpuId) ?? gpuId), location: pod.dataCenterId ?? null},

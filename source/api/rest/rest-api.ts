@@ -10,7 +10,7 @@ import {GpuNames} from './gpu-names.js';
 import {betterLevel, gpuTypeRecord, type V2GpuType} from './gpu-type-record.js';
 import {createPodBody} from './pod-body.js';
 import {readPodList} from './pod-list.js';
-import {podRecord, podSummary, type V2Pod} from './pod-record.js';
+import {listRunningPrice, podRecord, podSummary, type V2Pod} from './pod-record.js';
 import {createRestCall} from './rest-call.js';
 import {createRestClient, type RestAnswerSeen} from './rest-client.js';
 
@@ -51,7 +51,7 @@ export function createRestApi({baseUrl = defaultRestBaseUrl, apiKey, pools, onAn
 	/** Records for v2 pods, each GPU's display name from the catalog (read first if a pod names a type not known yet). */
 	const podRecords = async (pods: readonly V2Pod[]): Promise<PodRecord[]> => {
 		const known = await names.for(pods.flatMap(pod => (pod.gpu ? [pod.gpu.id] : [])));
-		return pods.map(pod => podRecord(pod, known));
+		return pods.map(pod => podRecord(pod, known, names.prices));
 	};
 
 	/** Every pod, streamed in; names of GPU types not known yet are filled in after the list, from one catalog read. */
@@ -69,7 +69,7 @@ export function createRestApi({baseUrl = defaultRestBaseUrl, apiKey, pools, onAn
 							unknown.add(pod.gpu.id);
 						}
 
-						return podRecord(pod, names.known);
+						return podRecord(pod, names.known, names.prices);
 					},
 					'pods',
 				),
@@ -81,7 +81,13 @@ export function createRestApi({baseUrl = defaultRestBaseUrl, apiKey, pools, onAn
 		const known = await names.for(unknown);
 		return records.map(record => {
 			const id = record.machine?.gpuDisplayName;
-			return id && unknown.has(id) && known.has(id) ? {...record, machine: {...record.machine, gpuDisplayName: known.get(id)}} : record;
+			if (!id || !unknown.has(id) || !known.has(id)) {
+				return record;
+			}
+
+			// A stopped pod's running price is the list price of its type, known only now.
+			const costPerHr = record.costPerHr === null ? listRunningPrice(names.prices.get(id), record.cloudType, record.gpuCount ?? 1) : record.costPerHr;
+			return {...record, costPerHr, machine: {...record.machine, gpuDisplayName: known.get(id)}};
 		});
 	};
 

@@ -60,7 +60,14 @@ describe('REST v2 adapter: reads, each field mapped from what the service sent',
 
 	test('pods: one list with runtime; status, cost, cloud, data center, CUDA, actions, the GPU display name, ports, volumes, env', async () => {
 		const sent = (await sim.rest('GET', '/v2/pods')).body.pods as any[];
-		const catalog = new Map(((await sim.rest('GET', '/v2/catalog/gpus')).body.gpus as any[]).map(gpu => [gpu.id, gpu.name]));
+		const gpus = (await sim.rest('GET', '/v2/catalog/gpus')).body.gpus as any[];
+		const catalog = new Map(gpus.map(gpu => [gpu.id, gpu.name]));
+		const prices = new Map(gpus.map(gpu => [gpu.id, gpu.price]));
+		// v2 says cost 0 once a pod is EXITED: its running price is its type's list price on its cloud, times its GPUs.
+		const running = (wire: any) =>
+			wire.status === 'EXITED' && wire.gpu
+				? Math.round(prices.get(wire.gpu.id)[wire.cloud === 'COMMUNITY' ? 'community' : 'secure'] * (wire.gpu.count ?? 1) * 100) / 100
+				: wire.cost;
 		const before = seen.length;
 		const pods = await api.pods();
 		expect(pods.map(pod => pod.id)).toEqual(sent.map(pod => pod.id));
@@ -70,7 +77,7 @@ describe('REST v2 adapter: reads, each field mapped from what the service sent',
 				name: wire.name,
 				imageName: wire.image,
 				desiredStatus: wire.status,
-				costPerHr: wire.cost,
+				costPerHr: running(wire),
 				gpuCount: wire.gpu?.count ?? 0,
 				cloudType: wire.cloud,
 				dataCenterId: wire.dataCenterId,
@@ -92,7 +99,8 @@ describe('REST v2 adapter: reads, each field mapped from what the service sent',
 		}
 
 		expect(new Set(pods.map(pod => pod.desiredStatus))).toEqual(expect.objectContaining(new Set(['RUNNING', 'EXITED'])));
-		expect(pods.filter(pod => pod.desiredStatus === 'EXITED').every(pod => pod.costPerHr === 0)).toBe(true);
+		expect(sent.filter(pod => pod.status === 'EXITED').every(pod => pod.cost === 0)).toBe(true);
+		expect(pods.filter(pod => pod.desiredStatus === 'EXITED' && pod.gpuCount! > 0).every(pod => pod.costPerHr! > 0)).toBe(true);
 		// The list and, the first time, the catalog for the GPU types' names: no request per pod.
 		expect(seen.length - before).toBeLessThanOrEqual(2);
 		expect((await api.podSummaries()).map(pod => pod.id)).toEqual(sent.map(pod => pod.id));
