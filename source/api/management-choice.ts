@@ -33,6 +33,7 @@ without `/v2`), moves to GraphQL for the session and says so once. Over v2, the 
 (which v2 does not publish) is read from GraphQL every 10 minutes while GraphQL answers; from its
 first 410 on, podtop says once that it is gone and reports it as unknown, never as zero. Spot
 pods (a deploy with a bid, a bid resume), which v2 has no route for, go to GraphQL while it answers.
+`v2` asks GraphQL nothing: what v2 lacks is then unknown, or refused before anything is sent.
 */
 export function createManagementApi({
 	choice,
@@ -44,7 +45,8 @@ export function createManagementApi({
 }: Options): ManagementApi & {readonly inUse: () => 'v2' | 'graphql'} {
 	let inUse: 'v2' | 'graphql' = choice === 'graphql' ? 'graphql' : 'v2';
 	let settled = choice !== 'auto';
-	let graphqlRetired = false;
+	// `auto` asks GraphQL for what v2 lacks while it answers; `v2` and `graphql` hold to one API.
+	let graphqlRetired = choice === 'v2';
 	let discount: {readonly value: ServerlessDiscount | undefined; readonly at: number} | undefined;
 
 	const discountFromGraphql = async (signal: AbortSignal | undefined): Promise<ServerlessDiscount | undefined> => {
@@ -75,6 +77,10 @@ export function createManagementApi({
 			const call = async (api: ManagementApi) => (api[name] as (...values: unknown[]) => Promise<unknown>)(...parameters);
 			if (inUse === 'graphql') {
 				return call(graphql);
+			}
+
+			if (graphqlOnly.has(name) && choice === 'v2') {
+				return call(v2);
 			}
 
 			if (graphqlOnly.has(name)) {
@@ -135,6 +141,19 @@ export function createManagementApi({
 		podsById: through('podsById'),
 		gpuTypes: through('gpuTypes'),
 		saveEndpoint: through('saveEndpoint'),
+		/** v2 sends only what changed (PATCH); GraphQL replaces the record, so it is read whole, changed, and sent back. */
+		async updateEndpoint(id, changes, options = {}) {
+			if (inUse === 'v2' && v2.updateEndpoint) {
+				return v2.updateEndpoint(id, changes, options);
+			}
+
+			const record = await graphql.endpointForEdit(id, options);
+			if (!record) {
+				throw new ApiError('not-found', `endpoint ${id} is not in this account`, {status: 404});
+			}
+
+			return graphql.saveEndpoint({...record, ...changes}, options);
+		},
 		deleteEndpoint: through('deleteEndpoint'),
 		deployOnDemand: through('deployOnDemand'),
 		rentInterruptable: through('rentInterruptable'),

@@ -30,6 +30,7 @@ const endpointFields = {
 	scalerValue: {type: 'string'},
 	locations: {type: 'string'},
 	networkVolume: {type: 'string'},
+	flashboot: {type: 'string', complete: {choices: ['off', 'on', 'priority']}},
 } as const;
 
 /**

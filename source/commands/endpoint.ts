@@ -25,12 +25,14 @@ export const endpointHelp = `
 	Fields
 	  --name, --template, --gpu-ids (e.g. ADA_24,AMPERE_48), --min, --max (workers),
 	  --idle-timeout (s), --scaler-type QUEUE_DELAY|REQUEST_COUNT, --scaler-value,
-	  --locations (e.g. US,EU-RO-1; empty for any), --network-volume ID
-	A name ending in -fb turns FlashBoot on (the service's own rule).
+	  --locations (e.g. US,EU-RO-1; empty for any), --network-volume ID,
+	  --flashboot off|on|priority (created without it: off over REST v2; over GraphQL a name
+	  ending in -fb turns it on, the service's old rule)
 
 	update   Changes the fields given and prints what changed (old → new); --dry-run sends nothing.
-	scale    Sets workersMin and workersMax (0 to 100, min ≤ max). The service replaces the whole
-	         record on save, so podtop reads it whole and sends it back with the two changed.
+	scale    Sets workersMin and workersMax (0 to 100, min ≤ max). Over REST v2 only the two are
+	         sent; GraphQL replaces the whole record on save, so podtop reads it whole and sends it
+	         back with the two changed.
 	delete   Deletes the endpoint. The service deletes only at workersMin = workersMax = 0: scale it
 	         to zero first. Without --yes it says what it would delete and sends nothing (exit 2).
 
@@ -125,6 +127,7 @@ type SaveFlags = Parameters<typeof readConnectionFlags>[0] & {
 	readonly scalerValue?: string;
 	readonly locations?: string;
 	readonly networkVolume?: string;
+	readonly flashboot?: string;
 };
 
 const fieldFlags: Readonly<Record<keyof EndpointFields, string>> = {
@@ -138,6 +141,7 @@ const fieldFlags: Readonly<Record<keyof EndpointFields, string>> = {
 	scalerValue: '--scaler-value',
 	locations: '--locations',
 	networkVolumeId: '--network-volume',
+	flashBootType: '--flashboot',
 };
 
 /** `podtop endpoint create` and `update`: the fields checked, the changes said, then one save. */
@@ -157,6 +161,7 @@ async function saveEndpointVerb(action: 'create' | 'update', endpointId: string 
 		scalerValue: flags.scalerValue,
 		locations: flags.locations,
 		networkVolumeId: flags.networkVolume,
+		flashBootType: flags.flashboot,
 	};
 	const refuse = (problems: EndpointProblems) => {
 		const said = Object.entries(problems).map(([field, problem]) => `${fieldFlags[field as keyof EndpointFields]} ${problem}`);

@@ -1,21 +1,8 @@
-import {ApiError} from '../api/errors.js';
-import type {EndpointInput, EndpointRecord} from '../model/endpoint.js';
 import type {PodRecord} from '../model/pod.js';
-import type {ScheduledApi} from '../poll/scheduled-api.js';
 import type {AfterContext, WriteSpec} from './write-spec.js';
 
 type FleetWriteId =
 	'endpoint.scale' | 'endpoint.update' | 'endpoint.create' | 'endpoint.delete' | 'pod.stop' | 'pod.resume' | 'pod.bid-resume' | 'pod.terminate' | 'pod.deploy';
-
-/** The service replaces the whole record on save: read it whole, apply the changes, send it all back. */
-async function saveChanged(api: ScheduledApi, endpointId: string, changes: Partial<EndpointInput>): Promise<EndpointRecord> {
-	const record = await api.endpointForEdit(endpointId);
-	if (!record) {
-		throw new ApiError('not-found', `endpoint ${endpointId} is not in this account`);
-	}
-
-	return api.saveEndpoint({...record, ...changes});
-}
 
 /** After a write that answers with the pod: shown at once, then the list polled again. */
 function showPod({writes, pollers}: AfterContext, _target: unknown, pod: PodRecord): void {
@@ -30,7 +17,7 @@ export const fleetWriteSpecs: {readonly [Id in FleetWriteId]: WriteSpec<Id>} = {
 	'endpoint.scale': {
 		danger: 'write',
 		describe: ({endpointId}, label) => `scale endpoint ${label('endpoint', endpointId)}`,
-		send: async (api, {endpointId}, {workersMin, workersMax}) => saveChanged(api, endpointId, {workersMin, workersMax}),
+		send: async (api, {endpointId}, {workersMin, workersMax}) => api.updateEndpoint(endpointId, {workersMin, workersMax}),
 		after({pollers}, {endpointId}) {
 			pollers.repoll({endpointId, endpoints: true});
 		},
@@ -39,7 +26,7 @@ export const fleetWriteSpecs: {readonly [Id in FleetWriteId]: WriteSpec<Id>} = {
 	'endpoint.update': {
 		danger: 'write',
 		describe: ({endpointId}, label) => `update endpoint ${label('endpoint', endpointId)}`,
-		send: async (api, {endpointId}, {changes}) => saveChanged(api, endpointId, changes),
+		send: async (api, {endpointId}, {changes}) => api.updateEndpoint(endpointId, changes),
 		after({pollers}, {endpointId}) {
 			pollers.repoll({endpointId, endpoints: true});
 		},

@@ -1,12 +1,12 @@
 import type {EndpointInput, EndpointRecord, SavedEndpoint} from '../model/endpoint.js';
-import {describeChanges, planEndpoint, scalerTypes, type EndpointFields} from '../requests/endpoint-request.js';
+import {describeChanges, flashbootModes, planEndpoint, scalerTypes, type EndpointFields} from '../requests/endpoint-request.js';
 import type {Field, FormSpec, FormValues} from './form.js';
 
 /** What the endpoint form sends: the changes (or the whole new record) and the review line. */
 export type EndpointSave = {readonly changes: Partial<EndpointInput>; readonly summary: string};
 
 const fields: readonly Field[] = [
-	{name: 'name', label: 'name', kind: 'text', hint: 'a name ending in -fb turns FlashBoot on'},
+	{name: 'name', label: 'name', kind: 'text', hint: "the endpoint's name"},
 	{name: 'templateId', label: 'template', kind: 'text', hint: 'the template id the workers run'},
 	{name: 'gpuIds', label: 'GPU pools', kind: 'text', hint: 'comma separated, e.g. ADA_24,AMPERE_48'},
 	{name: 'workersMin', label: 'workers min', kind: 'text', hint: '0 to 100; above 0 keeps workers warm (and billing)'},
@@ -16,7 +16,11 @@ const fields: readonly Field[] = [
 	{name: 'scalerValue', label: 'scaler value', kind: 'text', hint: 'seconds of delay, or requests per worker'},
 	{name: 'locations', label: 'locations', kind: 'text', hint: 'comma separated regions; empty for any'},
 	{name: 'networkVolumeId', label: 'network volume', kind: 'text', hint: 'a volume id; empty for none'},
+	{name: 'flashBootType', label: 'FlashBoot', kind: 'choice', choices: ['off', 'on', 'priority'], hint: 'faster cold starts; priority adds reserved capacity'},
 ];
+
+/** `FLASHBOOT` → `on`: the form's word for a record's FlashBoot (off when the record says nothing). */
+const flashbootWord = (sent: string | null | undefined) => Object.entries(flashbootModes).find(([, value]) => value === sent)?.[0] ?? 'off';
 
 const asFields = (values: FormValues): EndpointFields => Object.fromEntries(fields.map(field => [field.name, values[field.name] ?? '']));
 
@@ -28,7 +32,12 @@ export function endpointEditForm(record: EndpointRecord): FormSpec<EndpointSave>
 		id: `endpoint-edit:${record.id}`,
 		fields,
 		initial: Object.fromEntries(
-			fields.map(field => [field.name, text((record as Record<string, unknown>)[field.name]) || (field.name === 'scalerType' ? 'QUEUE_DELAY' : '')]),
+			fields.map(field => [
+				field.name,
+				field.name === 'flashBootType'
+					? flashbootWord(record.flashBootType)
+					: text((record as Record<string, unknown>)[field.name]) || (field.name === 'scalerType' ? 'QUEUE_DELAY' : ''),
+			]),
 		),
 		check(values) {
 			const {problems, changes} = planEndpoint(asFields(values), base);
@@ -57,6 +66,7 @@ export const endpointNewForm: FormSpec<EndpointSave> = {
 		scalerValue: '4',
 		locations: '',
 		networkVolumeId: '',
+		flashBootType: 'off',
 	},
 	check(values) {
 		const {problems, changes} = planEndpoint(asFields(values));

@@ -1,6 +1,6 @@
 import type {CompatApi} from '../api/compat-api.js';
 import type {ManagementApi} from '../model/management-api.js';
-import type {EndpointInput} from '../model/endpoint.js';
+import type {EndpointChanges, EndpointInput} from '../model/endpoint.js';
 import type {PodDeployInput} from '../model/pod.js';
 import type {JobApi} from '../api/job-api.js';
 import type {JobRequest} from '../api/job-types.js';
@@ -60,6 +60,9 @@ export function createScheduledApi({
 		// The service allows 2 purges per 10 s: a third is refused here, with the wait, and never queued.
 		purgeQueue: async (endpointId: string) => write(budgetKey(endpointId, 'purge-queue'), async signal => jobApi.purgeQueue(endpointId, {signal}), true),
 		saveEndpoint: async (input: EndpointInput) => write(managementBudget(), async signal => managementApi.saveEndpoint(input, {signal})),
+		/** Only what changed: a PATCH over v2; over GraphQL the record read whole and sent back changed (two requests, one slot). */
+		updateEndpoint: async (id: string, changes: EndpointChanges) =>
+			write(managementBudget(), async signal => managementApi.updateEndpoint!(id, changes, {signal})),
 		deleteEndpoint: async (id: string) => write(managementBudget(), async signal => managementApi.deleteEndpoint(id, {signal})),
 		deployOnDemand: async (input: PodDeployInput) => write(managementBudget(), async signal => managementApi.deployOnDemand(input, {signal})),
 		stopPod: async (podId: string) => write(managementBudget(), async signal => managementApi.stop(podId, {signal})),

@@ -3,6 +3,9 @@ import {unknownPoolsProblem} from './gpu-pools.js';
 
 export const scalerTypes = ['QUEUE_DELAY', 'REQUEST_COUNT'] as const;
 
+/** FlashBoot as said (`off`, `on`, `priority`) and as sent. */
+export const flashbootModes = {off: 'OFF', on: 'FLASHBOOT', priority: 'PRIORITY_FLASHBOOT'} as const;
+
 /** An endpoint's editable fields as text, from a form or flags; empty means "as it is" (edit) or the default (create). */
 export type EndpointFields = {
 	readonly name?: string;
@@ -15,6 +18,8 @@ export type EndpointFields = {
 	readonly scalerValue?: string;
 	readonly locations?: string;
 	readonly networkVolumeId?: string;
+	/** `off`, `on` or `priority`; empty: as it is (edit), or on create the service's default (OFF over v2; GraphQL's `-fb` name rule). */
+	readonly flashBootType?: string;
 };
 
 export type EndpointProblems = Partial<Record<keyof EndpointFields, string>>;
@@ -47,7 +52,7 @@ export function planEndpoint(fields: EndpointFields, base?: SavedEndpoint): {pro
 		if (text(name)) {
 			changes[name] = text(name);
 		} else if (!base) {
-			problems[name] = name === 'name' ? 'is required (a name ending in -fb turns FlashBoot on)' : 'is required: the template the workers run';
+			problems[name] = name === 'name' ? 'is required' : 'is required: the template the workers run';
 		}
 	}
 
@@ -87,6 +92,17 @@ export function planEndpoint(fields: EndpointFields, base?: SavedEndpoint): {pro
 		problems.scalerType = 'must be QUEUE_DELAY or REQUEST_COUNT';
 	} else if (scaler) {
 		changes.scalerType = scaler;
+	}
+
+	const flashboot = text('flashBootType').toLowerCase();
+	if (flashboot && !Object.hasOwn(flashbootModes, flashboot)) {
+		problems.flashBootType = 'must be off, on or priority';
+	} else if (flashboot) {
+		const mode = flashbootModes[flashboot as keyof typeof flashbootModes];
+		// On an edit, a record that says nothing of FlashBoot has it off.
+		if (!base || mode !== (base.flashBootType ?? 'OFF')) {
+			changes.flashBootType = mode;
+		}
 	}
 
 	if (fields.networkVolumeId !== undefined) {

@@ -80,24 +80,26 @@ describe('the management API in use', () => {
 		expect(calls.filter(call => call.startsWith('graphql'))).toEqual([]);
 	});
 
-	test('--management-api v2 never falls back; graphql never asks v2', async () => {
+	test('--management-api v2 never falls back nor asks GraphQL (no discount, spot refused by v2); graphql never asks v2', async () => {
 		const v2Calls: Calls = [];
 		const strict = createManagementApi({choice: 'v2', v2: fakeApi('v2', v2Calls, () => missing()), graphql: fakeApi('graphql', v2Calls)});
 		await expect(strict.pods()).rejects.toThrow(/404/);
-		expect(v2Calls).toEqual(['v2.pods']);
+		await expect(strict.endpointsAndDiscount()).rejects.toThrow(/404/);
+		await expect(strict.bidResume('p', 1)).rejects.toThrow(/404/);
+		expect(v2Calls).toEqual(['v2.pods', 'v2.endpoints', 'v2.bidResume']);
 		const graphqlCalls: Calls = [];
 		const old = createManagementApi({choice: 'graphql', v2: fakeApi('v2', graphqlCalls), graphql: fakeApi('graphql', graphqlCalls)});
 		expect((await old.endpointsAndDiscount()).discount).toEqual({discountFactor: 0.8});
 		expect(graphqlCalls).toEqual(['graphql.endpointsAndDiscount']);
 	});
 
-	test('over v2 the discount comes from GraphQL at most every 10 minutes, and after a 410 is unknown, said once', async () => {
+	test('auto over v2: the discount comes from GraphQL at most every 10 minutes, and after a 410 is unknown, said once', async () => {
 		const calls: Calls = [];
 		const notices: string[] = [];
 		let now = 0;
 		let retired = false;
 		const api = createManagementApi({
-			choice: 'v2',
+			choice: 'auto',
 			v2: fakeApi('v2', calls),
 			graphql: fakeApi('graphql', calls, () => (retired ? gone() : undefined)),
 			notice: line => notices.push(line),
@@ -121,7 +123,7 @@ describe('what v2 has no route for', () => {
 	test('spot pods go to GraphQL while it answers; after its 410 they are refused with why, before anything is sent', async () => {
 		const calls: Calls = [];
 		let retired = false;
-		const api = createManagementApi({choice: 'v2', v2: fakeApi('v2', calls), graphql: fakeApi('graphql', calls, () => (retired ? gone() : undefined))});
+		const api = createManagementApi({choice: 'auto', v2: fakeApi('v2', calls), graphql: fakeApi('graphql', calls, () => (retired ? gone() : undefined))});
 		await api.rentInterruptable({gpuTypeId: 'NVIDIA H100', bidPerGpu: 1.2});
 		await api.bidResume('p', 1.2);
 		expect(calls).toEqual(['graphql.rentInterruptable', 'graphql.bidResume']);

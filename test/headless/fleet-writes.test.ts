@@ -18,7 +18,8 @@ beforeAll(async () => {
 afterAll(async () => sim.close());
 
 const env = () => cliEnv({RUNPOD_API_KEY: key, XDG_STATE_HOME: state});
-const urls = () => ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`];
+// GraphQL's semantics (a save sends the whole record back, spot pods, a pod stoppable at once); REST v2's: fleet-writes-v2.test.ts.
+const urls = () => ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`, '--management-api', 'graphql'];
 type Pod = {id: string; name: string; desiredStatus: string; podType: string};
 const pods = async () => (await gql(sim, '{ myself { pods { id name desiredStatus podType } } }')).body.data.myself.pods as Pod[];
 const mutations = async () => ((await sim.call('GET', '/__sim/stats')).body.endpoints.graphql?.request?.requests as number) ?? 0;

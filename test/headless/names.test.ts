@@ -43,7 +43,8 @@ beforeAll(async () => {
 afterAll(async () => sim.close());
 
 const env = () => cliEnv({RUNPOD_API_KEY: key, XDG_STATE_HOME: state});
-const urls = () => ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`];
+// GraphQL's semantics (a save sends the whole record back, spot pods, a pod stoppable at once); REST v2's: fleet-writes-v2.test.ts.
+const urls = () => ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`, '--management-api', 'graphql'];
 const cli = async (...args: string[]) => runCli([...args, ...urls()], env(), 60_000);
 const requests = async (endpointId: string, operation: string) =>
 	((await sim.call('GET', '/__sim/stats')).body.endpoints[endpointId]?.[operation]?.requests as number | undefined) ?? 0;

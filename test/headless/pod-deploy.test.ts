@@ -17,7 +17,8 @@ beforeAll(async () => {
 afterAll(async () => sim.close());
 
 const env = () => cliEnv({RUNPOD_API_KEY: key, XDG_STATE_HOME: state});
-const urls = () => ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`];
+// GraphQL's semantics (a save sends the whole record back, spot pods, a pod stoppable at once); REST v2's: fleet-writes-v2.test.ts.
+const urls = () => ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`, '--management-api', 'graphql'];
 const pods = async () => (await gql(sim, '{ myself { pods { id name podType gpuCount ports env } } }')).body.data.myself.pods as Array<Record<string, unknown>>;
 const graphqlRequests = async () => ((await sim.call('GET', '/__sim/stats')).body.endpoints.graphql?.request?.requests as number) ?? 0;
 
