@@ -1,4 +1,5 @@
 import type {ServerlessDiscount} from '../model/endpoint.js';
+import type {GpuTypeRecord} from '../model/gpu-type.js';
 import type {ManagementApi} from '../model/management-api.js';
 import {ApiError} from './errors.js';
 
@@ -24,6 +25,27 @@ const listReads = new Set<keyof ManagementApi>(['endpoints', 'endpointsAndDiscou
 /** What v2 has no route for (spot pods): GraphQL's, over v2 too, while GraphQL answers. */
 const graphqlOnly = new Set<keyof ManagementApi>(['rentInterruptable', 'bidResume']);
 
+/** A v2 GPU type with what v2 does not publish (spot prices, free counts, compliance, committed prices) filled in from GraphQL's. */
+function withGraphqlFacts(type: GpuTypeRecord, facts: GpuTypeRecord | undefined): GpuTypeRecord {
+	if (!facts) {
+		return type;
+	}
+
+	const filled: Record<string, unknown> = {...type};
+	for (const [name, value] of Object.entries(facts)) {
+		if ((filled[name] === undefined || filled[name] === null) && name !== 'lowestPrice') {
+			filled[name] = value;
+		}
+	}
+
+	const lowest: Record<string, unknown> = {...type.lowestPrice};
+	for (const [name, value] of Object.entries(facts.lowestPrice ?? {})) {
+		lowest[name] ??= value;
+	}
+
+	return {...(filled as GpuTypeRecord), lowestPrice: lowest};
+}
+
 const isGone = (error: unknown) => error instanceof ApiError && error.status === 410;
 const isMissingRoute = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 410);
 
@@ -33,6 +55,7 @@ without `/v2`), moves to GraphQL for the session and says so once. Over v2, the 
 (which v2 does not publish) is read from GraphQL every 10 minutes while GraphQL answers; from its
 first 410 on, podtop says once that it is gone and reports it as unknown, never as zero. Spot
 pods (a deploy with a bid, a bid resume), which v2 has no route for, go to GraphQL while it answers.
+So are a GPU type's spot prices, free counts and compliance (every minute).
 `v2` asks GraphQL nothing: what v2 lacks is then unknown, or refused before anything is sent.
 */
 export function createManagementApi({
@@ -119,6 +142,32 @@ export function createManagementApi({
 			}
 		}) as ManagementApi[K];
 
+	/** GraphQL's GPU types for one count and cloud, read at most every discountEveryMs / 10 (a minute) while it answers. */
+	const gpuFacts = new Map<string, {readonly types: ReadonlyMap<string, GpuTypeRecord>; readonly at: number}>();
+	const graphqlGpuFacts = async (options: Parameters<ManagementApi['gpuTypes']>[0] = {}) => {
+		const key = `${options.gpuCount ?? 1}:${String(options.secureCloud)}`;
+		const cached = gpuFacts.get(key);
+		if (graphqlRetired || (cached && now() - cached.at < discountEveryMs / 10)) {
+			return cached?.types;
+		}
+
+		try {
+			const types = new Map((await graphql.gpuTypes(options)).map(type => [type.id, type]));
+			gpuFacts.set(key, {types, at: now()});
+			return types;
+		} catch (error) {
+			if (isGone(error)) {
+				graphqlRetired = true;
+				notice?.('GraphQL answers 410 Gone: spot prices and free GPU counts are no longer published (shown as –)');
+				return undefined;
+			}
+
+			gpuFacts.set(key, {types: cached?.types ?? new Map(), at: now()});
+			return cached?.types;
+		}
+	};
+
+	const v2GpuTypes = through('gpuTypes');
 	const endpoints = through('endpoints');
 	return {
 		inUse: () => inUse,
@@ -139,7 +188,15 @@ export function createManagementApi({
 		podSummaries: through('podSummaries'),
 		pod: through('pod'),
 		podsById: through('podsById'),
-		gpuTypes: through('gpuTypes'),
+		async gpuTypes(options = {}) {
+			const types = await v2GpuTypes(options);
+			if (inUse === 'graphql' || choice !== 'auto') {
+				return types;
+			}
+
+			const facts = await graphqlGpuFacts(options);
+			return facts ? types.map(type => withGraphqlFacts(type, facts.get(type.id))) : types;
+		},
 		saveEndpoint: through('saveEndpoint'),
 		/** v2 sends only what changed (PATCH); GraphQL replaces the record, so it is read whole, changed, and sent back. */
 		async updateEndpoint(id, changes, options = {}) {

@@ -146,6 +146,7 @@ export const commandFlags = {
 	completion: {},
 	doctor: {
 		...readerConnectionFlags,
+		restUrl: connectionFlags.restUrl,
 		...historyFlags,
 		agent: connectionFlags.agent,
 		alerts: alertFlags.alerts,

@@ -30,7 +30,6 @@ export const readerConnectionFlags = {
 	demo: connectionFlags.demo,
 	apiUrl: connectionFlags.apiUrl,
 	graphqlUrl: connectionFlags.graphqlUrl,
-	restUrl: connectionFlags.restUrl,
 	profile: connectionFlags.profile,
 	apiKey: connectionFlags.apiKey,
 } as const;

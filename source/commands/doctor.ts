@@ -38,6 +38,7 @@ export const doctorHelp = `
 	  --ascii           Marks in ASCII (+ ! x -), as in a non-UTF-8 terminal
 	  --alerts FILE     Check these alert rules  [default: ~/.config/podtop/alerts.toml if present]
 	  --no-agent        Do not look for an agent
+	  --rest-url        REST v2's origin (also RUNPOD_API_BASE_URL)  [default: the GraphQL URL's origin]
 ${readerConnectionHelp}
 ${historyHelp}
 

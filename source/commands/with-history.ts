@@ -21,7 +21,14 @@ export const readerConnectionHelp = `
 	The API key comes from RUNPOD_API_KEY or ~/.runpod/config.toml, never from a flag; it only
 	names the account's history file (nothing is sent to the service).`;
 
-type ReaderFlags = {readonly demo: boolean; readonly apiUrl?: string; readonly graphqlUrl?: string; readonly profile?: string; readonly apiKey?: string};
+type ReaderFlags = {
+	readonly demo: boolean;
+	readonly apiUrl?: string;
+	readonly graphqlUrl?: string;
+	readonly restUrl?: string;
+	readonly profile?: string;
+	readonly apiKey?: string;
+};
 
 /** Which account's history to read, from the reader's connection flags (podtop's config file has nothing to say to it, and `doctor` must run when that file is broken). */
 export function readReaderTarget(flags: ReaderFlags): TargetOptions {

@@ -166,7 +166,7 @@ export async function createEngine({
 		// Loaded only for DEMO: a live session never pays for the simulator's code. Its own thread: its past and its load run beside the UI.
 		const {startSimulatorThread} = await import('../sim/start-simulator-thread.js');
 		demo = await startSimulatorThread({port: 0, host: '127.0.0.1', load: true, past: simulatedPastMs});
-		service = {apiUrl: `${demo.url}/v2`, graphqlUrl: `${demo.url}/graphql`, apiKey: demo.apiKey};
+		service = {apiUrl: `${demo.url}/v2`, graphqlUrl: `${demo.url}/graphql`, managementApi: target.managementApi, apiKey: demo.apiKey};
 	}
 
 	const {apiUrl, graphqlUrl, apiKey} = service;

@@ -17,7 +17,7 @@ export type TargetOptions = {
 };
 
 export type Target =
-	| {readonly mode: 'demo'; readonly warnings: readonly string[]}
+	| {readonly mode: 'demo'; readonly warnings: readonly string[]; readonly managementApi?: ManagementChoice}
 	| {
 			readonly mode: 'live';
 			readonly apiUrl: string;
@@ -80,7 +80,7 @@ export function resolveTarget(options: TargetOptions): Target {
 			: checkUrl('--rest-url', options.restUrl);
 	const managementApi = checkChoice(options.managementApi);
 	if (options.demo) {
-		return {mode: 'demo', warnings: []};
+		return {mode: 'demo', warnings: [], managementApi};
 	}
 
 	const key = findApiKey({env: options.env, configPath: options.configPath, profile: options.profile});
@@ -98,7 +98,7 @@ export function resolveTarget(options: TargetOptions): Target {
 			throw new UsageError('no API key: set RUNPOD_API_KEY or add api_key to ~/.runpod/config.toml');
 		}
 
-		return {mode: 'demo', warnings: [...key.warnings, 'No API key configured: running on the built-in simulator (DEMO).']};
+		return {mode: 'demo', warnings: [...key.warnings, 'No API key configured: running on the built-in simulator (DEMO).'], managementApi};
 	}
 
 	// The key's section may say where its account is (`api_url`, `graphql_url`, `rest_url`); a flag (or RUNPOD_API_BASE_URL) still wins.

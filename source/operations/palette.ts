@@ -159,8 +159,3 @@ export function tabPalette(
 	const index = step === 1 ? 0 : candidates.length - 1;
 	return {input: `${head}${candidates[index]!}`, cycle: {head, candidates, index}};
 }
-
-/** Tab completion once, from nothing cycled: the command name first, then its arguments. */
-export function completePalette(input: string, place: Place, readOnly: boolean, state: PodtopState, profiles: () => readonly string[] = () => []): string {
-	return tabPalette(input, undefined, () => paletteCompletion(input, place, readOnly, state, profiles)).input;
-}

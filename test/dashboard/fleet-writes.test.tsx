@@ -1,3 +1,4 @@
+// The write flows over GraphQL, whose pods run at once; REST v2's own (PROVISIONING first, only what changed sent): test/headless/fleet-writes-v2.test.ts.
 import {afterEach, expect, test} from 'vitest';
 import {App} from '../../source/dashboard/app.js';
 import type {Engine} from '../../source/engine/create-engine.js';
@@ -41,7 +42,7 @@ test('pods: x stops after y, u resumes (a spot pod asks its bid in a form), Ctrl
 	sim = await startTestSim({seed: 3, graphqlRate: 1000, podCount: 0});
 	const onDemand = await deploy('ui-ondemand', false);
 	const spot = await deploy('ui-spot', true);
-	engine = await engineFor(sim, {poll: ['pods', 'gpus'], budget: {graphqlPerWindow: 100}});
+	engine = await engineFor(sim, {poll: ['pods', 'gpus'], budget: {graphqlPerWindow: 100}, managementApi: 'graphql'});
 	engine.start();
 	// The spot pod's minimum bid comes from the GPU types, a background poll that the writes below
 	// (at the user's priority) would otherwise keep waiting on a loaded machine.
@@ -104,7 +105,7 @@ test('pods: x stops after y, u resumes (a spot pod asks its bid in a form), Ctrl
 
 test('endpoints: Ctrl-D on one with workers offers to scale to zero first (a write of its own), then asks for the typed name', async () => {
 	sim = await startTestSim({graphqlRate: 1000, endpoints: [{id: 'ep-gone', name: 'doomed', workersMin: 1, workersMax: 2}]});
-	engine = await engineFor(sim, {poll: ['endpoints'], budget: {graphqlPerWindow: 100}});
+	engine = await engineFor(sim, {poll: ['endpoints'], budget: {graphqlPerWindow: 100}, managementApi: 'graphql'});
 	engine.start();
 	const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly={false} />, {engine});
 	await frameMatching(lastFrame, /doomed/);
@@ -121,7 +122,7 @@ test('endpoints: Ctrl-D on one with workers offers to scale to zero first (a wri
 
 test('d on a GPU type: the deploy wizard, checked as typed, reviewed with its $/h; the new pod shows selected in the Pods pane', async () => {
 	sim = await startTestSim({graphqlRate: 1000, podCount: 0});
-	engine = await engineFor(sim, {poll: ['pods', 'gpus'], budget: {graphqlPerWindow: 100}});
+	engine = await engineFor(sim, {poll: ['pods', 'gpus'], budget: {graphqlPerWindow: 100}, managementApi: 'graphql'});
 	engine.start();
 	const {lastFrame, stdin, view} = renderWith({store: engine.store}, <App readOnly={false} />, {engine, view: {columns: 130, rows: 32}});
 	stdin.write('3');
@@ -158,7 +159,7 @@ test('d on a GPU type: the deploy wizard, checked as typed, reviewed with its $/
 
 test('e edits an endpoint: the review shows old → new, the whole record goes back; :endpoint new creates one, selected', async () => {
 	sim = await startTestSim({graphqlRate: 1000, endpoints: [{id: 'ep-edit', name: 'editable', workersMin: 0, workersMax: 1, idleTimeout: 45}]});
-	engine = await engineFor(sim, {poll: ['endpoints'], budget: {graphqlPerWindow: 100}});
+	engine = await engineFor(sim, {poll: ['endpoints'], budget: {graphqlPerWindow: 100}, managementApi: 'graphql'});
 	engine.start();
 	const {lastFrame, stdin, view} = renderWith({store: engine.store}, <App readOnly={false} />, {engine, view: {columns: 130, rows: 32}});
 	await frameMatching(lastFrame, /editable/);

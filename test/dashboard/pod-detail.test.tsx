@@ -37,7 +37,8 @@ test('Enter on a pod: its details, env values hidden until v, ports as a table, 
 		},
 	});
 	const running = formatDollarsPerHour(deployed.body.data.podFindAndDeployOnDemand.costPerHr as number);
-	engine = await engineFor(sim, {poll: ['pods'], cadence: {...defaultCadence, podsMs: 300}, budget: {graphqlPerWindow: 100}});
+	// Deployed over GraphQL, the pod runs at once (over REST v2 it is PROVISIONING first).
+	engine = await engineFor(sim, {poll: ['pods'], cadence: {...defaultCadence, podsMs: 300}, budget: {graphqlPerWindow: 100}, managementApi: 'graphql'});
 	engine.start();
 	const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly={false} />, {engine, view: {columns: 130, rows: 30}});
 	stdin.write('2');

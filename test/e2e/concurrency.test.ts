@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => sim.close());
 
 const env = () => cliEnv({RUNPOD_API_KEY: sim.apiKey, XDG_STATE_HOME: state});
-const urls = () => ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`];
+const urls = () => ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`, '--management-api', 'graphql'];
 const both = async (args: string[]) => Promise.all([runCli([...args, ...urls()], env()), runCli([...args, ...urls()], env())]);
 
 test('two podtops on one job, one queue, one pod: each says what happened, neither crashes', async () => {

@@ -25,7 +25,9 @@ describe.runIf(hasTmux)('the dashboard under injected faults, in a real terminal
 		'%s on /health: marked stale by the first failing poll, last data kept, recovered by the first good poll once cleared',
 		async (_name, fault) => {
 			sim = await startTestSim({endpoints: [{id: 'ep', name: 'steady', workersMin: 1, workersMax: 1, flashBoot: true}]});
-			session = new TmuxSession(120, 30, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {RUNPOD_API_KEY: sim.apiKey});
+			session = new TmuxSession(120, 30, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`, '--management-api', 'graphql'], {
+				RUNPOD_API_KEY: sim.apiKey,
+			});
 			const healthy = await session.waitFor(/steady +0 +1 +0 +0 +0 +1-1/);
 			expect(healthy).not.toMatch(/DEGRADED/);
 			const before = await requests('ep', 'health');
@@ -50,7 +52,9 @@ describe.runIf(hasTmux)('the dashboard under injected faults, in a real terminal
 
 	test('GraphQL failing (503s, then resets) on the Pods pane: stale by the first failing poll, the pods kept, fresh again after', async () => {
 		sim = await startTestSim({podCount: 6});
-		session = new TmuxSession(120, 30, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {RUNPOD_API_KEY: sim.apiKey});
+		session = new TmuxSession(120, 30, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`, '--management-api', 'graphql'], {
+			RUNPOD_API_KEY: sim.apiKey,
+		});
 		await session.waitFor(/Endpoints \(\d+\)/);
 		session.send('2');
 		const pods = await session.waitFor(/Pods \(6\)/);
@@ -79,7 +83,9 @@ describe.runIf(hasTmux)('the dashboard under injected faults, in a real terminal
 
 	test('a 429 with Retry-After on /health: the dashboard asks that endpoint nothing until it has passed, then carries on', async () => {
 		sim = await startTestSim({endpoints: [{id: 'ep', name: 'steady', workersMin: 1, workersMax: 1, flashBoot: true}]});
-		session = new TmuxSession(120, 30, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {RUNPOD_API_KEY: sim.apiKey});
+		session = new TmuxSession(120, 30, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`, '--management-api', 'graphql'], {
+			RUNPOD_API_KEY: sim.apiKey,
+		});
 		await session.waitFor(/steady +0 +1/);
 		const healthCount = async () => ((await sim!.call('GET', '/__sim/stats')).body.endpoints.ep?.health?.requests ?? 0) as number;
 		await sim.call('POST', '/__sim/faults', {body: {kind: 'status', status: 429, retryAfter: 8, operation: 'health', endpoint: 'ep', count: 1}});

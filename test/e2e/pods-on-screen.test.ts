@@ -20,7 +20,7 @@ describe.runIf(hasTmux)('the rows on screen of a long pod list, in a real termin
 	test('700 pods shown: the whole list every 7 s, the rows on screen asked for by id in between', async () => {
 		sim = await startTestSim({podCount: 700, graphqlRate: 100});
 		const state = mkdtempSync(path.join(tmpdir(), 'podtop-tmux-pods-'));
-		session = new TmuxSession(120, 36, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`, '--no-history'], {
+		session = new TmuxSession(120, 36, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`, '--management-api', 'graphql', '--no-history'], {
 			RUNPOD_API_KEY: sim.apiKey,
 			XDG_STATE_HOME: state,
 		});

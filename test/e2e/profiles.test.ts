@@ -18,7 +18,7 @@ writeFileSync(path.join(xdg, 'podtop', 'config.toml'), '[profile.prod]\nread-onl
 describe.runIf(hasTmux)('a profile in the dashboard', () => {
 	test('a read-only profile opens read-only, and the header names it; --write opens it writable, still named', async () => {
 		session = new TmuxSession(120, 40, ['--demo', '--demo-past', '1h', '--profile', 'prod'], {XDG_CONFIG_HOME: xdg});
-		let screen = await session.waitFor(/Endpoints \(8\)/, 60_000);
+		let screen = await session.waitFor(/Endpoints \(9\)/, 60_000);
 		expect(screen).toMatch(/^podtop +DEMO {2}READ-ONLY {2}prod +/m);
 		session.send('?');
 		screen = await session.waitFor(wholeEndpointsHelp);
@@ -32,7 +32,7 @@ describe.runIf(hasTmux)('a profile in the dashboard', () => {
 		await session.waitFor(/PODTOP-EXIT 0/);
 		session.close();
 		session = new TmuxSession(120, 40, ['--demo', '--demo-past', '1h', '--profile', 'prod', '--write'], {XDG_CONFIG_HOME: xdg});
-		screen = await session.waitFor(/Endpoints \(8\)/, 60_000);
+		screen = await session.waitFor(/Endpoints \(9\)/, 60_000);
 		expect(screen).toMatch(/^podtop +DEMO {2}prod +/m);
 		session.send('q');
 		await session.waitFor(/PODTOP-EXIT 0/);

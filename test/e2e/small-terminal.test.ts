@@ -16,7 +16,7 @@ afterEach(() => {
 });
 
 const openJupyter = async (tmux: TmuxSession) => {
-	await tmux.waitFor(/Endpoints \(8\)/, 60_000);
+	await tmux.waitFor(/Endpoints \(9\)/, 60_000);
 	tmux.send('2');
 	await tmux.waitFor(/Pods \(12\)[\s\S]*jupyter-research/, 30_000);
 	tmux.send('/');
@@ -57,7 +57,7 @@ describe.runIf(hasTmux)('an 80×24 terminal', () => {
 		session.send('3');
 		await session.waitFor(/GPUs \(20\)[\s\S]*stock \+{3} High/);
 		session.send('1');
-		await session.waitFor(/Endpoints \(8\)/);
+		await session.waitFor(/Endpoints \(9\)/);
 		// No escape sequences: what is left is text, which must be ASCII.
 		const sent = readFileSync(file, 'latin1').replaceAll(/\u001B(?:\[[\d;?<=>]*[ -/]*[@-~]|][^\u0007\u001B]*(?:\u0007|\u001B\\)|[()][\dA-Z]|[^[\]()])/g, '');
 		const outside = [...sent].filter(character => character.codePointAt(0)! > 0x7e);

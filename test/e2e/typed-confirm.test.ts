@@ -37,7 +37,7 @@ describe.runIf(hasTmux)('typed confirmations in a real terminal', () => {
 		}
 
 		const state = mkdtempSync(path.join(tmpdir(), 'podtop-tmux-confirm-'));
-		session = new TmuxSession(120, 36, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {
+		session = new TmuxSession(120, 36, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`, '--management-api', 'graphql'], {
 			RUNPOD_API_KEY: sim.apiKey,
 			XDG_STATE_HOME: state,
 		});
@@ -90,7 +90,7 @@ describe.runIf(hasTmux)('typed confirmations in a real terminal', () => {
 			((await gql(sim!, `{ pod(input: {podId: "${podId}"}) { desiredStatus } }`)).body.data.pod as {desiredStatus: string} | null)?.desiredStatus;
 		const state = mkdtempSync(path.join(tmpdir(), 'podtop-tmux-confirm-'));
 		const raw = path.join(state, 'terminal.raw');
-		session = new TmuxSession(100, 30, ['--ascii', '--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {
+		session = new TmuxSession(100, 30, ['--ascii', '--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`, '--management-api', 'graphql'], {
 			RUNPOD_API_KEY: sim.apiKey,
 			XDG_STATE_HOME: state,
 			NO_COLOR: '1',

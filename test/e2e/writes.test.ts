@@ -32,7 +32,7 @@ describe.runIf(hasTmux)('writes from the dashboard in a real terminal', () => {
 		}
 
 		const state = mkdtempSync(path.join(tmpdir(), 'podtop-tmux-writes-'));
-		session = new TmuxSession(120, 36, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {
+		session = new TmuxSession(120, 36, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`, '--management-api', 'graphql'], {
 			RUNPOD_API_KEY: sim.apiKey,
 			XDG_STATE_HOME: state,
 		});
@@ -118,7 +118,7 @@ describe.runIf(hasTmux)('fleet writes in a real terminal', () => {
 		const statusOf = async () =>
 			((await gql(sim!, `{ pod(input: {podId: "${podId}"}) { desiredStatus } }`)).body.data.pod as {desiredStatus: string}).desiredStatus;
 		const state = mkdtempSync(path.join(tmpdir(), 'podtop-tmux-fleet-'));
-		session = new TmuxSession(120, 36, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {
+		session = new TmuxSession(120, 36, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`, '--management-api', 'graphql'], {
 			RUNPOD_API_KEY: sim.apiKey,
 			XDG_STATE_HOME: state,
 		});
@@ -167,7 +167,7 @@ describe.runIf(hasTmux)('fleet writes in a real terminal', () => {
 	test('the deploy wizard: d on a GPU type, the image typed, reviewed with its $/h, the new pod selected', async () => {
 		sim = await startTestSim({graphqlRate: 1000, podCount: 0, endpoints: []});
 		const state = mkdtempSync(path.join(tmpdir(), 'podtop-tmux-deploy-'));
-		session = new TmuxSession(120, 36, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`], {
+		session = new TmuxSession(120, 36, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`, '--management-api', 'graphql'], {
 			RUNPOD_API_KEY: sim.apiKey,
 			XDG_STATE_HOME: state,
 		});

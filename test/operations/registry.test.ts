@@ -1,6 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import {footerHint, helpSections} from '../../source/operations/help.js';
-import {completePalette, paletteCompletion, parsePalette, tabPalette} from '../../source/operations/palette.js';
+import {paletteCompletion, parsePalette, tabPalette} from '../../source/operations/palette.js';
+import {completePalette} from '../helpers/complete-palette.js';
 import {operations, operationsIn, places} from '../../source/operations/registry.js';
 import {testStore} from '../helpers/ui-fixture.js';
 

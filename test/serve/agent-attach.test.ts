@@ -116,7 +116,7 @@ describe('attaching to podtop agent', () => {
 			const url = await waitFor(() => /serving (http:\S+\/metrics)/.exec(agent.log())?.[1]);
 			const text = await waitFor(async () => {
 				const body = await (await fetch(url)).text();
-				return /^podtop_budget_used_ratio{budget="graphql"} /m.test(body) && body.includes('podtop_endpoint_jobs_in_queue{') ? body : undefined;
+				return /^podtop_budget_used_ratio{budget="v2"} /m.test(body) && body.includes('podtop_endpoint_jobs_in_queue{') ? body : undefined;
 			}, 15_000);
 			expect(text).toMatch(/^podtop_source_stale{source="jobApi"} 0$/m);
 		} finally {

@@ -28,7 +28,8 @@ const budget = {share: 1, healthPerWindow: 1000};
 beforeAll(async () => {
 	process.env.XDG_RUNTIME_DIR = directory;
 	sim = await startTestSim({apiKey: key, podCount, graphqlRate: 1000});
-	agent = await engineFor(sim, {allVisible: true, poll: ['endpoints', 'pods', 'gpus'], cadence: fast, budget});
+	// The agent's socket under load (1,500 pods each poll): GraphQL's pacing, as these figures were made for.
+	agent = await engineFor(sim, {allVisible: true, poll: ['endpoints', 'pods', 'gpus'], cadence: fast, budget, managementApi: 'graphql'});
 	server = await serveAgent({
 		store: agent.store,
 		socketPath: agent.agentLink!.socketPath,
