@@ -30,7 +30,6 @@ import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/cr
 import {healthKeepFor} from '../store/health-keep.js';
 import type {PaneName} from '../store/types.js';
 import {createAgentForwarding} from './agent-forwarding.js';
-import {seedHealthFromHistory} from './health-seed.js';
 import {createNameResolver, type NameResolver} from './name-resolver.js';
 import {perform, type PerformResult} from './perform.js';
 import {createProbeLoop} from './probe-loop.js';
@@ -299,9 +298,7 @@ export async function createEngine({
 			: undefined;
 	let closing: Promise<void> | undefined;
 	let demoPresent = simulatedPastMs === undefined;
-	let stopSeeding: (() => void) | undefined;
 	const startPolling = () => {
-		stopSeeding ??= seedHealthFromHistory({store, writes, reader: () => history.reader(), ready: history.ready});
 		alertLoop?.start();
 		probeLoop?.start();
 		if (!agentLink || !(poll ?? allPolledData).includes('endpoints')) {
@@ -388,7 +385,6 @@ export async function createEngine({
 			closing ??= (async () => {
 				await forwarding.stop();
 				feed?.stop();
-				stopSeeding?.();
 				alertLoop?.stop();
 				probeLoop?.stop();
 				notifier?.stop();
