@@ -127,7 +127,7 @@ test('d on a GPU type: the deploy wizard, checked as typed, reviewed with its $/
 	const {lastFrame, stdin, view} = renderWith({store: engine.store}, <App readOnly={false} />, {engine, view: {columns: 130, rows: 32}});
 	stdin.write('3');
 	await frameMatching(lastFrame, /GPUs \(20\)/);
-	stdin.write('/^NVIDIA L4 \r');
+	stdin.write('/^L4$\r');
 	await frameMatching(lastFrame, /GPUs \(1\/20\)/);
 	stdin.write('d');
 	await frameMatching(lastFrame, /Deploy a pod on L4/);
@@ -202,6 +202,7 @@ test('e edits an endpoint: the review shows old → new, the whole record goes b
 		flashBootType: string;
 	}>;
 	const fresh = created.find(endpoint => endpoint.name === 'fresh-fb')!;
-	expect(fresh.flashBootType).toBe('FLASHBOOT');
+	// FlashBoot is the form's own choice now (off unless chosen), not a name ending in -fb: REST v2 has no such rule.
+	expect(fresh.flashBootType).toBe('OFF');
 	expect(view.getState()).toMatchObject({pane: 'endpoints', selected: {endpoints: {key: fresh.id}}});
 }, 30_000);

@@ -29,7 +29,7 @@ describe.runIf(hasTmux)('charts from history in a real terminal', () => {
 		session = new TmuxSession(120, 40, ['--api-url', `${sim.url}/v2`, '--graphql-url', `${sim.url}/graphql`, '--history-dir', directory], {
 			RUNPOD_API_KEY: sim.apiKey,
 		});
-		let screen = await session.waitFor(/Endpoints \(8\) · 1h[\s\S]*llama-3-8b-instruct-vllm +\d+ +\d+ +\d+/);
+		let screen = await session.waitFor(/Endpoints \(9\) · 1h[\s\S]*llama-3-8b-instruct-vllm +\d+ +\d+ +\d+/);
 		// The queue trend of the rows on screen comes from history: each row's cell is drawn.
 		expect(screen).toMatch(/QUEUE TREND/);
 		// Half a minute of polls (health every 5 s for the endpoints on screen) recorded.
@@ -37,7 +37,7 @@ describe.runIf(hasTmux)('charts from history in a real terminal', () => {
 		session.send('/');
 		session.type('llama-3-8b');
 		session.send('Enter');
-		await session.waitFor(/Endpoints \(1\/8\) \/llama-3-8b · 1h/);
+		await session.waitFor(/Endpoints \(1\/9\) \/llama-3-8b · 1h/);
 		session.send('Enter');
 		screen = await session.waitFor(/llama-3-8b-instruct-vllm \([a-z\d]{14}\) {2}Esc back · 1h < > window/);
 		session.send('<');

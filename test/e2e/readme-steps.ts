@@ -205,7 +205,7 @@ export const steps: ReadonlyArray<Step<Fleet>> = [
 		needs: [stop],
 		runs: ok(
 			({stdout}) => {
-				expect(stdout).toMatch(/^resumed: .* is RUNNING/);
+				expect(stdout).toMatch(/^resumed: .* is (STARTING|RUNNING)/);
 			},
 			({running}) => ({'<pod>': running.id}),
 		),
