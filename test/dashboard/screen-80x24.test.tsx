@@ -26,7 +26,8 @@ type Shot = {readonly name: string; readonly frame: string};
 
 async function walk(glyphs: Glyphs, readOnly: boolean) {
 	sim = await startTestSim({graphqlRate: 1000});
-	engine = await engineFor(sim, {poll: ['endpoints', 'pods', 'gpus'], readOnly, budget: {graphqlPerWindow: 200}});
+	// Every pod fact on screen at 80×24: GraphQL's (v2 leaves a pod's vCPUs, memory and machine unknown).
+	engine = await engineFor(sim, {poll: ['endpoints', 'pods', 'gpus'], readOnly, budget: {graphqlPerWindow: 200}, managementApi: 'graphql'});
 	engine.start();
 	const {lastFrame, stdin} = renderWith({store: engine.store}, <App readOnly={readOnly} />, {
 		engine,

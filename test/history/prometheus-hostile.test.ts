@@ -6,7 +6,7 @@ import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {cliEnv, cliPath, collect} from '../helpers/run-cli.js';
 
 /** The flags the bundle's shebang launches node with: the 256 MB heap a hostile answer must not fill. */
-const launchFlags = /^#!\/usr\/bin\/env -S node (.*)$/m.exec(readFileSync(cliPath, 'utf8').slice(0, 400))![1]!.split(' ');
+const launchFlags = /^#!\/usr\/bin\/env -S (?:[A-Z_]+=\S+ )*node (.*)$/m.exec(readFileSync(cliPath, 'utf8').slice(0, 400))![1]!.split(' ');
 
 const megabyte = 1024 * 1024;
 
