@@ -16,6 +16,8 @@ type Options = {
 	readonly notice?: (line: string) => void;
 	/** What v2 does not publish (the serverless discount) is read from GraphQL at most this often while it answers. */
 	readonly discountEveryMs?: number;
+	/** A GPU type's spot prices, free counts and compliance (GraphQL's) are read at most this often while it answers. */
+	readonly gpuFactsEveryMs?: number;
 	readonly now?: () => number;
 };
 
@@ -64,6 +66,7 @@ export function createManagementApi({
 	graphql,
 	notice,
 	discountEveryMs = 600_000,
+	gpuFactsEveryMs = 60_000,
 	now = Date.now,
 }: Options): ManagementApi & {readonly inUse: () => 'v2' | 'graphql'} {
 	let inUse: 'v2' | 'graphql' = choice === 'graphql' ? 'graphql' : 'v2';
@@ -142,12 +145,12 @@ export function createManagementApi({
 			}
 		}) as ManagementApi[K];
 
-	/** GraphQL's GPU types for one count and cloud, read at most every discountEveryMs / 10 (a minute) while it answers. */
+	/** GraphQL's GPU types for one count and cloud, read at most every gpuFactsEveryMs while it answers. */
 	const gpuFacts = new Map<string, {readonly types: ReadonlyMap<string, GpuTypeRecord>; readonly at: number}>();
 	const graphqlGpuFacts = async (options: Parameters<ManagementApi['gpuTypes']>[0] = {}) => {
 		const key = `${options.gpuCount ?? 1}:${String(options.secureCloud)}`;
 		const cached = gpuFacts.get(key);
-		if (graphqlRetired || (cached && now() - cached.at < discountEveryMs / 10)) {
+		if (graphqlRetired || (cached && now() - cached.at < gpuFactsEveryMs)) {
 			return cached?.types;
 		}
 
