@@ -60,6 +60,8 @@ describe('the API key appears nowhere', () => {
 				expect(execFileSync('ps', ['-o', 'args=', '-p', String(pid)], {encoding: 'utf8'})).not.toMatch(leak);
 				expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).not.toMatch(leak);
 				session.send('Escape');
+				// Esc and q read together would be Alt-q (Ink holds a lone Esc 20 ms; a busy machine batches them): the help closes first.
+				await session.waitFor(/Endpoints \(1\)/);
 				session.send('q');
 				await session.waitFor(/PODTOP-EXIT 0/);
 				expect(session.screen()).not.toMatch(leak);
