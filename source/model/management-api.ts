@@ -1,6 +1,8 @@
 import type {EndpointChanges, EndpointInput, EndpointRecord, SavedEndpoint, ServerlessDiscount} from './endpoint.js';
 import type {GpuTypeRecord} from './gpu-type.js';
+import type {LogLine, LogQuery, LogTarget} from './log-line.js';
 import type {PodDeployInput, PodRecord, PodSummary} from './pod.js';
+import type {Rollout, WorkerList} from './worker.js';
 
 export type CallOptions = {readonly signal?: AbortSignal};
 
@@ -35,4 +37,13 @@ export type ManagementApi = {
 	/** Restarts a running pod's container in place, where the API can (REST v2). */
 	readonly restart?: (podId: string, options?: CallOptions) => Promise<PodRecord>;
 	readonly terminate: (podId: string, options?: CallOptions) => Promise<void>;
+	/** An endpoint's active workers, where the API publishes them (REST v2); undefined when the endpoint is gone. */
+	readonly workers?: (endpointId: string, options?: CallOptions) => Promise<WorkerList | undefined>;
+	/** An endpoint's releases and rollout, where the API publishes them (REST v2). */
+	readonly releases?: (endpointId: string, options?: CallOptions) => Promise<Rollout | undefined>;
+	/**
+	Opens a log stream (REST v2's server-sent events) and calls `onLine` for each line until the signal aborts or the
+	stream ends (resolves), or it fails (rejects; a 404 as a not-found error). One connection: resuming is the caller's.
+	*/
+	readonly streamLogs?: (target: LogTarget, query: LogQuery, onLine: (line: LogLine) => void, options: Required<CallOptions>) => Promise<void>;
 };
