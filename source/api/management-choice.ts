@@ -170,6 +170,20 @@ export function createManagementApi({
 		}
 	};
 
+	/** Workers, releases and logs: only v2 publishes them; after a fall back to GraphQL they are refused, said once why. */
+	const v2Only = (): Pick<ManagementApi, 'workers' | 'releases' | 'streamLogs'> => {
+		const only = <K extends 'workers' | 'releases' | 'streamLogs'>(name: K): NonNullable<ManagementApi[K]> =>
+			(async (...parameters: unknown[]) => {
+				if (inUse === 'graphql') {
+					throw new ApiError('invalid', `${name === 'streamLogs' ? 'logs' : name}: this service has no REST v2, and GraphQL does not publish them`);
+				}
+
+				return (v2[name] as (...values: unknown[]) => Promise<unknown>)(...parameters);
+			}) as NonNullable<ManagementApi[K]>;
+		const names = ['workers', 'releases', 'streamLogs'] as const;
+		return Object.fromEntries(choice === 'graphql' ? [] : names.filter(name => v2[name]).map(name => [name, only(name)]));
+	};
+
 	const v2GpuTypes = through('gpuTypes');
 	const endpoints = through('endpoints');
 	return {
@@ -221,5 +235,6 @@ export function createManagementApi({
 		bidResume: through('bidResume'),
 		stop: through('stop'),
 		terminate: through('terminate'),
+		...v2Only(),
 	};
 }

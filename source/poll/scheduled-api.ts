@@ -4,7 +4,7 @@ import type {EndpointChanges, EndpointInput} from '../model/endpoint.js';
 import type {PodDeployInput} from '../model/pod.js';
 import type {JobApi} from '../api/job-api.js';
 import type {JobRequest} from '../api/job-types.js';
-import {budgetKey, type Priority, type Scheduler} from './scheduler.js';
+import {budgetKey, v2BudgetKey, type Priority, type Scheduler} from './scheduler.js';
 
 /**
 Every API call podtop makes, routed through the scheduler with its budget, priority and
@@ -81,6 +81,11 @@ export function createScheduledApi({
 		endpointForEdit: async (id: string) =>
 			read(managementBudget(), `endpoint-edit:${id}`, 'action', async signal => managementApi.endpointForEdit(id, {signal})),
 		pod: async (podId: string) => read(managementBudget(), `pod:${podId}`, 'action', async signal => managementApi.pod(podId, {signal})),
+		/** An endpoint's workers (REST v2 only: undefined where the API does not publish them, or the endpoint is gone). */
+		workers: async (endpointId: string, priority: Priority) =>
+			managementApi.workers ? read(v2BudgetKey, `workers:${endpointId}`, priority, async signal => managementApi.workers!(endpointId, {signal})) : undefined,
+		releases: async (endpointId: string, priority: Priority) =>
+			managementApi.releases ? read(v2BudgetKey, `releases:${endpointId}`, priority, async signal => managementApi.releases!(endpointId, {signal})) : undefined,
 	};
 }
 

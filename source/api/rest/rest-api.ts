@@ -13,6 +13,7 @@ import {readPodList} from './pod-list.js';
 import {listRunningPrice, podRecord, podSummary, type V2Pod} from './pod-record.js';
 import {createRestCall} from './rest-call.js';
 import {createRestClient, type RestAnswerSeen} from './rest-client.js';
+import {rollout, workerList} from './worker-record.js';
 
 export type {RestAnswerSeen} from './rest-client.js';
 
@@ -154,8 +155,39 @@ export function createRestApi({baseUrl = defaultRestBaseUrl, apiKey, pools, onAn
 			data => data.endpoints.map(item => endpointRecord(item)),
 		);
 
+	/** A read of one endpoint's sub-resource, undefined when the endpoint is gone (404). */
+	const unlessGone = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
+		try {
+			return await read();
+		} catch (error) {
+			if (error instanceof ApiError && error.kind === 'not-found') {
+				return undefined;
+			}
+
+			throw error;
+		}
+	};
+
 	return {
 		endpoints,
+		workers: async (endpointId, options = {}) =>
+			unlessGone(async () =>
+				call(
+					`workers of ${endpointId}`,
+					options.signal,
+					async limited => client.GET('/v2/serverless/{id}/workers', {params: {path: {id: endpointId}}, signal: limited}),
+					data => workerList(endpointId, data, Date.now()),
+				),
+			),
+		releases: async (endpointId, options = {}) =>
+			unlessGone(async () =>
+				call(
+					`releases of ${endpointId}`,
+					options.signal,
+					async limited => client.GET('/v2/serverless/{id}/releases', {params: {path: {id: endpointId}}, signal: limited}),
+					data => rollout(endpointId, data),
+				),
+			),
 		endpointsAndDiscount: async (options = {}) => ({endpoints: await endpoints(options), discount: undefined}),
 		async endpointForEdit(id, options = {}) {
 			try {
