@@ -1,6 +1,26 @@
 import {request} from 'undici';
 import {fromTransportError} from './errors.js';
 
+/** Past this many bytes an answer is not read on (doctor's largest, v2's endpoint list of 2,000, is about 3 MB): its body reads as not JSON. */
+export const maxProbeBytes = 16 * 1024 * 1024;
+
+/** The body as text, or undefined past `limit` bytes (the rest is let go, not read). */
+async function boundedText(body: AsyncIterable<Buffer> & {destroy: () => void}, limit: number): Promise<string | undefined> {
+	const parts: Buffer[] = [];
+	let length = 0;
+	for await (const chunk of body) {
+		length += chunk.byteLength;
+		if (length > limit) {
+			body.destroy();
+			return undefined;
+		}
+
+		parts.push(chunk);
+	}
+
+	return Buffer.concat(parts).toString('utf8');
+}
+
 /** One read sent by `podtop doctor`: how it went, how long it took, and the service's clock. */
 export type ProbeAnswer = {
 	readonly status: number;
@@ -39,12 +59,12 @@ export async function probe({url, apiKey, method, body, timeoutMs, label}: Optio
 			bodyTimeout: timeoutMs,
 			signal: AbortSignal.timeout(timeoutMs),
 		});
-		const text = await response.body.text();
+		const text = await boundedText(response.body, maxProbeBytes);
 		const ms = performance.now() - startedPrecise;
 		const date = Date.parse(String(response.headers.date ?? ''));
 		let parsed: unknown;
 		try {
-			parsed = JSON.parse(text);
+			parsed = text === undefined ? undefined : JSON.parse(text);
 		} catch {}
 
 		// The header says the second; the middle of it is the best guess of the moment.
