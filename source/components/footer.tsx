@@ -56,7 +56,7 @@ export function Footer({width, readOnly}: Props) {
 		) : (
 			// The question and its field are in the dialog above (confirm-dialog.tsx).
 			<Text dimColor wrap='truncate'>
-				Enter confirms once the name matches · Backspace edits · Esc cancels
+				{barHint('typed-confirm', glyphs)}
 			</Text>
 		);
 	}
@@ -73,13 +73,7 @@ export function Footer({width, readOnly}: Props) {
 	if (overlay.type === 'form' && !message) {
 		return (
 			<Text dimColor wrap='truncate'>
-				{[
-					`Tab/${glyphs.arrowKeys.up}${glyphs.arrowKeys.down} next field`,
-					`${glyphs.arrowKeys.left}${glyphs.arrowKeys.right} cursor or choice`,
-					'Space toggles',
-					'Ctrl-S or Enter on Send: review',
-					'Esc cancel (kept as a draft)',
-				].join(` ${glyphs.dot} `)}
+				{barHint('form', glyphs)}
 			</Text>
 		);
 	}
