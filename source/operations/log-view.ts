@@ -1,4 +1,4 @@
-import {grouped} from '../format/log-state-text.js';
+import {grouped} from '../rows/log-state-text.js';
 import {saveLog} from '../history/saved-log.js';
 import {logLayout, logSelection, logTextRows} from '../rows/log-view-model.js';
 import {scrolledEnd} from '../rows/log-window.js';

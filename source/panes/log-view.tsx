@@ -5,7 +5,7 @@ import {useKeyHints} from '../components/key-hints.js';
 import {LogRows} from '../components/log-rows.js';
 import {useServices, useView} from '../components/services.js';
 import {useNow} from '../components/use-now.js';
-import {bufferText, grouped, sessionStateText} from '../format/log-state-text.js';
+import {bufferText, grouped, sessionStateText} from '../rows/log-state-text.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {LogSession, LogSnapshot, LogSubject} from '../model/log-session.js';
 import {subjectKey, type LogSlot} from '../operations/log-slot.js';
@@ -94,7 +94,7 @@ export function LogView({subject, label, slot, width, height}: Props) {
 						{title}
 					</Text>
 				</Box>
-				<Box flexShrink={0}>
+				<Box flexShrink={0} marginLeft={1}>
 					<Text color={paused ? colors.warn : colors.muted}>{follow}</Text>
 				</Box>
 			</Box>

@@ -57,7 +57,7 @@ export function selectLogLines(lines: readonly SessionLine[], filter: string, co
 			continue;
 		}
 
-		if (last !== -1 && index > last + 1) {
+		if (context > 0 && last !== -1 && index > last + 1) {
 			shown.push({kind: 'gap', seq: line.seq - 0.5});
 		}
 

@@ -1,7 +1,7 @@
 import type {LogStreamState} from '../model/log-line.js';
 import type {LogSnapshot, StreamStatus} from '../model/log-session.js';
-import {formatDuration} from './duration.js';
-import {sanitizeLine} from './sanitize.js';
+import {formatDuration} from '../format/duration.js';
+import {sanitizeLine} from '../format/sanitize.js';
 
 /** A count with its thousands grouped: `1,234`. */
 export const grouped = (value: number) => value.toLocaleString('en-US');
