@@ -8,7 +8,7 @@ import {footerHint} from '../operations/help.js';
 import {filterFields} from '../rows/filter-fields.js';
 import {filterProblem} from '../view-state/filter-matcher.js';
 import {isWide} from '../view-state/layout.js';
-import {currentPlace} from '../view-state/view-state.js';
+import {currentPlace, filterOf} from '../view-state/view-state.js';
 import {InputLine} from './input-line.js';
 import {useServices, useView} from './services.js';
 
@@ -36,12 +36,19 @@ export function Footer({width, readOnly}: Props) {
 			pending: state.pending,
 			place: currentPlace(state),
 			pane: state.pane,
-			filter: state.filter[state.pane],
+			filter: filterOf(state),
 			wide: isWide(state.columns),
 		})),
 	);
 	if (overlay.type === 'filter') {
-		return <InputLine prompt='/' value={overlay.input} hint={filterNote(overlay.input, filter, filterFields(pane, wide), glyphs)} width={width} />;
+		return (
+			<InputLine
+				prompt='/'
+				value={overlay.input}
+				hint={filterNote(overlay.input, filter, place === 'logs' ? ['each line'] : filterFields(pane, wide), glyphs)}
+				width={width}
+			/>
+		);
 	}
 
 	if (overlay.type === 'palette') {

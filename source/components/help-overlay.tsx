@@ -17,6 +17,7 @@ const placeTitles = {
 	gpu: 'GPU type',
 	pod: 'Pod details',
 	job: 'Job',
+	logs: 'Log',
 } as const;
 
 /** The `?` overlay: every key of the view under it, built from the operations themselves (k9s-style), in sections; it scrolls when they do not fit. */

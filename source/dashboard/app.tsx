@@ -18,17 +18,36 @@ import {GpuDetail} from '../panes/gpu-detail.js';
 import {PodDetail} from '../panes/pod-detail.js';
 import {GpusPane} from '../panes/gpus-pane.js';
 import {JobView} from '../panes/job-view.js';
+import {LogView} from '../panes/log-view.js';
+import {createLogSlot, type LogSlot} from '../operations/log-slot.js';
 import {PodsPane} from '../panes/pods-pane.js';
 import {frameLayout} from '../view-state/layout.js';
 import {currentView, type ListPane, type View} from '../view-state/view-state.js';
+import {useLogSession} from './use-log-session.js';
 
 type Props = {
 	readonly readOnly: boolean;
 };
 
 /** What the body shows for the view on top: a drill-down, or the list pane. */
-function ViewBody({view, pane, width, height}: {readonly view: View; readonly pane: ListPane; readonly width: number; readonly height: number}) {
+function ViewBody({
+	view,
+	pane,
+	logs,
+	width,
+	height,
+}: {
+	readonly view: View;
+	readonly pane: ListPane;
+	readonly logs: LogSlot;
+	readonly width: number;
+	readonly height: number;
+}) {
 	switch (view.type) {
+		case 'logs': {
+			return <LogView subject={view.subject} label={view.label} slot={logs} width={width} height={height} />;
+		}
+
 		case 'job': {
 			return <JobView endpointId={view.endpointId} jobId={view.jobId} width={width} height={height} />;
 		}
@@ -68,7 +87,9 @@ export function App({readOnly}: Props) {
 	const {exit} = useApp();
 	// Ink types its stdout as any writable stream; it is the terminal's (a WriteStream, with its size).
 	const stdout = useStdout().stdout as NodeJS.WriteStream;
-	const context: OperationContext = useMemo(() => ({engine, store, view, rows, exit, accounts}), [engine, store, view, rows, exit, accounts]);
+	// The open log view's session: filled while a log view is on screen, read by the view and its keys.
+	const logs = useMemo(() => createLogSlot(), []);
+	const context: OperationContext = useMemo(() => ({engine, store, view, rows, exit, accounts, logs}), [engine, store, view, rows, exit, accounts, logs]);
 	useInput((input, key) => {
 		if (isText(input, key)) {
 			// A paste, or keys typed faster than one read: each character in turn.
@@ -122,10 +143,21 @@ export function App({readOnly}: Props) {
 
 	// What is on screen polls at its visible cadence; a job on screen has its stream followed.
 	const focus =
-		current.type === 'job' ? 'job' : current.type === 'endpoint' ? 'endpoints' : current.type === 'gpu' ? 'gpus' : current.type === 'pod' ? 'pods' : pane;
+		current.type === 'job'
+			? 'job'
+			: current.type === 'endpoint' || (current.type === 'logs' && current.subject.kind !== 'pod')
+				? 'endpoints'
+				: current.type === 'logs'
+					? 'pods'
+					: current.type === 'gpu'
+						? 'gpus'
+						: current.type === 'pod'
+							? 'pods'
+							: pane;
 	useEffect(() => {
 		engine?.focus(focus);
 	}, [engine, focus]);
+	useLogSession(engine, current.type === 'logs' ? current.subject : undefined, logs, view);
 	const watchedPod = current.type === 'pod' ? current.podId : undefined;
 	useEffect(() => (engine && watchedPod ? engine.watchPod(watchedPod) : undefined), [engine, watchedPod]);
 	const followedEndpoint = current.type === 'job' ? current.endpointId : undefined;
@@ -143,7 +175,7 @@ export function App({readOnly}: Props) {
 	) : form ? (
 		<FormPane overlay={form} context={context} width={width} height={bodyHeight} />
 	) : (
-		<ViewBody view={current} pane={pane} width={width} height={paneHeight} />
+		<ViewBody view={current} pane={pane} logs={logs} width={width} height={paneHeight} />
 	);
 
 	return (

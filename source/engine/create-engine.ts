@@ -8,6 +8,8 @@ import {createCompatApi} from '../api/compat-api.js';
 import type {SavedEndpoint} from '../model/endpoint.js';
 import type {GpuTypeRecord} from '../model/gpu-type.js';
 import type {PodRecord} from '../model/pod.js';
+import type {LogQuery} from '../model/log-line.js';
+import type {LogSession, LogSubject} from '../model/log-session.js';
 import {createJobApi} from '../api/job-api.js';
 import type {Health} from '../api/job-types.js';
 import {Pools} from '../api/pools.js';
@@ -81,6 +83,11 @@ export type Engine = {
 	readonly simulatedPastMs: number | undefined;
 	/** The endpoint, pod or GPU type a command line names, by id or name (exit 4 listing the candidates when none or several). */
 	readonly resolve: NameResolver['resolve'];
+	/**
+	Follows a pod's, a worker's, or every worker of an endpoint's log (REST v2's server-sent events)
+	until the session is closed. Absent where the management plane publishes no logs (GraphQL).
+	*/
+	readonly openLogs?: (subject: LogSubject, query: LogQuery) => Promise<LogSession>;
 	readonly perform: <Id extends WriteId>(id: Id, target: WriteTypes[Id]['target'], input: WriteTypes[Id]['input']) => Promise<PerformResult<Id>>;
 	/** Stops the pollers, aborts requests, closes connections and the demo simulator. */
 	readonly close: () => Promise<void>;

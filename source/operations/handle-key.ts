@@ -1,6 +1,6 @@
 import {shownFields} from '../forms/form.js';
 import {filterProblem} from '../view-state/filter-matcher.js';
-import {confirmationMatches, currentPlace} from '../view-state/view-state.js';
+import {confirmationMatches, currentPlace, filterOf} from '../view-state/view-state.js';
 import {focusedIsJson, handleFormKey, pasteIntoForm} from './form-keys.js';
 import {isUnavailable, type Operation, type OperationContext} from './operation.js';
 import {paletteCompletion, parsePalette, tabPalette} from './palette.js';
@@ -89,7 +89,7 @@ function submit(context: OperationContext) {
 			view.dispatch({type: 'apply-filter'});
 			const problem = filterProblem(overlay.input);
 			if (problem) {
-				const kept = view.getState().filter[view.getState().pane];
+				const kept = filterOf(view.getState());
 				say(context, `not a regex (${problem}): ${kept ? `the filter stays /${kept}` : 'no filter'}`);
 			}
 

@@ -5,6 +5,7 @@ import type {RowSelectors} from '../rows/visible-rows.js';
 import type {PodtopStore} from '../store/create-store.js';
 import type {Place} from '../view-state/view-state.js';
 import type {ViewStore} from '../view-state/view-store.js';
+import type {LogSlot} from './log-slot.js';
 
 /** Where an operation's keys work: everywhere, in any list pane, or in one place. */
 export type Scope = 'global' | 'lists' | Place;
@@ -33,6 +34,8 @@ export type OperationContext = {
 	readonly exit: () => void;
 	/** Absent where the dashboard cannot switch accounts (tests that render the app alone). */
 	readonly accounts?: Accounts;
+	/** The open log view's session (absent outside the dashboard). */
+	readonly logs?: LogSlot;
 };
 
 /** Why an operation cannot act now, said in the footer. */

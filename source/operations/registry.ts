@@ -2,6 +2,8 @@ import {listPanes, type ListPane, type Place} from '../view-state/view-state.js'
 import {endpointWriteOperations} from './endpoint-writes.js';
 import {jobViewOperations} from './job-view.js';
 import {jobWriteOperations} from './job-writes.js';
+import {logOpenOperations} from './log-open.js';
+import {logViewOperations} from './log-view.js';
 import {jobOperations} from './jobs.js';
 import {navigationOperations} from './navigation.js';
 import {podWriteOperations} from './pod-writes.js';
@@ -14,6 +16,8 @@ export const operations: readonly Operation[] = [
 	...navigationOperations,
 	...timeTravelOperations,
 	...jobViewOperations,
+	...logOpenOperations,
+	...logViewOperations,
 	...jobOperations,
 	...jobWriteOperations,
 	...podWriteOperations,
@@ -21,7 +25,7 @@ export const operations: readonly Operation[] = [
 	...profileOperations,
 ];
 
-export const places: readonly Place[] = [...listPanes, 'endpoint', 'gpu', 'pod', 'job'];
+export const places: readonly Place[] = [...listPanes, 'endpoint', 'gpu', 'pod', 'job', 'logs'];
 
 const isListPane = (place: Place): place is ListPane => (listPanes as readonly string[]).includes(place);
 

@@ -42,3 +42,28 @@ export function filterMatcher(filter: string): (text: string) => boolean {
 
 	return inverted ? text => !test(text) : test;
 }
+
+/** A span of text a filter matched: [start, end) in UTF-16 units. */
+export type MatchSpan = readonly [start: number, end: number];
+
+/**
+Where a filter matches in a text, to highlight: every non-empty match of its regex. None for an
+inverted filter (the lines it keeps are those it does not match) or one that is not a regex.
+*/
+export function filterSpans(filter: string): (text: string) => MatchSpan[] {
+	if (matchesEverything(filter) || filter.startsWith('!') || filterProblem(filter) !== undefined) {
+		return () => [];
+	}
+
+	const regex = new RegExp(filter, 'gim');
+	return text => {
+		const spans: MatchSpan[] = [];
+		for (const match of text.matchAll(regex)) {
+			if (match[0].length > 0) {
+				spans.push([match.index, match.index + match[0].length]);
+			}
+		}
+
+		return spans;
+	};
+}

@@ -1,5 +1,7 @@
 import {filterProblem} from './filter-matcher.js';
+import type {LogSettings} from './log-settings.js';
 import {
+	filterOf,
 	currentPlace,
 	currentView,
 	historyWindows,
@@ -55,14 +57,23 @@ export type ViewAction =
 	| {readonly type: 'switch-account'; readonly message?: string}
 	/** `max`: the most lines there are to scroll back (the job's lines less a screenful). */
 	/** `by` lines up (down when negative) in a job's `lines`, `rows` of them shown; at the last line it follows the tail again. */
-	| {readonly type: 'scroll-job'; readonly by?: number; readonly to?: 'top' | 'tail'; readonly lines: number; readonly rows: number};
+	| {readonly type: 'scroll-job'; readonly by?: number; readonly to?: 'top' | 'tail'; readonly lines: number; readonly rows: number}
+	/** The log view's place or layout changes (`end: undefined` follows the tail again). */
+	| {readonly type: 'log-settings'; readonly settings: Partial<Omit<LogSettings, 'filter'>>};
 
 const unselected: Selection = {key: undefined, index: 0};
 
-/** The pane's filter set to `filter` when it is a regex, the selection back at the first row; otherwise the filter and rows as they were. */
+/**
+The pane's filter set to `filter` when it is a regex, the selection back at the first row; otherwise the filter and rows as they were.
+In the log view, its filter (the view holds still where it is: the lines matched are counted there).
+*/
 function withFilter(state: ViewState, filter: string): ViewState {
-	if (filter === state.filter[state.pane] || filterProblem(filter) !== undefined) {
+	if (filter === filterOf(state) || filterProblem(filter) !== undefined) {
 		return state;
+	}
+
+	if (currentView(state).type === 'logs') {
+		return {...state, logs: {...state.logs, filter}};
 	}
 
 	return {...state, filter: {...state.filter, [state.pane]: filter}, selected: {...state.selected, [state.pane]: unselected}};
@@ -118,7 +129,12 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 		}
 
 		case 'open': {
-			const reset = action.view.type === 'endpoint' ? {selected: {...state.selected, endpoint: {key: undefined, index: 0}}} : {};
+			const reset =
+				action.view.type === 'endpoint'
+					? {selected: {...state.selected, endpoint: {key: undefined, index: 0}}}
+					: action.view.type === 'logs'
+						? {logs: {...state.logs, end: undefined, filter: ''}}
+						: {};
 			return {...state, ...reset, views: [...state.views, action.view], jobEnd: undefined, message: undefined};
 		}
 
@@ -141,7 +157,7 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 				return {...state, overlay: {type: 'help', scroll: 0, lastScroll: 0}};
 			}
 
-			return {...state, overlay: {type: action.overlay, input: action.overlay === 'filter' ? state.filter[state.pane] : ''}};
+			return {...state, overlay: {type: action.overlay, input: action.overlay === 'filter' ? filterOf(state) : ''}};
 		}
 
 		case 'confirm': {
@@ -225,11 +241,15 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 
 		case 'apply-filter': {
 			// Enter keeps the filter applied as typed (the last that was a regex).
-			const input = state.overlay.type === 'filter' ? state.overlay.input : state.filter[state.pane];
+			const input = state.overlay.type === 'filter' ? state.overlay.input : filterOf(state);
 			return withFilter({...state, overlay: {type: 'none'}}, input);
 		}
 
 		case 'clear-filter': {
+			if (currentView(state).type === 'logs') {
+				return {...state, overlay: {type: 'none'}, logs: {...state.logs, filter: ''}};
+			}
+
 			return {...state, overlay: {type: 'none'}, filter: {...state.filter, [state.pane]: ''}};
 		}
 
@@ -273,6 +293,11 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 			const end = action.to === 'top' ? first : action.to === 'tail' ? lines : Math.max(first, Math.min(lines, current - (action.by ?? 0)));
 			const jobEnd = end >= lines ? undefined : end;
 			return jobEnd === state.jobEnd ? state : {...state, jobEnd};
+		}
+
+		case 'log-settings': {
+			const changed = Object.entries(action.settings).some(([key, value]) => state.logs[key as keyof LogSettings] !== value);
+			return changed ? {...state, logs: {...state.logs, ...action.settings}} : state;
 		}
 	}
 }

@@ -1,3 +1,6 @@
+import type {LogSubject} from '../model/log-session.js';
+import {initialLogSettings, type LogSettings} from './log-settings.js';
+
 export type ListPane = 'endpoints' | 'pods' | 'gpus';
 export const listPanes: readonly ListPane[] = ['endpoints', 'pods', 'gpus'];
 
@@ -7,10 +10,12 @@ export type View =
 	| {readonly type: 'endpoint'; readonly endpointId: string}
 	| {readonly type: 'gpu'; readonly gpuId: string}
 	| {readonly type: 'pod'; readonly podId: string; readonly showEnv: boolean}
-	| {readonly type: 'job'; readonly endpointId: string; readonly jobId: string};
+	| {readonly type: 'job'; readonly endpointId: string; readonly jobId: string}
+	/** A pod's, a worker's or an endpoint's workers' log; `label` names it in the title (sanitised where shown). */
+	| {readonly type: 'logs'; readonly subject: LogSubject; readonly label: string};
 
 /** Where the user is, for key dispatch and help: a list pane, or a drilled-down view. */
-export type Place = ListPane | 'endpoint' | 'gpu' | 'pod' | 'job';
+export type Place = ListPane | 'endpoint' | 'gpu' | 'pod' | 'job' | 'logs';
 
 /** A write waiting for the user's word: y/N, or the name typed out for destructive ones. */
 export type Confirmation = {
@@ -112,6 +117,8 @@ export type ViewState = {
 	*/
 	readonly jobEnd: number | undefined;
 	readonly jobStatusFilter: JobStatusFilter;
+	/** The log view's place, filter and layout (a log view opened anew starts following, unfiltered). */
+	readonly logs: LogSettings;
 	/** A one-line message for the footer (a command's result or error). */
 	readonly message: {readonly text: string; readonly tone: 'info' | 'good' | 'bad'} | undefined;
 	/** A write in flight, shown with a spinner until its result replaces it. */
@@ -151,10 +158,11 @@ export function initialViewState(options: {
 		endpointsOnScreen: [],
 		jobEnd: undefined,
 		jobStatusFilter: 'all',
+		logs: initialLogSettings,
 		message: options.message ? {text: options.message, tone: 'info'} : undefined,
 		pending: undefined,
 		drafts: {},
-		windows: {endpoints: '1h', pods: '1h', gpus: '6h', endpoint: '1h', pod: '1h', gpu: '24h', job: '10m'},
+		windows: {endpoints: '1h', pods: '1h', gpus: '6h', endpoint: '1h', pod: '1h', gpu: '24h', job: '10m', logs: '10m'},
 		cursor: undefined,
 	};
 }
@@ -172,3 +180,6 @@ export function currentPlace(state: ViewState): Place {
 	const view = currentView(state);
 	return view.type === 'list' ? state.pane : view.type;
 }
+
+/** The filter of the place on screen: the log view's, or the list pane's. */
+export const filterOf = (state: ViewState): string => (currentView(state).type === 'logs' ? state.logs.filter : state.filter[state.pane]);
