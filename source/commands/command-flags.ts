@@ -105,6 +105,15 @@ export const commandFlags = {
 	'endpoint update': endpointFields,
 	'endpoint create': endpointFields,
 	'endpoint delete': {...connectionFlags, ...json, ...yes},
+	logs: {
+		...readingConnectionFlags,
+		follow: {type: 'boolean', default: false, shortFlag: 'f'},
+		tail: {type: 'number'},
+		since: {type: 'string'},
+		source: {type: 'string', complete: {choices: ['container', 'system']}},
+		all: {type: 'boolean', default: false},
+		jsonl: {type: 'boolean', default: false},
+	},
 	snapshot: {...readingConnectionFlags, ...historyFlags, ...json, at: {type: 'string'}},
 	history: {
 		...readerConnectionFlags,
@@ -180,6 +189,7 @@ export const commandOperands: Readonly<Partial<Record<CommandPath, readonly Valu
 	'endpoint scale': ['endpoint'],
 	'endpoint update': ['endpoint'],
 	'endpoint delete': ['endpoint'],
+	logs: [{choices: ['pod', 'worker']}],
 	history: ['thing'],
 	completion: [{choices: shells}],
 };

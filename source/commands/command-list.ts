@@ -41,6 +41,11 @@ const list = [
 			{name: 'delete', usage: 'endpoint delete <id> --yes', summary: 'Delete an endpoint scaled to zero workers'},
 		],
 	},
+	{
+		name: 'logs',
+		usage: 'logs pod <pod> | worker <endpoint> <worker>|--all',
+		summary: "A pod's or worker's log (-f follows; --all merges an endpoint's workers)",
+	},
 	{name: 'snapshot', usage: 'snapshot [--at TIME]', summary: 'Print endpoints, pods and GPU stock once (tables or --json; --at: as recorded then)'},
 	{name: 'history', usage: 'history [<thing>] [--info]', summary: 'The recorded series of an endpoint, pod or GPU type (--json, --csv); --info the store'},
 	{name: 'events', usage: 'events [--since 24h]', summary: 'The recorded timeline: alerts, writes, jobs, status changes (--jsonl)'},
