@@ -43,8 +43,10 @@ const list = [
 	},
 	{
 		name: 'logs',
-		usage: 'logs pod <pod> | worker <endpoint> <worker>|--all',
-		summary: "A pod's or worker's log (-f follows; --all merges an endpoint's workers)",
+		subcommands: [
+			{name: 'pod', usage: 'logs pod <pod>', summary: "A pod's log: the last lines, or followed with -f (REST v2)"},
+			{name: 'worker', usage: 'logs worker <endpoint> <worker>|--all', summary: "A worker's log, or all of an endpoint's merged (--all)"},
+		],
 	},
 	{name: 'snapshot', usage: 'snapshot [--at TIME]', summary: 'Print endpoints, pods and GPU stock once (tables or --json; --at: as recorded then)'},
 	{name: 'history', usage: 'history [<thing>] [--info]', summary: 'The recorded series of an endpoint, pod or GPU type (--json, --csv); --info the store'},

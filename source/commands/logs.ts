@@ -7,7 +7,8 @@ import type {LogQuery} from '../model/log-line.js';
 import type {LogSession} from '../model/log-session.js';
 import {logBufferLines} from '../poll/open-log-session.js';
 import {ApiError} from '../api/errors.js';
-import {commandFlags} from './command-flags.js';
+import {logsFlags} from './command-flags.js';
+import {subcommandUsage} from './command-list.js';
 import {readConnectionFlags, readingConnectionHelp} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
@@ -91,7 +92,7 @@ function readNames(input: readonly string[], all: boolean): LogNames {
 		}
 	}
 
-	throw new UsageError('usage: podtop logs pod <pod> | podtop logs worker <endpoint> <worker>|--all (see podtop logs --help)');
+	throw new UsageError(subcommandUsage('logs', what));
 }
 
 /** Prints each new line of the session once, in order; says on stderr when the buffer dropped some before they were printed. */
@@ -188,7 +189,7 @@ async function follow(session: LogSession, options: {readonly follow: boolean; r
 
 /** `podtop logs pod|worker …`: a log's backlog, or followed with -f. */
 export async function runLogs(argv: readonly string[]): Promise<void> {
-	const cli = parseCommandLine(logsHelp, argv, commandFlags.logs, 'podtop logs');
+	const cli = parseCommandLine(logsHelp, argv, logsFlags, 'podtop logs');
 	const {flags} = cli;
 	const names = readNames(cli.input, flags.all);
 	const query = readQuery(flags);

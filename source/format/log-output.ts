@@ -1,5 +1,15 @@
-import type {SessionLine} from '../model/log-session.js';
 import {inertJson, sanitizeLine} from './sanitize.js';
+
+/** A log line as a session keeps it (the model's SessionLine: what this formats of it). */
+type SessionLine = {
+	readonly id: string;
+	readonly ts: number;
+	readonly source: string;
+	readonly line: string;
+	readonly origin: string;
+	readonly raw?: boolean;
+	readonly truncated?: boolean;
+};
 
 /** Foreground colours a merged log gives its workers (as stern does), by a hash of the worker's id: the same worker keeps its colour. */
 const workerColours = [36, 33, 35, 32, 34, 91, 96, 93, 95, 92] as const;
