@@ -18,6 +18,7 @@ const commands: Record<CommandName, (argv: readonly string[]) => Promise<void>> 
 	export: async argv => (await import('./commands/export.js')).runExport(argv),
 	sim: async argv => (await import('./commands/sim.js')).runSim(argv),
 	doctor: async argv => (await import('./commands/doctor.js')).runDoctor(argv),
+	logs: async argv => (await import('./commands/logs.js')).runLogs(argv),
 	snapshot: async argv => (await import('./commands/snapshot.js')).runSnapshot(argv),
 	watch: async argv => (await import('./commands/watch.js')).runWatch(argv),
 	history: async argv => (await import('./commands/history.js')).runHistory(argv),

@@ -17,6 +17,15 @@ const yes = {yes: {type: 'boolean', default: false}} as const;
 const dryRun = {dryRun: {type: 'boolean', default: false}} as const;
 const workers = {min: {type: 'number'}, max: {type: 'number'}} as const;
 
+const logFlags = {
+	...readingConnectionFlags,
+	follow: {type: 'boolean', default: false, shortFlag: 'f'},
+	tail: {type: 'number'},
+	since: {type: 'string'},
+	source: {type: 'string', complete: {choices: ['container', 'system']}},
+	jsonl: {type: 'boolean', default: false},
+} as const;
+
 const endpointFields = {
 	...connectionFlags,
 	...json,
@@ -105,6 +114,8 @@ export const commandFlags = {
 	'endpoint update': endpointFields,
 	'endpoint create': endpointFields,
 	'endpoint delete': {...connectionFlags, ...json, ...yes},
+	'logs pod': logFlags,
+	'logs worker': {...logFlags, all: {type: 'boolean', default: false}},
 	snapshot: {...readingConnectionFlags, ...historyFlags, ...json, at: {type: 'string'}},
 	history: {
 		...readerConnectionFlags,
@@ -158,6 +169,9 @@ export const commandFlags = {
 /** What `pod` parses (its subcommands but deploy, which parses its own). */
 export const podFlags = {...commandFlags['pod stop'], ...commandFlags['pod resume'], ...commandFlags['pod terminate']};
 
+/** What `logs` parses (both its subcommands). */
+export const logsFlags = {...commandFlags['logs pod'], ...commandFlags['logs worker']};
+
 /** What `endpoint` parses, for each of its subcommands. */
 export const endpointFlags = {
 	...commandFlags['endpoint scale'],
@@ -180,6 +194,8 @@ export const commandOperands: Readonly<Partial<Record<CommandPath, readonly Valu
 	'endpoint scale': ['endpoint'],
 	'endpoint update': ['endpoint'],
 	'endpoint delete': ['endpoint'],
+	'logs pod': ['pod'],
+	'logs worker': ['endpoint'],
 	history: ['thing'],
 	completion: [{choices: shells}],
 };

@@ -41,6 +41,13 @@ const list = [
 			{name: 'delete', usage: 'endpoint delete <id> --yes', summary: 'Delete an endpoint scaled to zero workers'},
 		],
 	},
+	{
+		name: 'logs',
+		subcommands: [
+			{name: 'pod', usage: 'logs pod <pod>', summary: "A pod's log: the last lines, or followed with -f (REST v2)"},
+			{name: 'worker', usage: 'logs worker <endpoint> <worker>|--all', summary: "A worker's log, or all of an endpoint's merged (--all)"},
+		],
+	},
 	{name: 'snapshot', usage: 'snapshot [--at TIME]', summary: 'Print endpoints, pods and GPU stock once (tables or --json; --at: as recorded then)'},
 	{name: 'history', usage: 'history [<thing>] [--info]', summary: 'The recorded series of an endpoint, pod or GPU type (--json, --csv); --info the store'},
 	{name: 'events', usage: 'events [--since 24h]', summary: 'The recorded timeline: alerts, writes, jobs, status changes (--jsonl)'},

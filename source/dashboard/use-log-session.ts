@@ -19,27 +19,30 @@ export function useLogSession(engine: Engine | undefined, subject: LogSubject | 
 			return;
 		}
 
-		if (!engine.openLogs) {
+		const {openLogs} = engine;
+		if (!openLogs) {
 			slot.setState({status: 'unavailable', key, reason: 'logs need REST v2: the management API in use (GraphQL) publishes none'}, true);
 			return;
 		}
 
 		let closed = false;
 		slot.setState({status: 'opening', key}, true);
-		engine.openLogs(subject, {tail: logTail, source: view.getState().logs.source}).then(
-			session => {
-				if (closed) {
-					session.close();
-				} else {
-					slot.setState({status: 'open', key, session}, true);
-				}
-			},
-			(error: unknown) => {
-				if (!closed) {
-					slot.setState({status: 'unavailable', key, reason: error instanceof Error ? error.message : String(error)}, true);
-				}
-			},
-		);
+		Promise.resolve()
+			.then(() => openLogs(subject, {tail: logTail, source: view.getState().logs.source}))
+			.then(
+				session => {
+					if (closed) {
+						session.close();
+					} else {
+						slot.setState({status: 'open', key, session}, true);
+					}
+				},
+				(error: unknown) => {
+					if (!closed) {
+						slot.setState({status: 'unavailable', key, reason: error instanceof Error ? error.message : String(error)}, true);
+					}
+				},
+			);
 		return () => {
 			closed = true;
 			const state = slot.getState();

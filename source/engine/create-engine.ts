@@ -7,9 +7,9 @@ import {createRestApi} from '../api/rest/rest-api.js';
 import {createCompatApi} from '../api/compat-api.js';
 import type {SavedEndpoint} from '../model/endpoint.js';
 import type {GpuTypeRecord} from '../model/gpu-type.js';
-import type {PodRecord} from '../model/pod.js';
 import type {LogQuery} from '../model/log-line.js';
 import type {LogSession, LogSubject} from '../model/log-session.js';
+import type {PodRecord} from '../model/pod.js';
 import {createJobApi} from '../api/job-api.js';
 import type {Health} from '../api/job-types.js';
 import {Pools} from '../api/pools.js';
@@ -25,6 +25,7 @@ import {createAgentFeed, readAgentSnapshot, type AgentFeed} from '../poll/agent-
 import {defaultBudgetSettings, type BudgetSettings} from '../poll/budget-limits.js';
 import type {Cadence} from '../poll/cadence.js';
 import {allPolledData, createPollers, type ChunkListener, type PolledData} from '../poll/pollers.js';
+import {openLogSession} from '../poll/open-log-session.js';
 import {createScheduledApi} from '../poll/scheduled-api.js';
 import {Scheduler, v2BudgetKey} from '../poll/scheduler.js';
 import type {RunningSimulator} from '../sim/start-simulator.js';
@@ -32,6 +33,7 @@ import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/cr
 import {healthKeepFor} from '../store/health-keep.js';
 import type {PaneName} from '../store/types.js';
 import {createAgentForwarding} from './agent-forwarding.js';
+import {resolveLogSubject, type LogNames, type ResolvedLogSubject} from './log-subject.js';
 import {createNameResolver, type NameResolver} from './name-resolver.js';
 import {perform, type PerformResult} from './perform.js';
 import {createProbeLoop} from './probe-loop.js';
@@ -84,10 +86,13 @@ export type Engine = {
 	/** The endpoint, pod or GPU type a command line names, by id or name (exit 4 listing the candidates when none or several). */
 	readonly resolve: NameResolver['resolve'];
 	/**
-	Follows a pod's, a worker's, or every worker of an endpoint's log (REST v2's server-sent events)
-	until the session is closed. Absent where the management plane publishes no logs (GraphQL).
+	Follows a pod's, a worker's or every worker's of an endpoint (merged) log, by ids, until the session is
+	closed (the engine's close closes it too). Each connect goes through v2's budget. Absent where the
+	management plane publishes no logs (`--management-api graphql`).
 	*/
-	readonly openLogs?: (subject: LogSubject, query: LogQuery) => Promise<LogSession>;
+	readonly openLogs?: (subject: LogSubject, query: LogQuery) => LogSession;
+	/** The ids behind the names a command line gives for `podtop logs` (exit 4 listing candidates when none or several). */
+	readonly resolveLogSubject: (names: LogNames) => Promise<ResolvedLogSubject>;
 	readonly perform: <Id extends WriteId>(id: Id, target: WriteTypes[Id]['target'], input: WriteTypes[Id]['input']) => Promise<PerformResult<Id>>;
 	/** Stops the pollers, aborts requests, closes connections and the demo simulator. */
 	readonly close: () => Promise<void>;
@@ -303,6 +308,7 @@ export async function createEngine({
 					},
 				})
 			: undefined;
+	const logSessions = new Set<LogSession>();
 	let closing: Promise<void> | undefined;
 	let demoPresent = simulatedPastMs === undefined;
 	const startPolling = () => {
@@ -387,9 +393,28 @@ export async function createEngine({
 		history,
 		simulatedPastMs,
 		resolve: names.resolve,
+		openLogs:
+			managementApi.streamLogs &&
+			((subject, query) => {
+				const session = openLogSession({subject, query, logStream: api.logStream, workers: async endpointId => api.workers(endpointId, 'visible')});
+				logSessions.add(session);
+				return {
+					...session,
+					close() {
+						logSessions.delete(session);
+						session.close();
+					},
+				};
+			}),
+		resolveLogSubject: async logNames => resolveLogSubject(logNames, {resolve: names.resolve, workers: async endpointId => api.workers(endpointId, 'action')}),
 		perform: performWrite,
 		async close() {
 			closing ??= (async () => {
+				for (const session of logSessions) {
+					session.close();
+				}
+
+				logSessions.clear();
 				await forwarding.stop();
 				feed?.stop();
 				alertLoop?.stop();

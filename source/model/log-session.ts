@@ -21,6 +21,8 @@ export type StreamStatus = {
 	/** Why it is reconnecting, ended, gone or failed, sanitised; and when it tries again (epoch ms). */
 	readonly reason?: string;
 	readonly retryAt?: number;
+	/** Why `failed`: the key or its role was refused (`auth`), or the query was (`invalid`); a verb's exit status reads it. */
+	readonly refusal?: 'auth' | 'invalid';
 };
 
 /** What a session holds now: a bounded buffer of the latest lines, how many it dropped, and each stream's state. */

@@ -6,6 +6,13 @@ import type {Rollout, WorkerList} from './worker.js';
 
 export type CallOptions = {readonly signal?: AbortSignal};
 
+/** How a log stream tells its reader more than its lines: once it is open (its answer was 200), and each time bytes came (keep-alives too). */
+export type StreamOptions = Required<CallOptions> & {
+	readonly onOpen?: () => void;
+	/** For a stall watchdog: bytes arrived, whether or not they made a line. */
+	readonly onBytes?: () => void;
+};
+
 /**
 Every management read and write podtop makes, in podtop's own records. One adapter per API
 (`source/api/graphql-api.ts`, `source/api/rest/`), chosen at start.
@@ -45,5 +52,5 @@ export type ManagementApi = {
 	Opens a log stream (REST v2's server-sent events) and calls `onLine` for each line until the signal aborts or the
 	stream ends (resolves), or it fails (rejects; a 404 as a not-found error). One connection: resuming is the caller's.
 	*/
-	readonly streamLogs?: (target: LogTarget, query: LogQuery, onLine: (line: LogLine) => void, options: Required<CallOptions>) => Promise<void>;
+	readonly streamLogs?: (target: LogTarget, query: LogQuery, onLine: (line: LogLine) => void, options: StreamOptions) => Promise<void>;
 };

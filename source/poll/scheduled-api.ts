@@ -1,4 +1,6 @@
 import type {CompatApi} from '../api/compat-api.js';
+import {ApiError} from '../api/errors.js';
+import type {LogLine, LogQuery, LogTarget} from '../model/log-line.js';
 import type {ManagementApi} from '../model/management-api.js';
 import type {EndpointChanges, EndpointInput} from '../model/endpoint.js';
 import type {PodDeployInput} from '../model/pod.js';
@@ -30,7 +32,73 @@ export function createScheduledApi({
 	const write = async <T>(budget: string, run: (signal: AbortSignal) => Promise<T>, refuseWhenFull = false) =>
 		scheduler.submit({budget, priority: 'action', idempotent: false, run, refuseWhenFull});
 
+	/**
+	Opens a log stream on v2's budget: the connect is the request the budget counts (a 429 waits as the
+	budget says and is tried again, as reads are); it resolves once the stream is open, its slot let go,
+	with `ended`, which settles when the stream closes. Aborting `signal` closes it, queued or open.
+	*/
+	const logStream = async (
+		target: LogTarget,
+		query: LogQuery,
+		onLine: (line: LogLine) => void,
+		{signal, onBytes}: {readonly signal: AbortSignal; readonly onBytes?: () => void},
+		priority: Priority,
+	): Promise<{readonly ended: Promise<void>}> => {
+		const stream = managementApi.streamLogs;
+		if (!stream) {
+			throw new ApiError('invalid', 'logs: this service publishes no log streams (REST v2 has them)');
+		}
+
+		return scheduler.submit({
+			budget: v2BudgetKey,
+			priority,
+			idempotent: true,
+			run: async stopping =>
+				new Promise((resolve, reject) => {
+					if (signal.aborted) {
+						reject(new ApiError('aborted', 'logs: cancelled'));
+						return;
+					}
+
+					// Closed by the caller or by podtop shutting down; both listeners go once the stream has closed.
+					const both = new AbortController();
+					const abort = () => {
+						both.abort();
+					};
+
+					signal.addEventListener('abort', abort, {once: true});
+					stopping.addEventListener('abort', abort, {once: true});
+					let opened = false;
+					const ended = stream(target, query, onLine, {
+						signal: both.signal,
+						onBytes,
+						onOpen() {
+							opened = true;
+							resolve({ended});
+						},
+					}).finally(() => {
+						signal.removeEventListener('abort', abort);
+						stopping.removeEventListener('abort', abort);
+					});
+					ended.then(
+						() => {
+							if (!opened) {
+								resolve({ended});
+							}
+						},
+						(error: unknown) => {
+							if (!opened) {
+								// eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- an ApiError, passed on as the stream threw it
+								reject(error);
+							}
+						},
+					);
+				}),
+		});
+	};
+
 	return {
+		logStream,
 		health: async (endpointId: string, priority: Priority) =>
 			read(budgetKey(endpointId, 'health'), `health:${endpointId}`, priority, async signal => jobApi.health(endpointId, {signal})),
 		status: async (endpointId: string, jobId: string, priority: Priority) =>

@@ -38,7 +38,7 @@ export async function logView(subject: LogSubject = podSubject, options: Options
 		state.store,
 		withoutLogs
 			? undefined
-			: async (asked, query) => {
+			: (asked, query) => {
 					opened.push({subject: asked, query});
 					return fake.session;
 				},

@@ -8,6 +8,7 @@ import {createEndpointBody, needsCurrentScaling, updateEndpointBody} from './end
 import {endpointRecord, savedEndpoint} from './endpoint-record.js';
 import {GpuNames} from './gpu-names.js';
 import {betterLevel, gpuTypeRecord, type V2GpuType} from './gpu-type-record.js';
+import {createLogStream} from './log-stream.js';
 import {createPodBody} from './pod-body.js';
 import {readPodList} from './pod-list.js';
 import {listRunningPrice, podRecord, podSummary, type V2Pod} from './pod-record.js';
@@ -35,7 +36,7 @@ The management plane over REST API v2: typed requests (openapi-fetch over the sp
 through the origin's undici pool, each answer mapped to podtop's records here, each failure to an
 ApiError. Pods come with their runtime from one list request, read as a stream. v2 does not publish
 the serverless discount (undefined), spot pods (a spot deploy or bid resume is refused before anything
-is sent), nor a GPU type's free count (a stock level instead).
+is sent), nor a GPU type's free count (a stock level instead). Logs stream as server-sent events (see createLogStream).
 */
 export function createRestApi({baseUrl = defaultRestBaseUrl, apiKey, pools, onAnswer}: RestApiOptions): ManagementApi {
 	const client = createRestClient({baseUrl, apiKey, pools, onAnswer});
@@ -170,6 +171,7 @@ export function createRestApi({baseUrl = defaultRestBaseUrl, apiKey, pools, onAn
 
 	return {
 		endpoints,
+		streamLogs: createLogStream({baseUrl, apiKey, pools, onAnswer}),
 		workers: async (endpointId, options = {}) =>
 			unlessGone(async () =>
 				call(

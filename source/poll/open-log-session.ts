@@ -1,0 +1,218 @@
+import {describeError} from '../api/errors.js';
+import {sanitizeLine} from '../format/sanitize.js';
+import type {LogLine, LogQuery, LogSource, LogTarget} from '../model/log-line.js';
+import type {LogSession, LogSnapshot, LogSubject, SessionLine, StreamStatus} from '../model/log-session.js';
+import type {WorkerList} from '../model/worker.js';
+import {LineRing} from './line-ring.js';
+import {followLog, type FollowStatus, type LogFollow, type LogFollowOptions, type OpenStream} from './log-follow.js';
+import type {Priority} from './scheduler.js';
+
+/** Lines a session keeps: 10,000 lines of up to 16 kB are at most ~320 MB in the worst case, ~2 MB for lines of 100 characters. */
+export const logBufferLines = 10_000;
+/** Listeners hear of new lines at most this often: one frame at 30 frames a second. */
+export const notifyEveryMs = 33;
+/** A merged view reads its endpoint's worker list this often, for workers that join (4 requests a minute on v2's budget). */
+export const workerListEveryMs = 15_000;
+
+export type LogSessionOptions = {
+	readonly subject: LogSubject;
+	readonly query: LogQuery;
+	/** One connection through the budget (the scheduled API's `logStream`). */
+	readonly logStream: (
+		target: LogTarget,
+		query: LogQuery,
+		onLine: (line: LogLine) => void,
+		options: {readonly signal: AbortSignal; readonly onBytes?: () => void},
+		priority: Priority,
+	) => Promise<{readonly ended: Promise<void>}>;
+	/** The endpoint's active workers (undefined: the endpoint is gone), for a merged view. */
+	readonly workers: (endpointId: string) => Promise<WorkerList | undefined>;
+	readonly capacity?: number;
+	readonly listEveryMs?: number;
+	readonly follow?: Pick<LogFollowOptions, 'stallMs' | 'backoff' | 'random'>;
+};
+
+/** `generation` tells the follow now running from one stopped by `setSource`, whose last word (ended) is not this stream's. */
+type Stream = {readonly target: LogTarget; follow: LogFollow; status: FollowStatus; generation: number};
+
+const originOf = (target: LogTarget) => (target.kind === 'pod' ? target.podId : target.workerId);
+
+/**
+A followed log: one stream for a pod or a worker, or one per worker of an endpoint (merged, as stern
+does), workers joining as the worker list shows them (read every `listEveryMs`); a stream that ended
+keeps its state (gone, failed) in the snapshot. Lines go into one ring of `capacity` lines, the oldest
+dropped and counted; listeners are told at most once per `notifyEveryMs`. `close` stops every stream and timer.
+*/
+export function openLogSession({
+	subject,
+	query,
+	logStream,
+	workers,
+	capacity = logBufferLines,
+	listEveryMs = workerListEveryMs,
+	follow: followOptions = {},
+}: LogSessionOptions): LogSession {
+	const ring = new LineRing<SessionLine>(capacity);
+	const streams = new Map<string, Stream>();
+	const listeners = new Set<() => void>();
+	let currentQuery = query;
+	let seq = 0;
+	let closed = false;
+	let cached: LogSnapshot | undefined;
+	let notifyTimer: NodeJS.Timeout | undefined;
+	let listTimer: NodeJS.Timeout | undefined;
+	let listStatus: StreamStatus | undefined;
+
+	const changed = () => {
+		cached = undefined;
+		if (notifyTimer || closed) {
+			return;
+		}
+
+		notifyTimer = setTimeout(() => {
+			notifyTimer = undefined;
+			for (const listener of listeners) {
+				listener();
+			}
+		}, notifyEveryMs);
+	};
+
+	const start = (stream: Omit<Stream, 'follow'>, streamQuery: LogQuery): LogFollow => {
+		const origin = originOf(stream.target);
+		const generation = ++stream.generation;
+		const open: OpenStream = async (resumeQuery, onLine, {signal, onBytes, first}) =>
+			logStream(stream.target, resumeQuery, onLine, {signal, onBytes}, first ? 'action' : 'visible');
+		return followLog({
+			...followOptions,
+			query: streamQuery,
+			open,
+			onLine(line) {
+				ring.push({...line, origin, seq: ++seq});
+				changed();
+			},
+			onStatus(status) {
+				if (stream.generation === generation) {
+					stream.status = status;
+					changed();
+				}
+			},
+		});
+	};
+
+	const add = (target: LogTarget) => {
+		const origin = originOf(target);
+		if (streams.has(origin) || closed) {
+			return;
+		}
+
+		const stream: Omit<Stream, 'follow'> & {follow?: LogFollow} = {target, status: {state: 'connecting'}, generation: 0};
+		stream.follow = start(stream, currentQuery);
+		streams.set(origin, stream as Stream);
+	};
+
+	const readWorkers = async (endpointId: string) => {
+		try {
+			const list = await workers(endpointId);
+			if (closed) {
+				return;
+			}
+
+			if (!list) {
+				listStatus = {origin: endpointId, state: 'gone', reason: `endpoint ${sanitizeLine(endpointId)} is gone`};
+				changed();
+				return;
+			}
+
+			listStatus = undefined;
+			for (const worker of list.workers) {
+				add({kind: 'worker', endpointId, workerId: worker.id});
+			}
+
+			changed();
+		} catch (error) {
+			if (!closed) {
+				listStatus = {origin: endpointId, state: 'reconnecting', reason: sanitizeLine(describeError(error))};
+				changed();
+			}
+		}
+
+		if (!closed && listStatus?.state !== 'gone') {
+			listTimer = setTimeout(() => {
+				void readWorkers(endpointId);
+			}, listEveryMs);
+		}
+	};
+
+	switch (subject.kind) {
+		case 'pod': {
+			add({kind: 'pod', podId: subject.podId});
+			break;
+		}
+
+		case 'worker': {
+			add({kind: 'worker', endpointId: subject.endpointId, workerId: subject.workerId});
+			break;
+		}
+
+		default: {
+			listStatus = {origin: subject.endpointId, state: 'connecting', reason: 'reading the worker list'};
+			void readWorkers(subject.endpointId);
+		}
+	}
+
+	return {
+		subject,
+		subscribe(listener) {
+			listeners.add(listener);
+			return () => {
+				listeners.delete(listener);
+			};
+		},
+		snapshot() {
+			cached ??= {
+				lines: ring.toArray(),
+				dropped: ring.dropped,
+				capacity,
+				streams: [...[...streams].map(([origin, {status}]): StreamStatus => ({origin, ...status})), ...(listStatus && streams.size === 0 ? [listStatus] : [])],
+				query: currentQuery,
+			};
+			return cached;
+		},
+		setSource(source: LogSource | undefined) {
+			if (closed || source === currentQuery.source) {
+				return;
+			}
+
+			const {source: _previous, ...rest} = currentQuery;
+			currentQuery = source === undefined ? rest : {...rest, source};
+			for (const stream of streams.values()) {
+				// Still running: resume after the last line passed on, in the new source (no line twice).
+				if (stream.status.state !== 'gone' && stream.status.state !== 'failed') {
+					const lastEventId = stream.follow.lastEventId();
+					stream.follow.stop();
+					stream.status = {state: 'connecting'};
+					stream.follow = start(stream, lastEventId === undefined ? currentQuery : {...currentQuery, lastEventId});
+				}
+			}
+
+			changed();
+		},
+		close() {
+			if (closed) {
+				return;
+			}
+
+			for (const stream of streams.values()) {
+				stream.follow.stop();
+			}
+
+			closed = true;
+			clearTimeout(notifyTimer);
+			clearTimeout(listTimer);
+			notifyTimer = undefined;
+			listTimer = undefined;
+			cached = undefined;
+			listeners.clear();
+		},
+	};
+}
