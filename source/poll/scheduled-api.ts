@@ -2,9 +2,12 @@ import type {CompatApi} from '../api/compat-api.js';
 import type {ManagementApi} from '../model/management-api.js';
 import type {EndpointChanges, EndpointInput} from '../model/endpoint.js';
 import type {PodDeployInput} from '../model/pod.js';
+import type {SpendQuery, SpendResourceKind} from '../model/spend.js';
 import type {JobApi} from '../api/job-api.js';
 import type {JobRequest} from '../api/job-types.js';
 import {budgetKey, v2BudgetKey, type Priority, type Scheduler} from './scheduler.js';
+
+const spendKey = ({bucketSize, from, to, lastN}: SpendQuery) => `${bucketSize}:${from ?? ''}:${to ?? ''}:${lastN ?? ''}`;
 
 /**
 Every API call podtop makes, routed through the scheduler with its budget, priority and
@@ -84,6 +87,13 @@ export function createScheduledApi({
 		/** An endpoint's workers (REST v2 only: undefined where the API does not publish them, or the endpoint is gone). */
 		workers: async (endpointId: string, priority: Priority) =>
 			managementApi.workers ? read(v2BudgetKey, `workers:${endpointId}`, priority, async signal => managementApi.workers!(endpointId, {signal})) : undefined,
+		/** The account's bills (REST v2 only: undefined where the API does not publish them). Bills change every 5 minutes. */
+		spend: async (query: SpendQuery, priority: Priority) =>
+			managementApi.spend ? read(v2BudgetKey, `spend:${spendKey(query)}`, priority, async signal => managementApi.spend!(query, {signal})) : undefined,
+		resourceSpend: async (kind: SpendResourceKind, query: SpendQuery, priority: Priority) =>
+			managementApi.resourceSpend
+				? read(v2BudgetKey, `spend:${kind}:${spendKey(query)}`, priority, async signal => managementApi.resourceSpend!(kind, query, {signal}))
+				: undefined,
 		releases: async (endpointId: string, priority: Priority) =>
 			managementApi.releases ? read(v2BudgetKey, `releases:${endpointId}`, priority, async signal => managementApi.releases!(endpointId, {signal})) : undefined,
 	};
