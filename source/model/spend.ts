@@ -63,3 +63,7 @@ export type ResourceSpend = {
 	readonly total: number;
 	readonly byCategory: Readonly<Partial<Record<SpendCategory, number>>>;
 };
+
+/** How a spend report is split: the account's categories, or one kind of resource (`podtop spend --by`). */
+export const spendSplits = ['category', 'pod', 'endpoint', 'volume'] as const;
+export type SpendSplit = (typeof spendSplits)[number];
