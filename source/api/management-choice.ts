@@ -188,10 +188,29 @@ export function createManagementApi({
 		return Object.fromEntries(choice === 'graphql' ? [] : names.filter(name => v2[name]).map(name => [name, only(name)]));
 	};
 
+	/** The balance: GraphQL's alone, while it answers; once it is gone (410), or never asked (`v2`), not published. */
+	const balance: NonNullable<ManagementApi['balance']> = async (options = {}) => {
+		if (graphqlRetired || !graphql.balance) {
+			return 'not-published';
+		}
+
+		try {
+			return await graphql.balance(options);
+		} catch (error) {
+			if (isGone(error)) {
+				graphqlRetired = true;
+				return 'not-published';
+			}
+
+			throw error;
+		}
+	};
+
 	const v2GpuTypes = through('gpuTypes');
 	const endpoints = through('endpoints');
 	return {
 		inUse: () => inUse,
+		balance,
 		endpoints,
 		async endpointsAndDiscount(options = {}) {
 			if (inUse === 'graphql') {

@@ -2,6 +2,7 @@ import type {EndpointChanges, EndpointInput, EndpointRecord, SavedEndpoint, Serv
 import type {GpuTypeRecord} from './gpu-type.js';
 import type {LogLine, LogQuery, LogTarget} from './log-line.js';
 import type {PodDeployInput, PodRecord, PodSummary} from './pod.js';
+import type {BalanceRead} from './balance.js';
 import type {AccountSpend, ResourceSpend, SpendQuery, SpendResourceKind} from './spend.js';
 import type {Rollout, WorkerList} from './worker.js';
 
@@ -42,6 +43,8 @@ export type ManagementApi = {
 	readonly workers?: (endpointId: string, options?: CallOptions) => Promise<WorkerList | undefined>;
 	/** An endpoint's releases and rollout, where the API publishes them (REST v2). */
 	readonly releases?: (endpointId: string, options?: CallOptions) => Promise<Rollout | undefined>;
+	/** The account's balance and spend per hour, where the API publishes them (GraphQL, until it is retired). */
+	readonly balance?: (options?: CallOptions) => Promise<BalanceRead>;
 	/** The account's spend per bucket, by category, where the API publishes bills (REST v2); a key without billing permission is refused (`forbidden`). */
 	readonly spend?: (query: SpendQuery, options?: CallOptions) => Promise<AccountSpend>;
 	/** One kind of resource's spend, per resource per bucket (REST v2). */

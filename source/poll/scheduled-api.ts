@@ -87,6 +87,9 @@ export function createScheduledApi({
 		/** An endpoint's workers (REST v2 only: undefined where the API does not publish them, or the endpoint is gone). */
 		workers: async (endpointId: string, priority: Priority) =>
 			managementApi.workers ? read(v2BudgetKey, `workers:${endpointId}`, priority, async signal => managementApi.workers!(endpointId, {signal})) : undefined,
+		/** The balance and spend per hour (GraphQL's, on its budget; `not-published` once it is gone). */
+		balance: async (priority: Priority) =>
+			managementApi.balance ? read('graphql', 'balance', priority, async signal => managementApi.balance!({signal})) : ('not-published' as const),
 		/** The account's bills (REST v2 only: undefined where the API does not publish them). Bills change every 5 minutes. */
 		spend: async (query: SpendQuery, priority: Priority) =>
 			managementApi.spend ? read(v2BudgetKey, `spend:${spendKey(query)}`, priority, async signal => managementApi.spend!(query, {signal})) : undefined,
