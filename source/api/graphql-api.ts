@@ -75,6 +75,14 @@ export function createGraphqlApi({url, apiKey, pools}: {readonly url: string; re
 	};
 
 	return {
+		async balance(options = {}) {
+			const {myself} = await call<{myself: {clientBalance?: unknown; currentSpendPerHr?: unknown} | null}>('balance', documents.balance, {}, options.signal);
+			const {clientBalance, currentSpendPerHr} = myself ?? {};
+			// A figure that is not a number is not shown as one (never $0 for "unknown").
+			return typeof clientBalance === 'number' && Number.isFinite(clientBalance)
+				? {balance: clientBalance, spendPerHour: typeof currentSpendPerHr === 'number' && Number.isFinite(currentSpendPerHr) ? currentSpendPerHr : 0}
+				: 'not-published';
+		},
 		endpoints: async (options = {}) => (await endpointsAndDiscount(options)).endpoints,
 		endpointsAndDiscount,
 		endpointForEdit: async (id, options = {}) =>

@@ -46,6 +46,7 @@ export const documents = {
 	endpoints: `query PodtopEndpoints { myself { serverlessDiscount { discountFactor type expirationDate } endpoints { ${endpointFields} } } }`,
 	/** Every field an edit must send back: the service replaces the whole record on save. */
 	endpointsFull: `query PodtopEndpointsFull { myself { endpoints { ${savedEndpointFields} } } }`,
+	balance: 'query PodtopBalance { myself { clientBalance currentSpendPerHr } }',
 	pods: `query PodtopPods { myself { pods { ${podListFields} } } }`,
 	podSummaries: `query PodtopPodSummaries { myself { pods { ${podSummaryFields} } } }`,
 	pod: `query PodtopPod($podId: String!) { pod(input: {podId: $podId}) { ${podFields} } }`,

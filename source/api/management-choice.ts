@@ -21,6 +21,10 @@ type Options = {
 	readonly now?: () => number;
 };
 
+/** What only REST v2 publishes, and how a refusal names it. */
+const v2OnlyWords = {workers: 'workers', releases: 'releases', streamLogs: 'logs', spend: 'billing', resourceSpend: 'billing'} as const;
+type V2Only = keyof typeof v2OnlyWords;
+
 /** The methods whose answer is a list: a 404 there means the route is missing, not a resource. */
 const listReads = new Set<keyof ManagementApi>(['endpoints', 'endpointsAndDiscount', 'pods', 'podSummaries', 'gpuTypes']);
 
@@ -170,24 +174,43 @@ export function createManagementApi({
 		}
 	};
 
-	/** Workers, releases and logs: only v2 publishes them; after a fall back to GraphQL they are refused, said once why. */
-	const v2Only = (): Pick<ManagementApi, 'workers' | 'releases' | 'streamLogs'> => {
-		const only = <K extends 'workers' | 'releases' | 'streamLogs'>(name: K): NonNullable<ManagementApi[K]> =>
+	/** Workers, releases, logs and bills: only v2 publishes them; after a fall back to GraphQL they are refused, said once why. */
+	const v2Only = (): Pick<ManagementApi, V2Only> => {
+		const only = <K extends V2Only>(name: K): NonNullable<ManagementApi[K]> =>
 			(async (...parameters: unknown[]) => {
 				if (inUse === 'graphql') {
-					throw new ApiError('invalid', `${name === 'streamLogs' ? 'logs' : name}: this service has no REST v2, and GraphQL does not publish them`);
+					throw new ApiError('invalid', `${v2OnlyWords[name]}: this service has no REST v2, and GraphQL does not publish them`);
 				}
 
 				return (v2[name] as (...values: unknown[]) => Promise<unknown>)(...parameters);
 			}) as NonNullable<ManagementApi[K]>;
-		const names = ['workers', 'releases', 'streamLogs'] as const;
+		const names = Object.keys(v2OnlyWords) as V2Only[];
 		return Object.fromEntries(choice === 'graphql' ? [] : names.filter(name => v2[name]).map(name => [name, only(name)]));
+	};
+
+	/** The balance: GraphQL's alone, while it answers; once it is gone (410), or never asked (`v2`), not published. */
+	const balance: NonNullable<ManagementApi['balance']> = async (options = {}) => {
+		if (graphqlRetired || !graphql.balance) {
+			return 'not-published';
+		}
+
+		try {
+			return await graphql.balance(options);
+		} catch (error) {
+			if (isGone(error)) {
+				graphqlRetired = true;
+				return 'not-published';
+			}
+
+			throw error;
+		}
 	};
 
 	const v2GpuTypes = through('gpuTypes');
 	const endpoints = through('endpoints');
 	return {
 		inUse: () => inUse,
+		balance,
 		endpoints,
 		async endpointsAndDiscount(options = {}) {
 			if (inUse === 'graphql') {

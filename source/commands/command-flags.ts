@@ -1,4 +1,5 @@
 import {seriesKinds} from '../history/history-types.js';
+import {spendBucketSizes, spendSplits} from '../model/spend.js';
 import {clouds} from '../requests/deploy-request.js';
 import {scalerTypes} from '../requests/endpoint-request.js';
 import {imageFormats} from '../requests/image-request.js';
@@ -117,6 +118,14 @@ export const commandFlags = {
 	'logs pod': logFlags,
 	'logs worker': {...logFlags, all: {type: 'boolean', default: false}},
 	snapshot: {...readingConnectionFlags, ...historyFlags, ...json, at: {type: 'string'}},
+	spend: {
+		...readingConnectionFlags,
+		...timeRangeFlags,
+		bucket: {type: 'string', complete: {choices: spendBucketSizes}},
+		by: {type: 'string', complete: {choices: spendSplits}},
+		...json,
+		csv: {type: 'boolean', default: false},
+	},
 	history: {
 		...readerConnectionFlags,
 		...historyFlags,

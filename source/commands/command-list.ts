@@ -49,6 +49,11 @@ const list = [
 		],
 	},
 	{name: 'snapshot', usage: 'snapshot [--at TIME]', summary: 'Print endpoints, pods and GPU stock once (tables or --json; --at: as recorded then)'},
+	{
+		name: 'spend',
+		usage: 'spend [--since 30d] [--by category|pod|endpoint|volume]',
+		summary: "What the account spent, from the service's bills: by bucket and category, or per pod, endpoint, volume",
+	},
 	{name: 'history', usage: 'history [<thing>] [--info]', summary: 'The recorded series of an endpoint, pod or GPU type (--json, --csv); --info the store'},
 	{name: 'events', usage: 'events [--since 24h]', summary: 'The recorded timeline: alerts, writes, jobs, status changes (--jsonl)'},
 	{name: 'watch', usage: 'watch', summary: 'Print one JSON line per change (--jsonl) until interrupted'},

@@ -60,6 +60,8 @@ export const simHelp = `
 	                       every 30 s, endpoints every 60 s)
 
 	Keys are accepted as "Authorization: Bearer KEY" or "Authorization: KEY".
+	PODTOP_SIM_DEV_KEY=KEY adds a team Dev key: it may do everything but read
+	billing (REST v2 /billing answers it 403).
 
 	Examples
 	  $ PODTOP_SIM_API_KEY=test-key podtop sim --port 8787
@@ -105,6 +107,7 @@ export async function runSim(argv: readonly string[]): Promise<void> {
 		host: flags.host,
 		port: flags.port,
 		apiKey: flags.apiKey ?? (process.env.PODTOP_SIM_API_KEY?.trim() || undefined),
+		devApiKey: process.env.PODTOP_SIM_DEV_KEY?.trim() || undefined,
 		seed: flags.seed,
 		speed: positive('speed', flags.speed),
 		rateLimitScale: positive('rate-limit-scale', flags.rateLimitScale),

@@ -4,12 +4,14 @@ import {createStore} from 'zustand';
 import {useShallow} from 'zustand/react/shallow';
 import {formatAgo, formatClock} from '../format/clock.js';
 import {formatAge, formatAgeBound} from '../format/duration.js';
+import {balanceTexts} from '../format/balance-text.js';
 import {budgetLabel} from '../format/budget-label.js';
 import {bar, type Glyphs} from '../format/glyphs.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {serviceBudgetText} from '../format/service-budget-text.js';
 import {formatSpan} from '../lib/time-spec.js';
 import type {RecordingState} from '../history/history-types.js';
+import {defaultSpendLimitPerHour} from '../model/balance.js';
 import {oldestFetchAt} from '../store/oldest-fetch.js';
 import type {PodtopState} from '../store/state.js';
 import type {BudgetState} from '../store/types.js';
@@ -142,7 +144,8 @@ export function recordingText(recording: RecordingState, glyphs: Glyphs): {reado
 }
 
 /**
-Top line: DEMO or LIVE (in DEMO, that its past hours are simulated), the profile (its name, on its colour), the API host, the key as a fingerprint, the hottest rate budgets (red when
+Top line: DEMO or LIVE (in DEMO, that its past hours are simulated), the profile (its name, on its colour), the API host, the key as a fingerprint, the
+balance and how long it lasts at the current spend (or that the API no longer publishes it), the hottest rate budgets (red when
 backing off) and how fresh the data is. A banner under it when a source is failing, and one when
 an alert rule fires (the oldest, and how many more).
 */
@@ -185,9 +188,13 @@ export function Header({width, readOnly}: Props) {
 	const past = useSimulatedPast(glyphs.ellipsis);
 	const identity = ` ${apiHost} ${glyphs.separator}${via === 'agent' ? ` via agent ${glyphs.separator}` : ''} key ${keyFingerprint.replace('••••', glyphs.key)} ${glyphs.separator} `;
 	const recordingWord = recording.text ? `${recording.text} ${glyphs.separator} ` : '';
+	const balanceRead = usePodtop(state => state.balance);
 	// Everything on one line, cut to fit: a line that wraps would push the frame past the screen.
 	const room = width - 'podtop '.length - badge.length - profileWord.length - past.length - identity.length - recordingWord.length - right.length - 1;
-	const shown = gauges.filter((_, index) => gauges.slice(0, index + 1).reduce((sum, gauge) => sum + gauge.text.length + 1, 0) <= room);
+	// The balance before the gauges: the widest form that fits, then the gauges in what is left.
+	const balanceWord = balanceTexts(balanceRead, glyphs.dot, defaultSpendLimitPerHour).find(text => text.length + 1 <= room) ?? '';
+	const gaugeRoom = room - (balanceWord ? balanceWord.length + 1 : 0);
+	const shown = gauges.filter((_, index) => gauges.slice(0, index + 1).reduce((sum, gauge) => sum + gauge.text.length + 1, 0) <= gaugeRoom);
 	const fill = Math.max(
 		1,
 		width -
@@ -197,6 +204,7 @@ export function Header({width, readOnly}: Props) {
 			past.length -
 			identity.length -
 			recordingWord.length -
+			(balanceWord ? balanceWord.length + 1 : 0) -
 			shown.reduce((sum, gauge) => sum + gauge.text.length + 1, 0) -
 			right.length,
 	);
@@ -217,6 +225,7 @@ export function Header({width, readOnly}: Props) {
 				{past ? <Text color={colors.warn}>{past}</Text> : null}
 				<Text>{identity}</Text>
 				{recordingWord ? <Text color={recording.bad ? colors.bad : colors.muted}>{recordingWord}</Text> : null}
+				{balanceWord ? <Text color={balanceRead === 'not-published' ? colors.muted : undefined}>{`${balanceWord} `}</Text> : null}
 				{shown.map(gauge => (
 					<Text key={gauge.key} color={gauge.backingOff ? colors.bad : undefined}>{`${gauge.text} `}</Text>
 				))}

@@ -14,6 +14,10 @@ export type AlertCondition =
 	| {readonly kind: 'idle-pod'; readonly underPercent: number; readonly forMs: number; readonly pod: string}
 	/** The running pods' $/h over `over`. */
 	| {readonly kind: 'spend'; readonly over: number}
+	/** The account's balance lasting under `underMs` at its current spend per hour (GraphQL's figures, while it publishes them). */
+	| {readonly kind: 'balance'; readonly underMs: number}
+	/** The account's spend per hour at `nearPercent` of its spend limit (`limit`, $/h) or over. */
+	| {readonly kind: 'spend-limit'; readonly nearPercent: number; readonly limit: number}
 	/**
 	The `percentile` (95) of an endpoint's probe times (`measure`: delay, execution or their total)
 	over the probes of the last `windowMs`, over `overMs` for `forMs`.
@@ -62,6 +66,8 @@ const kinds = {
 	'gpu-stock': ['gpu', 'at'],
 	'idle-pod': ['under', 'for', 'pod'],
 	spend: ['over'],
+	balance: ['under'],
+	'spend-limit': ['near', 'limit'],
 	latency: ['over', 'for', 'window', 'percentile', 'measure', 'endpoint'],
 } as const;
 
@@ -282,6 +288,19 @@ function readRule(table: Record<string, unknown>, where: string): AlertRule {
 
 		case 'spend': {
 			return {...base, kind, over: number('over')!};
+		}
+
+		case 'balance': {
+			return {...base, kind, underMs: duration('under', '24h')};
+		}
+
+		case 'spend-limit': {
+			const nearPercent = number('near', {fallback: 90})!;
+			if (nearPercent > 100) {
+				throw new AlertRulesError(`${where}: near is a percentage of the limit (0 to 100)`);
+			}
+
+			return {...base, kind, nearPercent, limit: number('limit', {fallback: 80})!};
 		}
 
 		case 'latency': {

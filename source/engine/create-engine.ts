@@ -27,6 +27,7 @@ import type {Cadence} from '../poll/cadence.js';
 import {allPolledData, createPollers, type ChunkListener, type PolledData} from '../poll/pollers.js';
 import {openLogSession} from '../poll/open-log-session.js';
 import {createScheduledApi} from '../poll/scheduled-api.js';
+import type {SpendQuery, SpendSplit} from '../model/spend.js';
 import {Scheduler, v2BudgetKey} from '../poll/scheduler.js';
 import type {RunningSimulator} from '../sim/start-simulator.js';
 import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/create-store.js';
@@ -34,6 +35,7 @@ import {healthKeepFor} from '../store/health-keep.js';
 import type {PaneName} from '../store/types.js';
 import {createAgentForwarding} from './agent-forwarding.js';
 import {resolveLogSubject, type LogNames, type ResolvedLogSubject} from './log-subject.js';
+import {spendReport, type SpendReport} from './spend-report.js';
 import {createNameResolver, type NameResolver} from './name-resolver.js';
 import {perform, type PerformResult} from './perform.js';
 import {createProbeLoop} from './probe-loop.js';
@@ -77,6 +79,8 @@ export type Engine = {
 	readonly endpointRecord: (endpointId: string) => Promise<SavedEndpoint | undefined>;
 	/** One consistent picture now, within the same budgets (`podtop snapshot`). */
 	readonly snapshot: () => Promise<Snapshot>;
+	/** The account's bills for a window, by category or by pod, endpoint or volume (names from the fleet). */
+	readonly spend: (query: SpendQuery, split: SpendSplit) => Promise<SpendReport>;
 	/** The 429s this process's requests got in the last hour, and when the last came (`podtop doctor`, through the agent). */
 	readonly rateLimitedRecently: () => {readonly lastHour: number; readonly lastAt: number | undefined};
 	/** The account's recorded history: its reader (range queries) and what the recorder is doing. */
@@ -367,6 +371,7 @@ export async function createEngine({
 
 			startPolling();
 		},
+		spend: async (query, split) => spendReport(api, query, split),
 		focus: writes.setFocus,
 		showing: pollers.showing,
 		watchPod: pollers.watchPod,

@@ -2,6 +2,8 @@ import type {EndpointChanges, EndpointInput, EndpointRecord, SavedEndpoint, Serv
 import type {GpuTypeRecord} from './gpu-type.js';
 import type {LogLine, LogQuery, LogTarget} from './log-line.js';
 import type {PodDeployInput, PodRecord, PodSummary} from './pod.js';
+import type {BalanceRead} from './balance.js';
+import type {AccountSpend, ResourceSpend, SpendQuery, SpendResourceKind} from './spend.js';
 import type {Rollout, WorkerList} from './worker.js';
 
 export type CallOptions = {readonly signal?: AbortSignal};
@@ -48,6 +50,12 @@ export type ManagementApi = {
 	readonly workers?: (endpointId: string, options?: CallOptions) => Promise<WorkerList | undefined>;
 	/** An endpoint's releases and rollout, where the API publishes them (REST v2). */
 	readonly releases?: (endpointId: string, options?: CallOptions) => Promise<Rollout | undefined>;
+	/** The account's balance and spend per hour, where the API publishes them (GraphQL, until it is retired). */
+	readonly balance?: (options?: CallOptions) => Promise<BalanceRead>;
+	/** The account's spend per bucket, by category, where the API publishes bills (REST v2); a key without billing permission is refused (`forbidden`). */
+	readonly spend?: (query: SpendQuery, options?: CallOptions) => Promise<AccountSpend>;
+	/** One kind of resource's spend, per resource per bucket (REST v2). */
+	readonly resourceSpend?: (kind: SpendResourceKind, query: SpendQuery, options?: CallOptions) => Promise<ResourceSpend>;
 	/**
 	Opens a log stream (REST v2's server-sent events) and calls `onLine` for each line until the signal aborts or the
 	stream ends (resolves), or it fails (rejects; a 404 as a not-found error). One connection: resuming is the caller's.

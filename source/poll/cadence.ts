@@ -21,6 +21,8 @@ export type Cadence = {
 	/** A job this client submitted that the service answers 404 for this long is still starting (not yet known to /stream or /status), not gone. */
 	readonly jobStartGraceMs: number;
 	readonly budgetPublishMs: number;
+	/** The account's balance (it moves as the service bills, every 5 minutes). */
+	readonly balanceMs?: number;
 };
 
 export const defaultCadence: Cadence = {

@@ -165,12 +165,29 @@ export function createPollers({
 		() => cadence.budgetPublishMs,
 	);
 
+	// Each process asks for the balance itself (an agent's feed does not carry it): once a minute, on GraphQL's budget.
+	const balanceLoop = createLoop(
+		async () => {
+			try {
+				writes.setBalance(await api.balance('background'));
+			} catch {
+				// Kept as last read: a failing GraphQL is said by the endpoints' source.
+			}
+		},
+		() => cadence.balanceMs ?? 60_000,
+	);
+
 	const accountLoops: Loop[] = [
 		...(poll.includes('endpoints') ? [endpointsLoop, healthLoop] : []),
 		...(poll.includes('pods') ? [podsLoop, podsOnScreen.loop] : []),
 		...(poll.includes('gpus') ? [gpusLoop] : []),
 	];
-	const ownLoops: Loop[] = [...(poll.includes('pods') ? [podDetailLoop] : []), ...(poll.includes('jobs') ? [jobsLoop] : []), budgetLoop];
+	const ownLoops: Loop[] = [
+		...(poll.includes('endpoints') ? [balanceLoop] : []),
+		...(poll.includes('pods') ? [podDetailLoop] : []),
+		...(poll.includes('jobs') ? [jobsLoop] : []),
+		budgetLoop,
+	];
 	const loops = [...accountLoops, ...ownLoops];
 	const setAccountPolling = (on: boolean) => {
 		for (const loop of accountLoops) {

@@ -4,9 +4,12 @@ import type {LogLine, LogQuery, LogTarget} from '../model/log-line.js';
 import type {ManagementApi} from '../model/management-api.js';
 import type {EndpointChanges, EndpointInput} from '../model/endpoint.js';
 import type {PodDeployInput} from '../model/pod.js';
+import type {SpendQuery, SpendResourceKind} from '../model/spend.js';
 import type {JobApi} from '../api/job-api.js';
 import type {JobRequest} from '../api/job-types.js';
 import {budgetKey, v2BudgetKey, type Priority, type Scheduler} from './scheduler.js';
+
+const spendKey = ({bucketSize, from, to, lastN}: SpendQuery) => `${bucketSize}:${from ?? ''}:${to ?? ''}:${lastN ?? ''}`;
 
 /**
 Every API call podtop makes, routed through the scheduler with its budget, priority and
@@ -152,6 +155,16 @@ export function createScheduledApi({
 		/** An endpoint's workers (REST v2 only: undefined where the API does not publish them, or the endpoint is gone). */
 		workers: async (endpointId: string, priority: Priority) =>
 			managementApi.workers ? read(v2BudgetKey, `workers:${endpointId}`, priority, async signal => managementApi.workers!(endpointId, {signal})) : undefined,
+		/** The balance and spend per hour (GraphQL's, on its budget; `not-published` once it is gone). */
+		balance: async (priority: Priority) =>
+			managementApi.balance ? read('graphql', 'balance', priority, async signal => managementApi.balance!({signal})) : ('not-published' as const),
+		/** The account's bills (REST v2 only: undefined where the API does not publish them). Bills change every 5 minutes. */
+		spend: async (query: SpendQuery, priority: Priority) =>
+			managementApi.spend ? read(v2BudgetKey, `spend:${spendKey(query)}`, priority, async signal => managementApi.spend!(query, {signal})) : undefined,
+		resourceSpend: async (kind: SpendResourceKind, query: SpendQuery, priority: Priority) =>
+			managementApi.resourceSpend
+				? read(v2BudgetKey, `spend:${kind}:${spendKey(query)}`, priority, async signal => managementApi.resourceSpend!(kind, query, {signal}))
+				: undefined,
 		releases: async (endpointId: string, priority: Priority) =>
 			managementApi.releases ? read(v2BudgetKey, `releases:${endpointId}`, priority, async signal => managementApi.releases!(endpointId, {signal})) : undefined,
 	};

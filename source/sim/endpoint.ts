@@ -9,7 +9,7 @@ import {isQueueFull} from './rate-table.js';
 import {ReleaseHistory} from './releases.js';
 import {splitOutput} from './stream-chunks.js';
 import type {SimWorker} from './sim-worker.js';
-import {WorkerPool} from './worker-pool.js';
+import {WorkerPool, type WorkerMeter} from './worker-pool.js';
 import {workerHandlers} from './workers/index.js';
 
 const minute = 60_000;
@@ -27,6 +27,8 @@ type EndpointOptions = {
 	readonly warm?: boolean;
 	/** An injected `crash-loop` fault for this endpoint, if any (the spec's own `crashLoop` comes first). */
 	readonly crashCause?: () => CrashCause | undefined;
+	/** Told of each worker's change, for the bills (public endpoints bill their callers, not the account). */
+	readonly meter?: WorkerMeter;
 };
 
 type Outcome = {readonly output?: unknown; readonly error?: string; readonly retries?: number};
@@ -57,6 +59,7 @@ export class Endpoint {
 				this.#schedule();
 			},
 			crashCause: () => this.spec.crashLoop ?? options.crashCause?.(),
+			meter: options.meter,
 		});
 		if (options.warm) {
 			const hours = options.random.between(2, 40);

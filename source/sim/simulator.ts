@@ -1,4 +1,5 @@
 import {SlidingWindow} from '../lib/sliding-window.js';
+import {SimBilling} from './billing/sim-billing.js';
 import {SimClock} from './clock.js';
 import {Endpoint} from './endpoint.js';
 import {FaultInjector} from './faults.js';
@@ -31,6 +32,8 @@ export type SimulatorConfig = {
 	readonly graphqlRate: number;
 	/** REST v2 requests per key owner per minute, hour and day (the spec's 60/3000/50000 when absent). */
 	readonly restQuota?: RestQuota;
+	/** A team Dev key: everything the account key may do but read billing (403), as the service's team roles have it. */
+	readonly devApiKey?: string;
 	/** `retired`: GraphQL answers 410 Gone, as the service will once it is retired. */
 	readonly graphql?: 'on' | 'retired';
 	/** The clock starts this far in the past (ms), for `runPast` to run through before real time (`--past`). */
@@ -52,6 +55,8 @@ export class Simulator {
 	readonly pods: PodFleet;
 	/** REST v2's minute, hour and day windows, per key owner, on the simulated clock. */
 	readonly restWindows: RateWindows;
+	/** What the account's resources paid, billed in 5-minute runs. */
+	readonly billing: SimBilling;
 	baseUrl = '';
 	readonly #graphqlWindows = new Map<string, SlidingWindow>();
 	readonly #webhooks: WebhookSender;
@@ -66,13 +71,27 @@ export class Simulator {
 		this.#webhooks = new WebhookSender(this.clock);
 		this.#load = new LoadGenerator(this.clock, this.random.fork('load'));
 		this.market = new Market(config.seed, () => this.clock.elapsed());
-		this.pods = new PodFleet({market: this.market, clock: this.clock, random: this.random.fork('pods'), count: config.podCount});
+		this.billing = new SimBilling(this.clock);
+		this.pods = new PodFleet({
+			market: this.market,
+			clock: this.clock,
+			random: this.random.fork('pods'),
+			count: config.podCount,
+			meter: (pod, since) => {
+				this.billing.pod(pod, since);
+				if (pod.networkVolumeId) {
+					this.billing.volume(pod.networkVolumeId);
+				}
+			},
+		});
 		const specs = config.endpoints
 			? config.endpoints.map(spec => toEndpointSpec(spec))
 			: [...createDemoEndpoints(this.random.fork('fleet'), config.endpointCount), ...publicModelEndpoints];
 		for (const spec of specs) {
 			this.addEndpoint(spec, config.load);
 		}
+
+		this.billing.founded();
 	}
 
 	/** `warm`: the endpoint has been serving for hours (the demo fleet), not just created. */
@@ -88,11 +107,20 @@ export class Simulator {
 			baseUrl: () => this.baseUrl,
 			warm,
 			crashCause: () => this.faults.crashCauseOf(spec.id),
+			meter: spec.public
+				? undefined
+				: (worker, change) => {
+						this.billing.worker(spec.id, worker, change);
+					},
 			onTerminal: job => {
 				this.#webhooks.send(job);
 			},
 		});
 		this.endpoints.set(spec.id, endpoint);
+		if (spec.networkVolumeId && !spec.public) {
+			this.billing.volume(spec.networkVolumeId);
+		}
+
 		if (this.config.load) {
 			this.#load.add(endpoint);
 		}

@@ -14,6 +14,8 @@ export type StartSimulatorOptions = {
 	readonly port?: number;
 	/** A random key when absent. */
 	readonly apiKey?: string;
+	/** A team Dev key besides it (everything but billing, which answers 403); none when absent. */
+	readonly devApiKey?: string;
 	readonly seed?: number;
 	/** Simulated time runs this many times faster than real time. */
 	readonly speed?: number;
@@ -70,6 +72,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 	const apiKey = options.apiKey ?? createApiKey();
 	const sim = new Simulator({
 		apiKey,
+		devApiKey: options.devApiKey,
 		seed: options.seed ?? 1,
 		speed: options.speed ?? 1,
 		rateLimitScale: options.rateLimitScale ?? 1,

@@ -27,7 +27,11 @@ type PoolOptions = {
 	readonly onChange: () => void;
 	/** Why containers crash at start now (the fault `crash-loop`), if they do. */
 	readonly crashCause?: () => CrashCause | undefined;
+	/** Told of each worker's change (placed, state, gone), for the bills. */
+	readonly meter?: WorkerMeter;
 };
+
+export type WorkerMeter = (worker: SimWorker, change: {readonly gpuCount: number; readonly removed: boolean; readonly at: number}) => void;
 
 const unhealthyChance = 0.01;
 
@@ -177,6 +181,7 @@ export class WorkerPool {
 		for (const worker of this.#workers.values()) {
 			worker.timer?.cancel();
 			worker.logs.close();
+			this.#metered(worker, true);
 		}
 
 		this.#workers.clear();
@@ -197,6 +202,11 @@ export class WorkerPool {
 		worker.gpuTypeId = place?.gpuTypeId;
 		worker.dataCenterId = place?.dataCenterId;
 		this.journal.placed(worker, now);
+		this.#metered(worker, false, now);
+	}
+
+	#metered(worker: SimWorker, removed: boolean, at = this.#options.clock.now()): void {
+		this.#options.meter?.(worker, {gpuCount: this.#options.spec().gpuCount, removed, at});
 	}
 
 	#add(atMaximum: boolean): void {
@@ -301,6 +311,7 @@ export class WorkerPool {
 			this.#tally[worker.state]--;
 			this.journal.stopped(worker, this.#options.clock.now(), reason);
 			worker.logs.close();
+			this.#metered(worker, true);
 		}
 
 		this.#options.onChange();
@@ -313,5 +324,6 @@ export class WorkerPool {
 		this.#tally[state]++;
 		worker.state = state;
 		worker.since = this.#options.clock.now();
+		this.#metered(worker, false);
 	}
 }

@@ -1,5 +1,7 @@
 import type {AlertRule} from '../config/alert-rules.js';
+import {formatLasting} from '../format/balance-text.js';
 import {formatDuration} from '../format/duration.js';
+import {formatSpan} from '../lib/time-spec.js';
 import {stockOf} from './gpu-stock.js';
 import {formatCostNow, meanGpuUtil, podCost, podCostTotals} from './pod-figures.js';
 import {probeFigures} from './probe-figures.js';
@@ -96,6 +98,35 @@ export function holdingNow(rule: AlertRule, state: PodtopState, now: number): Ho
 					? [{subject: id, subjectName: record.name ?? id, message: `GPU ${util} % (under ${rule.underPercent} %) at ${formatCostNow(podCost(record))}`}]
 					: [];
 			});
+		}
+
+		case 'balance': {
+			const read = state.balance;
+			if (read === undefined || read === 'not-published' || !(read.spendPerHour > 0) || (read.balance / read.spendPerHour) * 3_600_000 >= rule.underMs) {
+				return [];
+			}
+
+			const lasting = formatLasting(read.balance, read.spendPerHour);
+			return [
+				{
+					subject: 'account',
+					subjectName: 'balance',
+					message: `$${read.balance.toFixed(2)} lasts ${lasting} at ${money(read.spendPerHour)} (under ${formatSpan(rule.underMs)}): at $0 the service stops every running pod`,
+				},
+			];
+		}
+
+		case 'spend-limit': {
+			const read = state.balance;
+			return read !== undefined && read !== 'not-published' && read.spendPerHour >= (rule.limit * rule.nearPercent) / 100
+				? [
+						{
+							subject: 'account',
+							subjectName: 'spend limit',
+							message: `spending ${money(read.spendPerHour)}, ${Math.round((read.spendPerHour / rule.limit) * 100)} % of the ${money(rule.limit)} limit`,
+						},
+					]
+				: [];
 		}
 
 		case 'latency': {

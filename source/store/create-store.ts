@@ -42,6 +42,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint, profile, healt
 		pods: {byId: {}, order: []},
 		podDetail: undefined,
 		serverlessDiscount: undefined,
+		balance: undefined,
 		gpus: {byId: {}, order: []},
 		jobs: {byKey: jobs, revision: 0, changed: []},
 		connection: {jobApi: {}, graphql: {}},

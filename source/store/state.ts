@@ -1,3 +1,4 @@
+import type {BalanceRead} from '../model/balance.js';
 import type {ServerlessDiscount} from '../model/endpoint.js';
 import type {
 	BudgetState,
@@ -60,6 +61,8 @@ export type PodtopState = {
 	readonly podDetail: PodDetail | undefined;
 	/** The account's serverless discount (factor, type, expiry), when it has one. */
 	readonly serverlessDiscount: ServerlessDiscount | undefined;
+	/** The account's balance and spend per hour as last read (`not-published` once the API no longer says); undefined before the first read. */
+	readonly balance: BalanceRead | undefined;
 	readonly gpus: Collection<GpuState>;
 	readonly jobs: TrackedJobs;
 	readonly connection: Readonly<Record<SourceName, ConnectionState>>;

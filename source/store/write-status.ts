@@ -1,4 +1,5 @@
 import {deepEqual} from '../lib/deep-equal.js';
+import type {BalanceRead} from '../model/balance.js';
 import type {GetState, SetState} from './state.js';
 import type {BudgetState, PaneName, SourceName} from './types.js';
 
@@ -8,6 +9,8 @@ export type StatusWrites = {
 	readonly setBudgets: (budgets: Readonly<Record<string, BudgetState>>) => void;
 	/** The pane on screen: the pollers poll it at its visible cadence, the rest slower. */
 	readonly setFocus: (pane: PaneName) => void;
+	/** The account's balance and spend per hour as just read. */
+	readonly setBalance: (balance: BalanceRead) => void;
 	/** Where podtop is connected, once known (the DEMO simulator picks its port and key at start). */
 	readonly setService: (apiHost: string, keyFingerprint: string) => void;
 };
@@ -31,6 +34,11 @@ export function statusWrites(set: SetState, get: GetState): StatusWrites {
 		setBudgets(budgets) {
 			if (!deepEqual(get().budgets, budgets)) {
 				set({budgets});
+			}
+		},
+		setBalance(balance) {
+			if (!deepEqual(get().balance, balance)) {
+				set({balance});
 			}
 		},
 		setService(apiHost, keyFingerprint) {

@@ -11,6 +11,21 @@ import {createPodtopStore} from '../../source/store/create-store.js';
 import {frameMatching, health, renderWith, testStore, tick} from '../helpers/ui-fixture.js';
 
 describe('Header', () => {
+	test('the balance and how long it lasts at the spend per hour, against the limit; shorter in a narrower header; never $0 once unpublished', async () => {
+		const state = testStore();
+		state.writes.setBalance({balance: 212.4, spendPerHour: 2.48});
+		const wide = renderWith(state, <Header width={140} readOnly={false} />);
+		await frameMatching(wide.lastFrame, /│ \$212\.40 · 3d 13h at \$2\.48\/h · 3% of \$80\/h /);
+		const eighty = renderWith(state, <Header width={80} readOnly={false} />);
+		await frameMatching(eighty.lastFrame, /│ \$212\.40 · 3d 13h at \$2\.48\/h +data –$/m);
+		expect(eighty.lastFrame()!.split('\n')[0]!.length).toBeLessThanOrEqual(80);
+		const narrow = renderWith(state, <Header width={66} readOnly={false} />);
+		await frameMatching(narrow.lastFrame, /│ \$212 3d13h +data –$/m);
+		state.writes.setBalance('not-published');
+		await frameMatching(wide.lastFrame, /│ balance: not published by the API /);
+		expect(wide.lastFrame()).not.toMatch(/\$0/);
+	});
+
 	test('LIVE, the host, the key only as a fingerprint, and the data age (none before the first poll)', async () => {
 		const {lastFrame} = renderWith(testStore(), <Header width={120} readOnly={false} />);
 		await tick();

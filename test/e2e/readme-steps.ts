@@ -56,6 +56,24 @@ export const steps: ReadonlyArray<Step<Fleet>> = [
 		}),
 	},
 	{
+		match: /^podtop spend --since 7d$/,
+		runs: ok(({stdout}) => {
+			expect(stdout).toMatch(/^spend .*\(UTC days, local time\): \$[\d.]+\nBUCKET +TOTAL/);
+		}),
+	},
+	{
+		match: /^podtop spend --by pod --json$/,
+		runs: ok(({stdout}) => {
+			expect(json(stdout)).toMatchObject({by: 'pod', resources: expect.any(Array)});
+		}),
+	},
+	{
+		match: /^podtop spend --bucket hour --since 24h --csv$/,
+		runs: ok(({stdout}) => {
+			expect(stdout).toMatch(/^from,to,total,podGpu,/);
+		}),
+	},
+	{
 		match: /^podtop watch --jsonl$/,
 		how: 'long',
 		stop: 'SIGINT',

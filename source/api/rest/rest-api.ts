@@ -2,6 +2,7 @@
 import type {GpuTypeRecord} from '../../model/gpu-type.js';
 import type {CallOptions, ManagementApi} from '../../model/management-api.js';
 import type {PodRecord} from '../../model/pod.js';
+import type {SpendQuery} from '../../model/spend.js';
 import {ApiError} from '../errors.js';
 import type {Pools} from '../pools.js';
 import {createEndpointBody, needsCurrentScaling, updateEndpointBody} from './endpoint-body.js';
@@ -14,6 +15,7 @@ import {readPodList} from './pod-list.js';
 import {listRunningPrice, podRecord, podSummary, type V2Pod} from './pod-record.js';
 import {createRestCall} from './rest-call.js';
 import {createRestClient, type RestAnswerSeen} from './rest-client.js';
+import {accountSpend, resourceSpend} from './spend-record.js';
 import {rollout, workerList} from './worker-record.js';
 
 export type {RestAnswerSeen} from './rest-client.js';
@@ -30,6 +32,14 @@ export type RestApiOptions = {
 export const defaultRestBaseUrl = 'https://api.runpod.io';
 
 type Cloud = 'SECURE' | 'COMMUNITY';
+
+/** A spend read's query on the wire: RFC 3339 times, or `lastN`. */
+const billingQuery = ({bucketSize, from, to, lastN}: SpendQuery) => ({
+	bucketSize,
+	...(lastN === undefined
+		? {...(from === undefined ? {} : {startTime: new Date(from).toISOString()}), ...(to === undefined ? {} : {endTime: new Date(to).toISOString()})}
+		: {lastN}),
+});
 
 /**
 The management plane over REST API v2: typed requests (openapi-fetch over the spec's generated types)
@@ -190,6 +200,55 @@ export function createRestApi({baseUrl = defaultRestBaseUrl, apiKey, pools, onAn
 					data => rollout(endpointId, data),
 				),
 			),
+		spend: async (query, options = {}) =>
+			call(
+				'billing',
+				options.signal,
+				async limited => client.GET('/v2/billing', {params: {query: billingQuery(query)}, signal: limited}),
+				data => accountSpend(data),
+			),
+		async resourceSpend(kind, query, options = {}) {
+			const params = {query: billingQuery(query)};
+			const label = `billing of ${kind}s`;
+			const {signal} = options;
+			switch (kind) {
+				case 'pod': {
+					return call(
+						label,
+						signal,
+						async limited => client.GET('/v2/billing/pods', {params, signal: limited}),
+						data => resourceSpend(kind, data),
+					);
+				}
+
+				case 'endpoint': {
+					return call(
+						label,
+						signal,
+						async limited => client.GET('/v2/billing/serverless', {params, signal: limited}),
+						data => resourceSpend(kind, data),
+					);
+				}
+
+				case 'volume': {
+					return call(
+						label,
+						signal,
+						async limited => client.GET('/v2/billing/network-volumes', {params, signal: limited}),
+						data => resourceSpend(kind, data),
+					);
+				}
+
+				case 'cluster': {
+					return call(
+						label,
+						signal,
+						async limited => client.GET('/v2/billing/clusters', {params, signal: limited}),
+						data => resourceSpend(kind, data),
+					);
+				}
+			}
+		},
 		endpointsAndDiscount: async (options = {}) => ({endpoints: await endpoints(options), discount: undefined}),
 		async endpointForEdit(id, options = {}) {
 			try {

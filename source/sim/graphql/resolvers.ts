@@ -26,6 +26,9 @@ function accountEndpoint(sim: Simulator, id: string): Endpoint {
 	return endpoint;
 }
 
+/** The simulated account's balance at the simulator's first moment, in dollars. */
+export const startingBalance = 1234.56;
+
 /** Root resolvers for graphql-js: one function per query and mutation field of the schema. */
 export function createRootValue(sim: Simulator): Record<string, unknown> {
 	const {clock} = sim;
@@ -34,14 +37,9 @@ export function createRootValue(sim: Simulator): Record<string, unknown> {
 		myself: () => ({
 			id: simUserId,
 			email: 'operator@podtop.invalid',
-			clientBalance: 1234.56,
-			currentSpendPerHr: () =>
-				Math.round(
-					sim.pods
-						.list()
-						.filter(pod => pod.desiredStatus === 'RUNNING')
-						.reduce((sum, pod) => sum + pod.costPerHr, 0) * 1000,
-				) / 1000,
+			// What the account started with, less what has been billed since (in 5-minute runs, as the bills).
+			clientBalance: () => Math.round((startingBalance - sim.billing.billedSince(sim.billing.origin)) * 100) / 100,
+			currentSpendPerHr: () => Math.round(sim.billing.ledger.ratePerHour() * 1000) / 1000,
 			spendLimit: 80,
 			endpoints: () =>
 				[...sim.endpoints.values()].filter(endpoint => !endpoint.spec.public).map(endpoint => endpointView(endpoint.spec, () => endpoint.workers)),

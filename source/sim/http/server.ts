@@ -52,7 +52,8 @@ async function route(
 
 	// GraphQL also takes the key as ?api_key= (runpod-python does); the job API never does.
 	const key = presentedKey(request, url, root === 'graphql');
-	if (!isValidKey(key, sim.config.apiKey)) {
+	// A team Dev key works everywhere a key does but on REST v2's billing.
+	if (!isValidKey(key, sim.config.apiKey) && !(sim.config.devApiKey !== undefined && isValidKey(key, sim.config.devApiKey))) {
 		// The body of a 401 is not something clients may depend on; keep it plain.
 		sendError(response, 401, 'Unauthorized');
 		request.resume();

@@ -26,6 +26,9 @@ function costPerHour(pod: SimPod, perGpu: number): number {
 	return round(pod.vcpuCount * cpuPodPrices.perVcpu + pod.memoryInGb * cpuPodPrices.perGbMemory + disks);
 }
 
+/** Told of a pod's change (`since`: when the founding fleet's pod entered its state, if known). */
+export type PodMeter = (pod: SimPod, since?: number) => void;
+
 /** The account's pods: deploy, stop, resume, bid-resume, terminate, and spot interruptions. */
 export class PodFleet {
 	/** Every pod's log (REST v2 `/pods/{id}/logs`). */
@@ -34,15 +37,25 @@ export class PodFleet {
 	readonly #market: Market;
 	readonly #clock: SimClock;
 	readonly #random: Random;
+	readonly #meter: PodMeter;
 	#spotTimer?: SimTimer;
 
-	constructor(options: {readonly market: Market; readonly clock: SimClock; readonly random: Random; readonly count: number}) {
+	constructor(options: {
+		readonly market: Market;
+		readonly clock: SimClock;
+		readonly random: Random;
+		readonly count: number;
+		/** Told of every pod's changes, for the bills. */
+		readonly meter?: PodMeter;
+	}) {
 		this.#market = options.market;
 		this.#clock = options.clock;
 		this.#random = options.random;
+		this.#meter = options.meter ?? (() => {});
 		this.logs = new PodLogs(options.clock, options.random.fork('pod-logs'), () => this.#pods.values());
 		for (const pod of demoPods(options.count, {random: this.#random, market: this.#market, now: this.#clock.now()})) {
 			this.#pods.set(pod.id, pod);
+			this.#meter(pod, pod.startedAt);
 			if (pod.startedAt !== undefined) {
 				this.logs.booted(pod, pod.startedAt);
 			}
@@ -57,6 +70,11 @@ export class PodFleet {
 
 	get(id: string): SimPod | undefined {
 		return this.#pods.get(id);
+	}
+
+	/** A pod was changed in place (its disk resized): what it pays may have changed. */
+	changed(pod: SimPod): void {
+		this.#meter(pod);
 	}
 
 	deploy(input: DeployInput, spot: boolean): SimPod {
@@ -116,6 +134,7 @@ export class PodFleet {
 		pod.costPerHr = costPerHour(pod, spot ? input.bidPerGpu! : price);
 		pod.createdAt = now;
 		this.#pods.set(pod.id, pod);
+		this.#meter(pod);
 		this.logs.booted(pod, now);
 		return pod;
 	}
@@ -178,6 +197,7 @@ export class PodFleet {
 
 		pod.desiredStatus = 'TERMINATED';
 		this.#pods.delete(id);
+		this.#meter(pod);
 		this.logs.terminated(pod);
 	}
 
@@ -215,6 +235,7 @@ export class PodFleet {
 		pod.startedAt = now;
 		pod.lastStatusChange = stamp('Resumed by user', now);
 		pod.version++;
+		this.#meter(pod);
 		this.logs.booted(pod, now);
 		return pod;
 	}
@@ -225,6 +246,7 @@ export class PodFleet {
 		pod.startedAt = undefined;
 		pod.lastStatusChange = stamp(reason, this.#clock.now());
 		pod.version++;
+		this.#meter(pod);
 		this.logs.stopped(pod, reason);
 	}
 

@@ -71,6 +71,7 @@ export const podRoutes: readonly RestRoute[] = [
 			async PATCH({sim, params, body}) {
 				const pod = requirePod(sim, params.id!);
 				applyPodPatch(pod, await body(), sim.clock.now());
+				sim.pods.changed(pod);
 				return ok(podResource(pod, sim.clock));
 			},
 			DELETE({sim, params}) {

@@ -8,7 +8,7 @@ import {sendProblem} from './problem.js';
 import {RestQuery} from './query.js';
 import {readJsonObject} from './read-json.js';
 import {RestError, toRestError} from './rest-error.js';
-import {matchRoute, type RestMethod, type RestRoute} from './router.js';
+import {matchRoute, type KeyRole, type RestMethod, type RestRoute} from './router.js';
 import {restRoutes} from './routes.js';
 
 type Exchange = {
@@ -43,10 +43,10 @@ function sendAnswer(response: ServerResponse, status: number, body: unknown, hea
 	response.end(text);
 }
 
-async function serve(sim: Simulator, route: RestRoute, method: RestMethod, params: Record<string, string>, exchange: Exchange) {
+async function serve(sim: Simulator, route: RestRoute, method: RestMethod, role: KeyRole, params: Record<string, string>, exchange: Exchange) {
 	const handler = route.methods[method]!;
 	const query = new RestQuery(exchange.url);
-	return handler({sim, request: exchange.request, query, params, body: async () => readJsonObject(exchange.request)});
+	return handler({sim, role, request: exchange.request, query, params, body: async () => readJsonObject(exchange.request)});
 }
 
 /**
@@ -55,7 +55,13 @@ body, or `application/problem+json` errors, as the service's published spec has 
 */
 export async function handleRestRoute(exchange: Exchange): Promise<void> {
 	const {sim, request, response, segments} = exchange;
-	if (!isValidKey(bearerKey(request), sim.config.apiKey)) {
+	const key = bearerKey(request);
+	const role: KeyRole | undefined = isValidKey(key, sim.config.apiKey)
+		? 'owner'
+		: sim.config.devApiKey !== undefined && isValidKey(key, sim.config.devApiKey)
+			? 'dev'
+			: undefined;
+	if (!role) {
 		request.resume();
 		sendProblem(response, 401, request.headers.authorization ? 'invalid bearer token' : 'missing bearer token');
 		return;
@@ -91,7 +97,7 @@ export async function handleRestRoute(exchange: Exchange): Promise<void> {
 			throw new RestError(405, 'The requested method is not allowed for this path.', undefined, {allow: Object.keys(match.route.methods).join(', ')});
 		}
 
-		const answer = await serve(sim, match.route, method, match.params, exchange);
+		const answer = await serve(sim, match.route, method, role, match.params, exchange);
 		request.resume();
 		if ('events' in answer) {
 			response.writeHead(200, {...sseHeaders, ...headers});

@@ -2,10 +2,14 @@ import type {IncomingMessage, ServerResponse} from 'node:http';
 import type {Simulator} from '../simulator.js';
 import type {RestQuery} from './query.js';
 
+export type KeyRole = 'owner' | 'dev';
+
 export type RestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type RestContext = {
 	readonly sim: Simulator;
+	/** Whose key asked: the account's own, or a team Dev key (no billing). */
+	readonly role: KeyRole;
 	readonly request: IncomingMessage;
 	readonly query: RestQuery;
 	/** Path parameters, URL-decoded (`/catalog/gpus/NVIDIA%20L4` gives `{id: 'NVIDIA L4'}`). */

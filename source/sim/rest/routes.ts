@@ -1,3 +1,4 @@
+import {billingRoutes} from './billing-routes.js';
 import {catalogRoutes} from './catalog-routes.js';
 import {endpointRoutes} from './endpoint-routes.js';
 import {podRoutes} from './pod-routes.js';
@@ -6,4 +7,4 @@ import {stubRoutes} from './stub-routes.js';
 import {workerRoutes} from './worker-routes.js';
 
 /** Every v2 route the simulator serves. */
-export const restRoutes: readonly RestRoute[] = [...podRoutes, ...endpointRoutes, ...workerRoutes, ...catalogRoutes, ...stubRoutes];
+export const restRoutes: readonly RestRoute[] = [...podRoutes, ...endpointRoutes, ...workerRoutes, ...catalogRoutes, ...billingRoutes, ...stubRoutes];

@@ -15,6 +15,7 @@ const ajv = new Ajv2020({strict: false, allErrors: true});
 ajv.addFormat('date-time', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)$/);
 ajv.addFormat('uri', /^[a-z][a-z\d+.-]*:\/\/\S+$/i);
 ajv.addFormat('float', () => true);
+ajv.addFormat('double', () => true);
 ajv.addSchema({...spec, $id: specId});
 
 const pointer = (...parts: string[]) => parts.map(part => part.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
