@@ -17,6 +17,8 @@ const placeTitles = {
 	gpu: 'GPU type',
 	pod: 'Pod details',
 	job: 'Job',
+	alerts: 'Alerts',
+	events: 'Events',
 } as const;
 
 /** The `?` overlay: every key of the view under it, built from the operations themselves (k9s-style), in sections; it scrolls when they do not fit. */

@@ -2,6 +2,7 @@ import {filterProblem} from './filter-matcher.js';
 import {
 	currentPlace,
 	currentView,
+	filterPlace,
 	historyWindows,
 	jobStatusFilters,
 	listPanes,
@@ -55,17 +56,23 @@ export type ViewAction =
 	| {readonly type: 'switch-account'; readonly message?: string}
 	/** `max`: the most lines there are to scroll back (the job's lines less a screenful). */
 	/** `by` lines up (down when negative) in a job's `lines`, `rows` of them shown; at the last line it follows the tail again. */
+	/** Moves the events timeline's selection by rows, or to its first or last row. */
+	| {readonly type: 'move-events'; readonly by?: number; readonly to?: 'first' | 'last'}
+	/** The events timeline says how many rows it shows now (the filter applied). */
+	| {readonly type: 'events-count'; readonly count: number}
 	| {readonly type: 'scroll-job'; readonly by?: number; readonly to?: 'top' | 'tail'; readonly lines: number; readonly rows: number};
 
 const unselected: Selection = {key: undefined, index: 0};
 
-/** The pane's filter set to `filter` when it is a regex, the selection back at the first row; otherwise the filter and rows as they were. */
+/** The filter of the pane (or the events timeline) set to `filter` when it is a regex, the selection back at the first row; otherwise the filter and rows as they were. */
 function withFilter(state: ViewState, filter: string): ViewState {
-	if (filter === state.filter[state.pane] || filterProblem(filter) !== undefined) {
+	const place = filterPlace(state);
+	if (filter === state.filter[place] || filterProblem(filter) !== undefined) {
 		return state;
 	}
 
-	return {...state, filter: {...state.filter, [state.pane]: filter}, selected: {...state.selected, [state.pane]: unselected}};
+	const reset = place === 'events' ? {events: {...state.events, index: 0}} : {selected: {...state.selected, [place]: unselected}};
+	return {...state, filter: {...state.filter, [place]: filter}, ...reset};
 }
 
 const clamp = (value: number, count: number) => Math.max(0, Math.min(count - 1, value));
@@ -77,7 +84,10 @@ export function selectedIndex(selection: Selection, keys: readonly string[]): nu
 }
 
 /** The list the selection keys belong to now: the pane's, or the endpoint details' jobs. */
-const selectionPlace = (state: ViewState) => (currentView(state).type === 'endpoint' ? 'endpoint' : state.pane);
+const selectionPlace = (state: ViewState) => {
+	const {type} = currentView(state);
+	return type === 'endpoint' || type === 'alerts' ? type : state.pane;
+};
 
 /** Every UI state change: pure, so keys never wait for anything and tests need no terminal. A form that closes leaves its values as a draft. */
 export function viewReducer(state: ViewState, action: ViewAction): ViewState {
@@ -118,7 +128,12 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 		}
 
 		case 'open': {
-			const reset = action.view.type === 'endpoint' ? {selected: {...state.selected, endpoint: {key: undefined, index: 0}}} : {};
+			const reset =
+				action.view.type === 'endpoint' || action.view.type === 'alerts'
+					? {selected: {...state.selected, [action.view.type]: unselected}}
+					: action.view.type === 'events'
+						? {events: {...state.events, index: 0}}
+						: {};
 			return {...state, ...reset, views: [...state.views, action.view], jobEnd: undefined, message: undefined};
 		}
 
@@ -141,7 +156,7 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 				return {...state, overlay: {type: 'help', scroll: 0, lastScroll: 0}};
 			}
 
-			return {...state, overlay: {type: action.overlay, input: action.overlay === 'filter' ? state.filter[state.pane] : ''}};
+			return {...state, overlay: {type: action.overlay, input: action.overlay === 'filter' ? state.filter[filterPlace(state)] : ''}};
 		}
 
 		case 'confirm': {
@@ -190,6 +205,20 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 			return next === scroll ? state : {...state, overlay: {...state.overlay, scroll: next}};
 		}
 
+		case 'move-events': {
+			const last = Math.max(0, state.events.count - 1);
+			const index = action.to === 'first' ? 0 : action.to === 'last' ? last : Math.max(0, Math.min(last, state.events.index + (action.by ?? 0)));
+			return index === state.events.index ? state : {...state, events: {...state.events, index}};
+		}
+
+		case 'events-count': {
+			if (state.events.count === action.count) {
+				return state;
+			}
+
+			return {...state, events: {count: action.count, index: Math.max(0, Math.min(state.events.index, action.count - 1))}};
+		}
+
 		case 'endpoints-on-screen': {
 			return state.endpointsOnScreen.join('\n') === action.keys.join('\n') ? state : {...state, endpointsOnScreen: action.keys};
 		}
@@ -225,12 +254,12 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 
 		case 'apply-filter': {
 			// Enter keeps the filter applied as typed (the last that was a regex).
-			const input = state.overlay.type === 'filter' ? state.overlay.input : state.filter[state.pane];
+			const input = state.overlay.type === 'filter' ? state.overlay.input : state.filter[filterPlace(state)];
 			return withFilter({...state, overlay: {type: 'none'}}, input);
 		}
 
 		case 'clear-filter': {
-			return {...state, overlay: {type: 'none'}, filter: {...state.filter, [state.pane]: ''}};
+			return {...state, overlay: {type: 'none'}, filter: {...state.filter, [filterPlace(state)]: ''}};
 		}
 
 		case 'message': {
@@ -256,7 +285,7 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 			return {
 				...state,
 				views: [{type: 'list'}],
-				selected: {endpoints: unselected, pods: unselected, gpus: unselected, endpoint: unselected},
+				selected: {endpoints: unselected, pods: unselected, gpus: unselected, endpoint: unselected, alerts: unselected},
 				overlay: {type: 'none'},
 				jobEnd: undefined,
 				jobStatusFilter: 'all',
