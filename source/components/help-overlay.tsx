@@ -18,6 +18,8 @@ const placeTitles = {
 	pod: 'Pod details',
 	job: 'Job',
 	logs: 'Log',
+	alerts: 'Alerts',
+	events: 'Events',
 } as const;
 
 /** The `?` overlay: every key of the view under it, built from the operations themselves (k9s-style), in sections; it scrolls when they do not fit. */

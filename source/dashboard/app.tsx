@@ -11,7 +11,9 @@ import {Tabs} from '../components/tabs.js';
 import {handleKey, handleText} from '../operations/handle-key.js';
 import {keyName} from '../operations/key-name.js';
 import type {OperationContext} from '../operations/operation.js';
+import {AlertsView} from '../panes/alerts-view.js';
 import {EndpointDetail} from '../panes/endpoint-detail.js';
+import {EventsView} from '../panes/events-view.js';
 import {EndpointsPane} from '../panes/endpoints-pane.js';
 import {FormPane} from '../panes/form-pane.js';
 import {GpuDetail} from '../panes/gpu-detail.js';
@@ -62,6 +64,14 @@ function ViewBody({
 
 		case 'endpoint': {
 			return <EndpointDetail endpointId={view.endpointId} width={width} height={height} />;
+		}
+
+		case 'alerts': {
+			return <AlertsView width={width} height={height} />;
+		}
+
+		case 'events': {
+			return <EventsView width={width} height={height} />;
 		}
 
 		case 'list': {

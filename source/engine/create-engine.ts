@@ -142,6 +142,8 @@ export type EngineOptions = {
 	readonly record?: boolean;
 	/** Notices for the user that are no error (history paused, read only, a damaged file moved aside). */
 	readonly notice?: (line: string) => void;
+	/** The scheduler's monotonic clock in ms (default `performance.now`): a test holds it still to count what the budgets let go, not time. */
+	readonly schedulerClock?: () => number;
 };
 
 /** Everything behind the UI, built outside React: the demo simulator when needed, clients, scheduler, store, pollers. */
@@ -161,6 +163,7 @@ export async function createEngine({
 	history: historyOptions = {},
 	record = false,
 	notice,
+	schedulerClock,
 }: EngineOptions): Promise<Engine> {
 	let demo: RunningSimulator | undefined;
 	let service: {
@@ -187,7 +190,7 @@ export async function createEngine({
 	const {apiUrl, graphqlUrl, apiKey} = service;
 	rememberSecret(apiKey);
 	const pools = new Pools();
-	const scheduler = new Scheduler({settings: {...defaultBudgetSettings, ...budget}});
+	const scheduler = new Scheduler({settings: {...defaultBudgetSettings, ...budget}, ...(schedulerClock ? {now: schedulerClock} : {})});
 	const managementApi = createManagementApi({
 		choice: service.managementApi ?? 'auto',
 		// Every v2 answer says what is left of the key owner's windows: the scheduler plans inside them.

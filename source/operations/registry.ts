@@ -10,11 +10,13 @@ import {podWriteOperations} from './pod-writes.js';
 import type {Operation} from './operation.js';
 import {profileOperations} from './profile.js';
 import {timeTravelOperations} from './time-travel.js';
+import {timelineOperations} from './timeline.js';
 
 /** Every operation of the dashboard. */
 export const operations: readonly Operation[] = [
 	...navigationOperations,
 	...timeTravelOperations,
+	...timelineOperations,
 	...jobViewOperations,
 	...logOpenOperations,
 	...logViewOperations,
@@ -25,7 +27,7 @@ export const operations: readonly Operation[] = [
 	...profileOperations,
 ];
 
-export const places: readonly Place[] = [...listPanes, 'endpoint', 'gpu', 'pod', 'job', 'logs'];
+export const places: readonly Place[] = [...listPanes, 'endpoint', 'gpu', 'pod', 'job', 'logs', 'alerts', 'events'];
 
 const isListPane = (place: Place): place is ListPane => (listPanes as readonly string[]).includes(place);
 

@@ -1,3 +1,4 @@
+import {firingInOrder} from '../rows/alert-rows.js';
 import {selectedIndex} from '../view-state/view-reducer.js';
 import {currentView, type ListPane} from '../view-state/view-state.js';
 import type {OperationContext} from './operation.js';
@@ -10,6 +11,10 @@ export function rowKeys(context: OperationContext): string[] {
 		return context.rows.endpointJobs(context.store.getState(), current.endpointId, view.jobStatusFilter).rows.map(row => row.key);
 	}
 
+	if (current.type === 'alerts') {
+		return firingInOrder(context.store.getState().alerts).map(alert => alert.id);
+	}
+
 	return context.rows.pane(context.store.getState(), view, view.pane).shown.map(row => row.key);
 }
 
@@ -17,7 +22,8 @@ export function rowKeys(context: OperationContext): string[] {
 export function selectedKey(context: OperationContext): string | undefined {
 	const view = context.view.getState();
 	const keys = rowKeys(context);
-	const place = currentView(view).type === 'endpoint' ? 'endpoint' : view.pane;
+	const {type} = currentView(view);
+	const place = type === 'endpoint' || type === 'alerts' ? type : view.pane;
 	return keys[selectedIndex(view.selected[place], keys)];
 }
 

@@ -19,6 +19,14 @@ type Window = {
 const resetSlackMs = 1000;
 /** Requests at once while the windows are known; one while they are not. */
 const knownConcurrency = 2;
+/**
+Polls that may go at once, ahead of the spreading, when podtop has asked nothing for a while (a fresh
+session, an idle spell): a fifth of podtop's share of its smallest window, at most six. A fresh
+dashboard's first reads are three lists (endpoints, pods, GPU types) and an open detail's a few more;
+spread at the default share (30 a minute, 2 s apart) they took 4 s to fill the panes, at once they
+take one round trip. Six of 30 leaves the rest of the minute to the spreading.
+*/
+const burstCap = 6;
 const backoffBaseMs = 1000;
 const backoffCapMs = 60_000;
 /**
@@ -36,7 +44,8 @@ The management API's budget (REST v2), planned inside the windows the service st
 answer (`RateLimit`, `RateLimit-Policy`): podtop uses at most `share` of each window (other tools
 share the key), and at most `share` of what is left of it (so another tool spending the key slows
 podtop down rather than both into a 429), spread evenly until the window resets: it slows before a
-window runs out, not at it. A user's action skips the spreading, never the share. On a 429 it waits
+window runs out, not at it. A user's action skips the spreading, never the share; so do the polls of
+a burst after a quiet spell (see `burstCap`), which count in the windows like any other. On a 429 it waits
 the longest of `Retry-After` and every window with nothing left. Without readable windows it spaces
 requests for the spec's example quota at the share, one at a time.
 */
@@ -52,6 +61,10 @@ export class ServiceBudget implements Budget {
 	#inFlight = 0;
 	#sentTotal = 0;
 	#lastSend = Number.NEGATIVE_INFINITY;
+	/** The spreading's gap after the last request: a quiet spell is measured in it. */
+	#lastGapMs = Number.POSITIVE_INFINITY;
+	/** Polls that may still go ahead of the spreading: the whole burst at first, one back for each gap that passes unused. */
+	#burst: number | undefined;
 	#backoffUntil = 0;
 	#attempt = 0;
 
@@ -97,6 +110,12 @@ export class ServiceBudget implements Budget {
 			return Number.isFinite(wait) ? Math.max(1, wait) : wait;
 		}
 
+		if (this.#windows && !urgent) {
+			// Ahead of the spreading: a request of the burst; on time or late: the gaps it left unused come back to the burst.
+			const burst = this.#burstNow(now);
+			this.#burst = this.#spreadAt(now) > now ? burst - 1 : burst;
+		}
+
 		for (const window of this.#windows ?? []) {
 			window.used++;
 			window.remaining--;
@@ -104,6 +123,7 @@ export class ServiceBudget implements Budget {
 
 		this.#sentTotal++;
 		this.#lastSend = now;
+		this.#lastGapMs = this.#gapMs(now);
 		this.#inFlight++;
 		return 0;
 	}
@@ -227,7 +247,10 @@ export class ServiceBudget implements Budget {
 		};
 	}
 
-	/** When the next request may go: the latest of every window's even spreading of what podtop has left of it (a user's action skips the spreading). */
+	/**
+	When the next request may go: once every window has some of podtop's share left, at once for a
+	user's action or while the burst lasts, otherwise at the latest of every window's even spreading.
+	*/
 	#nextAt(now: number, urgent: boolean): number {
 		if (!this.#windows) {
 			const spacing = Math.max(...assumedWindows.map(({limit, windowMs}) => windowMs / Math.max(1, Math.floor(this.#share * limit))));
@@ -237,16 +260,55 @@ export class ServiceBudget implements Budget {
 		this.#roll(now);
 		let next = now;
 		for (const window of this.#windows) {
-			const {left} = this.#allowance(window);
-			if (left < 1) {
+			if (this.#allowance(window).left < 1) {
 				next = Math.max(next, window.resetAt);
-			} else if (!urgent && this.#lastSend !== Number.NEGATIVE_INFINITY) {
-				// `left` requests spread evenly over the `left + 1` gaps between the last and the reset.
+			}
+		}
+
+		return urgent || this.#burstNow(now) >= 1 ? next : Math.max(next, this.#spreadAt(now));
+	}
+
+	/** When the even spreading lets the next poll go: `left` requests over the `left + 1` gaps between the last and each window's reset, the latest of them. */
+	#spreadAt(now: number): number {
+		if (this.#lastSend === Number.NEGATIVE_INFINITY) {
+			return now;
+		}
+
+		let next = now;
+		for (const window of this.#windows ?? []) {
+			const {left} = this.#allowance(window);
+			if (left >= 1) {
 				next = Math.max(next, this.#lastSend + (window.resetAt - this.#lastSend) / (left + 1));
 			}
 		}
 
 		return next;
+	}
+
+	/** The spreading's gap from `now` (the windows rolled): the longest of every window's. */
+	#gapMs(now: number): number {
+		let gap = 0;
+		for (const window of this.#windows ?? []) {
+			gap = Math.max(gap, (window.resetAt - now) / (Math.max(0, this.#allowance(window).left) + 1));
+		}
+
+		return gap;
+	}
+
+	/**
+	The polls that may go now ahead of the spreading: the whole burst before the first, then what is
+	left of it plus one for each gap of the spreading that passed with nothing sent (the gap after a
+	request is its own: only gaps beyond it were unused), at most the burst.
+	*/
+	#burstNow(now: number): number {
+		const size = Math.max(1, Math.min(burstCap, Math.floor(Math.min(...(this.#windows ?? []).map(window => this.#ownShare(window))) / 5)));
+		if (this.#burst === undefined) {
+			return size;
+		}
+
+		// No gap known (the last request went while the windows were not): as after a long quiet spell.
+		const unusedGaps = this.#lastGapMs > 0 ? Math.max(0, Math.floor((now - this.#lastSend) / this.#lastGapMs) - 1) : size;
+		return Math.min(size, this.#burst + unusedGaps);
 	}
 
 	#slowdown(now: number): BudgetSlowdown | undefined {

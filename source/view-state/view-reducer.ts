@@ -4,6 +4,7 @@ import {
 	filterOf,
 	currentPlace,
 	currentView,
+	filterPlace,
 	historyWindows,
 	jobStatusFilters,
 	listPanes,
@@ -59,13 +60,17 @@ export type ViewAction =
 	/** `by` lines up (down when negative) in a job's `lines`, `rows` of them shown; at the last line it follows the tail again. */
 	| {readonly type: 'scroll-job'; readonly by?: number; readonly to?: 'top' | 'tail'; readonly lines: number; readonly rows: number}
 	/** The log view's place or layout changes (`end: undefined` follows the tail again). */
-	| {readonly type: 'log-settings'; readonly settings: Partial<Omit<LogSettings, 'filter'>>};
+	| {readonly type: 'log-settings'; readonly settings: Partial<Omit<LogSettings, 'filter'>>}
+	/** Moves the events timeline's selection by rows, or to its first or last row. */
+	| {readonly type: 'move-events'; readonly by?: number; readonly to?: 'first' | 'last'}
+	/** The events timeline says how many rows it shows now (the filter applied). */
+	| {readonly type: 'events-count'; readonly count: number};
 
 const unselected: Selection = {key: undefined, index: 0};
 
 /**
-The pane's filter set to `filter` when it is a regex, the selection back at the first row; otherwise the filter and rows as they were.
-In the log view, its filter (the view holds still where it is: the lines matched are counted there).
+The filter of the place on screen set to `filter` when it is a regex; otherwise the filter and rows as they were. A pane's
+or the events timeline's selection goes back to the first row; the log view holds still where it is (the lines matched are counted there).
 */
 function withFilter(state: ViewState, filter: string): ViewState {
 	if (filter === filterOf(state) || filterProblem(filter) !== undefined) {
@@ -76,7 +81,9 @@ function withFilter(state: ViewState, filter: string): ViewState {
 		return {...state, logs: {...state.logs, filter}};
 	}
 
-	return {...state, filter: {...state.filter, [state.pane]: filter}, selected: {...state.selected, [state.pane]: unselected}};
+	const place = filterPlace(state);
+	const reset = place === 'events' ? {events: {...state.events, index: 0}} : {selected: {...state.selected, [place]: unselected}};
+	return {...state, filter: {...state.filter, [place]: filter}, ...reset};
 }
 
 const clamp = (value: number, count: number) => Math.max(0, Math.min(count - 1, value));
@@ -88,7 +95,10 @@ export function selectedIndex(selection: Selection, keys: readonly string[]): nu
 }
 
 /** The list the selection keys belong to now: the pane's, or the endpoint details' jobs. */
-const selectionPlace = (state: ViewState) => (currentView(state).type === 'endpoint' ? 'endpoint' : state.pane);
+const selectionPlace = (state: ViewState) => {
+	const {type} = currentView(state);
+	return type === 'endpoint' || type === 'alerts' ? type : state.pane;
+};
 
 /** Every UI state change: pure, so keys never wait for anything and tests need no terminal. A form that closes leaves its values as a draft. */
 export function viewReducer(state: ViewState, action: ViewAction): ViewState {
@@ -130,11 +140,13 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 
 		case 'open': {
 			const reset =
-				action.view.type === 'endpoint'
-					? {selected: {...state.selected, endpoint: {key: undefined, index: 0}}}
-					: action.view.type === 'logs'
-						? {logs: {...state.logs, end: undefined, filter: ''}}
-						: {};
+				action.view.type === 'endpoint' || action.view.type === 'alerts'
+					? {selected: {...state.selected, [action.view.type]: unselected}}
+					: action.view.type === 'events'
+						? {events: {...state.events, index: 0}}
+						: action.view.type === 'logs'
+							? {logs: {...state.logs, end: undefined, filter: ''}}
+							: {};
 			return {...state, ...reset, views: [...state.views, action.view], jobEnd: undefined, message: undefined};
 		}
 
@@ -206,6 +218,20 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 			return next === scroll ? state : {...state, overlay: {...state.overlay, scroll: next}};
 		}
 
+		case 'move-events': {
+			const last = Math.max(0, state.events.count - 1);
+			const index = action.to === 'first' ? 0 : action.to === 'last' ? last : Math.max(0, Math.min(last, state.events.index + (action.by ?? 0)));
+			return index === state.events.index ? state : {...state, events: {...state.events, index}};
+		}
+
+		case 'events-count': {
+			if (state.events.count === action.count) {
+				return state;
+			}
+
+			return {...state, events: {count: action.count, index: Math.max(0, Math.min(state.events.index, action.count - 1))}};
+		}
+
 		case 'endpoints-on-screen': {
 			return state.endpointsOnScreen.join('\n') === action.keys.join('\n') ? state : {...state, endpointsOnScreen: action.keys};
 		}
@@ -250,7 +276,7 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 				return {...state, overlay: {type: 'none'}, logs: {...state.logs, filter: ''}};
 			}
 
-			return {...state, overlay: {type: 'none'}, filter: {...state.filter, [state.pane]: ''}};
+			return {...state, overlay: {type: 'none'}, filter: {...state.filter, [filterPlace(state)]: ''}};
 		}
 
 		case 'message': {
@@ -276,7 +302,7 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 			return {
 				...state,
 				views: [{type: 'list'}],
-				selected: {endpoints: unselected, pods: unselected, gpus: unselected, endpoint: unselected},
+				selected: {endpoints: unselected, pods: unselected, gpus: unselected, endpoint: unselected, alerts: unselected},
 				overlay: {type: 'none'},
 				jobEnd: undefined,
 				jobStatusFilter: 'all',

@@ -12,10 +12,17 @@ export type View =
 	| {readonly type: 'pod'; readonly podId: string; readonly showEnv: boolean}
 	| {readonly type: 'job'; readonly endpointId: string; readonly jobId: string}
 	/** A pod's, a worker's or an endpoint's workers' log; `label` names it in the title (sanitised where shown). */
-	| {readonly type: 'logs'; readonly subject: LogSubject; readonly label: string};
+	| {readonly type: 'logs'; readonly subject: LogSubject; readonly label: string}
+	/** The alerts firing now (`:alerts`). */
+	| {readonly type: 'alerts'}
+	/** The recorded events, newest first (`:events`). */
+	| {readonly type: 'events'};
 
 /** Where the user is, for key dispatch and help: a list pane, or a drilled-down view. */
-export type Place = ListPane | 'endpoint' | 'gpu' | 'pod' | 'job' | 'logs';
+export type Place = ListPane | 'endpoint' | 'gpu' | 'pod' | 'job' | 'logs' | 'alerts' | 'events';
+
+/** The places whose rows are filtered with `/`: the list panes and the events timeline. */
+export type FilterPlace = ListPane | 'events';
 
 /** A write waiting for the user's word: y/N, or the name typed out for destructive ones. */
 export type Confirmation = {
@@ -105,9 +112,11 @@ export type ViewState = {
 	readonly pane: ListPane;
 	/** Drill-down stack; the last is shown. */
 	readonly views: readonly View[];
-	readonly selected: Readonly<Record<ListPane | 'endpoint', Selection>>;
+	readonly selected: Readonly<Record<ListPane | 'endpoint' | 'alerts', Selection>>;
 	readonly sort: Readonly<Record<ListPane, SortState>>;
-	readonly filter: Readonly<Record<ListPane, string>>;
+	readonly filter: Readonly<Record<FilterPlace, string>>;
+	/** The row selected in the events timeline (0: the newest shown), and how many rows it shows (the view says, as it reads them). */
+	readonly events: {readonly index: number; readonly count: number};
 	readonly overlay: Overlay;
 	/** The endpoints the Endpoints pane has on screen now (the header says how old their data is). */
 	readonly endpointsOnScreen: readonly string[];
@@ -151,9 +160,10 @@ export function initialViewState(options: {
 		rows: options.rows,
 		pane: 'endpoints',
 		views: options.views ?? [{type: 'list'}],
-		selected: {endpoints: none, pods: none, gpus: none, endpoint: none},
+		selected: {endpoints: none, pods: none, gpus: none, endpoint: none, alerts: none},
 		sort: defaultSort,
-		filter: {endpoints: '', pods: '', gpus: ''},
+		filter: {endpoints: '', pods: '', gpus: '', events: ''},
+		events: {index: 0, count: 0},
 		overlay: {type: 'none'},
 		endpointsOnScreen: [],
 		jobEnd: undefined,
@@ -162,7 +172,7 @@ export function initialViewState(options: {
 		message: options.message ? {text: options.message, tone: 'info'} : undefined,
 		pending: undefined,
 		drafts: {},
-		windows: {endpoints: '1h', pods: '1h', gpus: '6h', endpoint: '1h', pod: '1h', gpu: '24h', job: '10m', logs: '10m'},
+		windows: {endpoints: '1h', pods: '1h', gpus: '6h', endpoint: '1h', pod: '1h', gpu: '24h', job: '10m', logs: '10m', alerts: '1h', events: '24h'},
 		cursor: undefined,
 	};
 }
@@ -176,10 +186,15 @@ export function currentView(state: ViewState): View {
 	return state.views.at(-1) ?? {type: 'list'};
 }
 
+/** Where `/` filters now: the events timeline when it is on screen, otherwise the list pane. */
+export function filterPlace(state: ViewState): FilterPlace {
+	return currentView(state).type === 'events' ? 'events' : state.pane;
+}
+
 export function currentPlace(state: ViewState): Place {
 	const view = currentView(state);
 	return view.type === 'list' ? state.pane : view.type;
 }
 
-/** The filter of the place on screen: the log view's, or the list pane's. */
-export const filterOf = (state: ViewState): string => (currentView(state).type === 'logs' ? state.logs.filter : state.filter[state.pane]);
+/** The filter of the place on screen: the log view's, the events timeline's, or the list pane's. */
+export const filterOf = (state: ViewState): string => (currentView(state).type === 'logs' ? state.logs.filter : state.filter[filterPlace(state)]);

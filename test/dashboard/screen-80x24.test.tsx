@@ -110,6 +110,14 @@ async function walk(glyphs: Glyphs, readOnly: boolean) {
 	}
 
 	await press(keys.escape);
+	await press(':');
+	await press('alerts\r');
+	await shot('alerts', /^Alerts firing \(\d+\)/m);
+	await press(keys.escape);
+	await press(':');
+	await press('events\r');
+	await shot('events', /^Events \(\d+\)[\s\S]*TIME +TYPE/m);
+	await press(keys.escape);
 	return {shots, press, lastFrame};
 }
 
@@ -128,6 +136,8 @@ const titles: Readonly<Record<string, RegExp>> = {
 	'help on GPUs': /Keys: GPUs/,
 	palette: /^GPUs \(\d+\)/,
 	'endpoint form': /New endpoint/,
+	alerts: /^Alerts firing \(\d+\)/,
+	events: /^Events \(\d+\)/,
 };
 
 describe('every view at 80×24', () => {

@@ -62,11 +62,11 @@ describe('Endpoints pane', () => {
 			actions.setHealth(name, health({inQueue: index * 10}), 0);
 		}
 
-		const filtered = renderWith(store, <EndpointsPane {...paneProps()} />, {view: {filter: {endpoints: 'alpha|GAMMA', pods: '', gpus: ''}}});
+		const filtered = renderWith(store, <EndpointsPane {...paneProps()} />, {view: {filter: {endpoints: 'alpha|GAMMA', pods: '', gpus: '', events: ''}}});
 		await tick();
 		expect(filtered.lastFrame()).toMatch(/Endpoints \(2\/3\) \/alpha\|GAMMA/);
 		expect(filtered.lastFrame()).not.toMatch(/beta/);
-		const inverted = renderWith(store, <EndpointsPane {...paneProps()} />, {view: {filter: {endpoints: '!alpha', pods: '', gpus: ''}}});
+		const inverted = renderWith(store, <EndpointsPane {...paneProps()} />, {view: {filter: {endpoints: '!alpha', pods: '', gpus: '', events: ''}}});
 		await tick();
 		expect(inverted.lastFrame()).not.toMatch(/alpha +\d/);
 		const byQueue = renderWith(store, <EndpointsPane {...paneProps()} />, {view: {sort: {...defaultSort, endpoints: {column: 7, descending: true}}}});
@@ -140,7 +140,7 @@ describe('Pods pane', () => {
 			0,
 		);
 		const {lastFrame} = renderWith(store, <PodsPane {...paneProps()} />, {
-			view: {selected: {endpoints: none, pods: {key: 'p1500', index: 0}, gpus: none, endpoint: none}},
+			view: {selected: {endpoints: none, pods: {key: 'p1500', index: 0}, gpus: none, endpoint: none, alerts: none}},
 		});
 		await tick();
 		const frame = lastFrame()!;
@@ -159,7 +159,7 @@ describe('Pods pane', () => {
 			0,
 		);
 		const shown = async (filter: string) => {
-			const {lastFrame} = renderWith(store, <PodsPane {...paneProps()} />, {view: {filter: {endpoints: '', pods: filter, gpus: ''}}});
+			const {lastFrame} = renderWith(store, <PodsPane {...paneProps()} />, {view: {filter: {endpoints: '', pods: filter, gpus: '', events: ''}}});
 			await tick();
 			return lastFrame()!;
 		};

@@ -36,7 +36,7 @@ describe('view state', () => {
 		state = viewReducer(state, {type: 'apply-filter'});
 		state = viewReducer(state, {type: 'next-pane', step: 1});
 		expect(state.pane).toBe('pods');
-		expect(state.filter).toEqual({endpoints: 'llama', pods: '', gpus: ''});
+		expect(state.filter).toEqual({endpoints: 'llama', pods: '', gpus: '', events: ''});
 		expect(viewReducer(state, {type: 'next-pane', step: -1}).pane).toBe('endpoints');
 		expect(viewReducer(viewReducer(state, {type: 'next-pane', step: 1}), {type: 'next-pane', step: 1}).pane).toBe('endpoints');
 	});
