@@ -100,7 +100,7 @@ export const logOpenOperations: readonly Operation[] = [
 	}),
 	defineOperation<LogsView>({
 		id: 'logs.named',
-		title: "a pod's log, or an endpoint's workers merged, or one worker's (:logs <pod|endpoint> [worker])",
+		title: 'a log: :logs <pod|endpoint> [worker]',
 		keys: [],
 		scope: ['global'],
 		danger: 'read',

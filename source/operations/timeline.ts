@@ -37,7 +37,7 @@ const scrollEvents = (
 export const timelineOperations: readonly Operation[] = [
 	defineOperation({
 		id: 'alerts.show',
-		title: 'the alerts firing now: since when, the rule, the thing (Enter opens it)',
+		title: 'the alerts firing now (Enter opens one)',
 		keys: [],
 		scope: ['global'],
 		danger: 'read',
@@ -47,7 +47,7 @@ export const timelineOperations: readonly Operation[] = [
 	}),
 	defineOperation({
 		id: 'events.show',
-		title: 'the recorded events, newest first (what `podtop events` prints; / filters)',
+		title: 'the recorded events, newest first',
 		keys: [],
 		scope: ['global'],
 		danger: 'read',
