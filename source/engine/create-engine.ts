@@ -65,6 +65,8 @@ export type Engine = {
 	readonly health: (endpointId: string) => Promise<Health>;
 	/** Polls one pod's details (ports, env, per-GPU history) while they are open; returns the stop. */
 	readonly watchPod: (podId: string) => () => void;
+	/** Polls one endpoint's workers every few seconds, and its releases, while its details are open; returns the stop. */
+	readonly watchEndpoint: (endpointId: string) => () => void;
 	/** A GPU type's offer for a count and cloud, read now: its minimum bid, price and stock for a deploy. */
 	readonly offer: (gpuTypeId: string, gpuCount: number, secureCloud?: boolean) => Promise<GpuTypeRecord | undefined>;
 	/** One pod, read now (to say what a terminate would delete). */
@@ -357,6 +359,7 @@ export async function createEngine({
 		focus: writes.setFocus,
 		showing: pollers.showing,
 		watchPod: pollers.watchPod,
+		watchEndpoint: pollers.watchEndpoint,
 		track: (endpointId, jobId) => writes.trackJob(endpointId, jobId),
 		follow(endpointId, jobId, onChunks) {
 			const key = writes.trackJob(endpointId, jobId, {follow: true});

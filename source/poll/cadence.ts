@@ -21,6 +21,12 @@ export type Cadence = {
 	/** A job this client submitted that the service answers 404 for this long is still starting (not yet known to /stream or /status), not gone. */
 	readonly jobStartGraceMs: number;
 	readonly budgetPublishMs: number;
+	/** The workers of the endpoint whose details are open (REST v2)… */
+	readonly workersOpenMs: number;
+	/** …of every other endpoint whose jobs wait… */
+	readonly workersQueuedMs: number;
+	/** …and its releases, while its details are open. */
+	readonly releasesMs: number;
 };
 
 export const defaultCadence: Cadence = {
@@ -41,4 +47,7 @@ export const defaultCadence: Cadence = {
 	streamMs: 500,
 	jobStartGraceMs: 30_000,
 	budgetPublishMs: 1000,
+	workersOpenMs: 5000,
+	workersQueuedMs: 30_000,
+	releasesMs: 60_000,
 };

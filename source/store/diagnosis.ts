@@ -52,6 +52,8 @@ export const crashWindowMs = 15 * 60_000;
 const youngSeconds = 10 * 60;
 
 const plural = (count: number, word: string, words = `${word}s`) => `${count} ${count === 1 ? word : words}`;
+/** `1 job waits`, `3 jobs wait`. */
+const jobsWait = (count: number) => `${plural(count, 'job')} ${count === 1 ? 'waits' : 'wait'}`;
 const done = (sample: HealthSample) => sample.completed + sample.failed;
 
 /** How long the queue has waited with no job served (from the /health samples), or undefined. */
@@ -121,7 +123,7 @@ function atLimit({endpoint, health, workers}: DiagnosisInput): Finding | undefin
 		return {
 			kind: 'at-limit',
 			word: 'max 0',
-			text: `at its limit: max workers is 0, so no worker may start${queue > 0 ? ` (${plural(queue, 'job')} wait)` : ''}`,
+			text: `at its limit: max workers is 0, so no worker may start${queue > 0 ? ` (${jobsWait(queue)})` : ''}`,
 		};
 	}
 
@@ -132,7 +134,7 @@ function atLimit({endpoint, health, workers}: DiagnosisInput): Finding | undefin
 	const counts = health?.workers;
 	const up = workers ? workers.list.workers.length : counts ? counts.running + counts.idle + counts.initializing + counts.throttled + counts.unhealthy : 0;
 	return up >= max
-		? {kind: 'at-limit', word: 'at limit', text: `at its limit: ${up} of max ${max} workers, ${plural(queue, 'job')} wait; a higher max lets more start`}
+		? {kind: 'at-limit', word: 'at limit', text: `at its limit: ${up} of max ${max} workers, ${jobsWait(queue)}; a higher max lets more start`}
 		: undefined;
 }
 
@@ -166,7 +168,7 @@ function noCapacity(input: DiagnosisInput): Finding | undefined {
 		? workers.list.workers.length === 0
 		: health !== undefined && health.workers.running + health.workers.idle + health.workers.initializing === 0;
 	return queue > 0 && none && stock.allNone
-		? {kind: 'no-capacity', word: 'no capacity', text: `no capacity: no worker up while ${plural(queue, 'job')} wait; ${stock.text}`}
+		? {kind: 'no-capacity', word: 'no capacity', text: `no capacity: no worker up while ${jobsWait(queue)}; ${stock.text}`}
 		: undefined;
 }
 

@@ -5,7 +5,7 @@ import type {GpuTypeRecord} from '../../source/model/gpu-type.js';
 import type {WorkerList, WorkerRecord} from '../../source/model/worker.js';
 import {diagnose, unservedFor, type DiagnosisInput} from '../../source/store/diagnosis.js';
 import type {HealthSample} from '../../source/store/types.js';
-import {trackWorkers, type EndpointWorkers} from '../../source/store/worker-track.js';
+import {trackWorkers} from '../../source/store/worker-track.js';
 
 const endpoint: EndpointRecord = {id: 'ep1', name: 'llava', gpuIds: 'AMPERE_48,ADA_48_PRO', workersMin: 0, workersMax: 2, locations: 'US'};
 const gpus: GpuTypeRecord[] = [
