@@ -12,8 +12,10 @@ export type DiagnosisKind = 'crash-loop' | 'at-limit' | 'no-capacity' | 'cold-st
 
 export type Finding = {
 	readonly kind: DiagnosisKind;
-	/** A few words for a column: `crash loop`. */
+	/** A few words for a wide column: `crash loop`. */
 	readonly word: string;
+	/** At most 6 characters, for a narrow column: `crash`. */
+	readonly short: string;
 	/** In full, with the figures read: `2 workers restarted 5 times (uptime reset) in 15m; …`. */
 	readonly text: string;
 };
@@ -113,7 +115,7 @@ function crashLoop(input: DiagnosisInput, unservedMs: number | undefined): Findi
 
 	// The service often shows a crash-looping worker RUNNING or THROTTLED with unhealthy 0: say so when it does.
 	const shown = listed.length > 0 && unhealthy === 0 ? ` · the service shows ${statusCounts(listed.map(worker => worker.status))}, unhealthy 0` : '';
-	return {kind: 'crash-loop', word: 'crash loop', text: `crash loop: ${parts.join('; ')}${shown}; the workers' logs say why`};
+	return {kind: 'crash-loop', word: 'crash loop', short: 'crash', text: `crash loop: ${parts.join('; ')}${shown}; the workers' logs say why`};
 }
 
 function atLimit({endpoint, health, workers}: DiagnosisInput): Finding | undefined {
@@ -123,6 +125,7 @@ function atLimit({endpoint, health, workers}: DiagnosisInput): Finding | undefin
 		return {
 			kind: 'at-limit',
 			word: 'max 0',
+			short: 'max 0',
 			text: `at its limit: max workers is 0, so no worker may start${queue > 0 ? ` (${jobsWait(queue)})` : ''}`,
 		};
 	}
@@ -134,7 +137,7 @@ function atLimit({endpoint, health, workers}: DiagnosisInput): Finding | undefin
 	const counts = health?.workers;
 	const up = workers ? workers.list.workers.length : counts ? counts.running + counts.idle + counts.initializing + counts.throttled + counts.unhealthy : 0;
 	return up >= max
-		? {kind: 'at-limit', word: 'at limit', text: `at its limit: ${up} of max ${max} workers, ${jobsWait(queue)}; a higher max lets more start`}
+		? {kind: 'at-limit', word: 'at limit', short: 'limit', text: `at its limit: ${up} of max ${max} workers, ${jobsWait(queue)}; a higher max lets more start`}
 		: undefined;
 }
 
@@ -160,7 +163,12 @@ function noCapacity(input: DiagnosisInput): Finding | undefined {
 	const throttled = workers ? workers.list.workers.filter(worker => worker.status === 'THROTTLED').length : (health?.workers.throttled ?? 0);
 	const stock = poolStock(input);
 	if (throttled > 0) {
-		return {kind: 'no-capacity', word: 'no capacity', text: `no capacity: ${plural(throttled, 'worker')} THROTTLED, waiting for a GPU; ${stock.text}`};
+		return {
+			kind: 'no-capacity',
+			word: 'no capacity',
+			short: 'no gpu',
+			text: `no capacity: ${plural(throttled, 'worker')} THROTTLED, waiting for a GPU; ${stock.text}`,
+		};
 	}
 
 	const queue = health?.jobs.inQueue ?? 0;
@@ -168,7 +176,7 @@ function noCapacity(input: DiagnosisInput): Finding | undefined {
 		? workers.list.workers.length === 0
 		: health !== undefined && health.workers.running + health.workers.idle + health.workers.initializing === 0;
 	return queue > 0 && none && stock.allNone
-		? {kind: 'no-capacity', word: 'no capacity', text: `no capacity: no worker up while ${jobsWait(queue)}; ${stock.text}`}
+		? {kind: 'no-capacity', word: 'no capacity', short: 'no gpu', text: `no capacity: no worker up while ${jobsWait(queue)}; ${stock.text}`}
 		: undefined;
 }
 
@@ -176,7 +184,12 @@ function coldStart({health, workers, now}: DiagnosisInput): Finding | undefined 
 	if (!workers) {
 		const initializing = health?.workers.initializing ?? 0;
 		return initializing > 0
-			? {kind: 'cold-start', word: 'cold start', text: `cold start: ${plural(initializing, 'worker')} initializing (for how long: workers not read)`}
+			? {
+					kind: 'cold-start',
+					word: 'cold start',
+					short: 'cold',
+					text: `cold start: ${plural(initializing, 'worker')} initializing (for how long: workers not read)`,
+				}
 			: undefined;
 	}
 
@@ -195,6 +208,7 @@ function coldStart({health, workers, now}: DiagnosisInput): Finding | undefined 
 	return {
 		kind: 'cold-start',
 		word: 'cold start',
+		short: 'cold',
 		text: `cold start: ${plural(seconds.length, 'worker')} INITIALIZING, the longest for ${formatDuration(longest)} ${
 			longest > coldStartLimitSeconds
 				? `(over the ${limit} after which the service marks a worker unhealthy)`
@@ -214,7 +228,8 @@ function staleRelease({workers, rollout}: DiagnosisInput): Finding | undefined {
 	const latest = workers?.list.endpointVersion ?? rollout?.endpointVersion;
 	return {
 		kind: 'stale-release',
-		word: 'stale release',
+		word: 'stale',
+		short: 'stale',
 		text: `stale release: ${stale.length} of ${plural(listed.length, 'worker')} on ${versions}${latest === undefined ? '' : `, not the latest v${latest}`}${
 			rollout ? ` (${Math.round(rollout.percentOnLatest)} % on the latest${rollout.inProgress ? ', rolling out' : ''})` : ''
 		}`,

@@ -59,7 +59,7 @@ describe('the diagnosis of a waiting queue', () => {
 		const workers = trackWorkers(undefined, list([worker('a', 'RUNNING'), worker('b', 'RUNNING')], now), true);
 		const diagnosis = diagnose(input({health: health(7, {running: 2}, {inProgress: 2}), workers}));
 		expect(diagnosis.findings).toEqual([
-			{kind: 'at-limit', word: 'at limit', text: 'at its limit: 2 of max 2 workers, 7 jobs wait; a higher max lets more start'},
+			{kind: 'at-limit', word: 'at limit', short: 'limit', text: 'at its limit: 2 of max 2 workers, 7 jobs wait; a higher max lets more start'},
 		]);
 		expect(diagnosis.unservedMs).toBeUndefined();
 		expect(diagnose(input({endpoint: {...endpoint, workersMax: 0}, health: health(3)})).findings[0]!.text).toBe(
@@ -74,6 +74,7 @@ describe('the diagnosis of a waiting queue', () => {
 		expect(finding).toEqual({
 			kind: 'no-capacity',
 			word: 'no capacity',
+			short: 'no gpu',
 			text: 'no capacity: 1 worker THROTTLED, waiting for a GPU; stock of AMPERE_48,ADA_48_PRO in US: A40 None, L40 Low',
 		});
 		const soldOut = gpus.map(type => ({...type, lowestPrice: {stockStatus: 'None'}}));
@@ -90,6 +91,7 @@ describe('the diagnosis of a waiting queue', () => {
 			{
 				kind: 'cold-start',
 				word: 'cold start',
+				short: 'cold',
 				text: 'cold start: 1 worker INITIALIZING, the longest for 2m10s of the 7m00s the service allows before it marks a worker unhealthy',
 			},
 		]);
@@ -103,7 +105,7 @@ describe('the diagnosis of a waiting queue', () => {
 		const workers = trackWorkers(undefined, list([worker('a', 'IDLE', {isStale: true, version: 0}), worker('b', 'IDLE')], now), false);
 		const rollout = {endpointId: 'ep1', endpointVersion: 1, inProgress: true, workersOnLatest: 1, workersTotal: 2, percentOnLatest: 50, releases: []};
 		expect(diagnose(input({workers, rollout})).findings).toEqual([
-			{kind: 'stale-release', word: 'stale release', text: 'stale release: 1 of 2 workers on v0, not the latest v1 (50 % on the latest, rolling out)'},
+			{kind: 'stale-release', word: 'stale', short: 'stale', text: 'stale release: 1 of 2 workers on v0, not the latest v1 (50 % on the latest, rolling out)'},
 		]);
 	});
 
