@@ -19,6 +19,7 @@ const commands: Record<CommandName, (argv: readonly string[]) => Promise<void>> 
 	sim: async argv => (await import('./commands/sim.js')).runSim(argv),
 	doctor: async argv => (await import('./commands/doctor.js')).runDoctor(argv),
 	snapshot: async argv => (await import('./commands/snapshot.js')).runSnapshot(argv),
+	workers: async argv => (await import('./commands/workers.js')).runWorkers(argv),
 	watch: async argv => (await import('./commands/watch.js')).runWatch(argv),
 	history: async argv => (await import('./commands/history.js')).runHistory(argv),
 	events: async argv => (await import('./commands/events.js')).runEvents(argv),

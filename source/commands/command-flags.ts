@@ -106,6 +106,7 @@ export const commandFlags = {
 	'endpoint create': endpointFields,
 	'endpoint delete': {...connectionFlags, ...json, ...yes},
 	snapshot: {...readingConnectionFlags, ...historyFlags, ...json, at: {type: 'string'}},
+	workers: {...readingConnectionFlags, ...json},
 	history: {
 		...readerConnectionFlags,
 		...historyFlags,
@@ -174,6 +175,7 @@ export const commandOperands: Readonly<Partial<Record<CommandPath, readonly Valu
 	cancel: ['any-endpoint'],
 	retry: ['any-endpoint'],
 	purge: ['endpoint'],
+	workers: ['endpoint'],
 	'pod stop': ['pod'],
 	'pod resume': ['pod'],
 	'pod terminate': ['pod'],

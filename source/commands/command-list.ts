@@ -42,6 +42,7 @@ const list = [
 		],
 	},
 	{name: 'snapshot', usage: 'snapshot [--at TIME]', summary: 'Print endpoints, pods and GPU stock once (tables or --json; --at: as recorded then)'},
+	{name: 'workers', usage: 'workers <endpoint>', summary: "An endpoint's workers, its rollout and why its jobs wait (a diagnosis; --json)"},
 	{name: 'history', usage: 'history [<thing>] [--info]', summary: 'The recorded series of an endpoint, pod or GPU type (--json, --csv); --info the store'},
 	{name: 'events', usage: 'events [--since 24h]', summary: 'The recorded timeline: alerts, writes, jobs, status changes (--jsonl)'},
 	{name: 'watch', usage: 'watch', summary: 'Print one JSON line per change (--jsonl) until interrupted'},
