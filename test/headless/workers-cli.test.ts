@@ -1,6 +1,7 @@
+import {spawn} from 'node:child_process';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
-import {cliEnv, runCli} from '../helpers/run-cli.js';
+import {cliEnv, cliPath, collect, runCli} from '../helpers/run-cli.js';
 
 let sim: TestSim;
 const key = 'rpa_WORKERSSECRET000011112222333344';
@@ -54,4 +55,28 @@ describe('podtop workers', () => {
 		expect(graphql.stderr).toContain('workers are published by REST v2 only: GraphQL has none');
 		expect((await runCli(['workers', ...urls()], live())).code).toBe(2);
 	});
+
+	test('snapshot and watch say the diagnosis where jobs wait, in text and JSON', async () => {
+		const text = await runCli(['snapshot', ...urls()], live());
+		expect(text.code).toBe(0);
+		expect(text.stdout).toMatch(/\nllava-crashing \(crashyendpoint2\) diagnosis: \d+ jobs? waits?, none served for 0s; causes?/);
+		expect(text.stdout).toMatch(/\n {2}at its limit: 1 of max 1 workers/);
+		const json = JSON.parse((await runCli(['snapshot', '--json', ...urls()], live())).stdout);
+		const crashing = json.endpoints.find((endpoint: any) => endpoint.id === id);
+		expect(crashing.diagnosis.findings[0]).toMatchObject({kind: 'at-limit'});
+		expect(json.endpoints.find((endpoint: any) => endpoint.id === 'quietendpoint01').diagnosis).toBeUndefined();
+		const child = spawn(process.execPath, [cliPath, 'watch', '--jsonl', ...urls()], {env: live()});
+		setTimeout(() => child.kill('SIGINT'), 6000);
+		const {code, stdout} = await collect(child, 20_000);
+		expect(code).toBe(0);
+		const events = stdout
+			.trim()
+			.split('\n')
+			.map(line => JSON.parse(line))
+			.filter(event => event.type === 'diagnosis');
+		expect(events).toContainEqual(
+			expect.objectContaining({endpointId: id, word: 'at limit', findings: expect.arrayContaining([expect.objectContaining({kind: 'at-limit'})])}),
+		);
+		expect(events).toContainEqual(expect.objectContaining({endpointId: 'quietendpoint01', word: 'max 0'}));
+	}, 40_000);
 });
