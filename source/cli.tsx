@@ -21,6 +21,7 @@ const commands: Record<CommandName, (argv: readonly string[]) => Promise<void>> 
 	logs: async argv => (await import('./commands/logs.js')).runLogs(argv),
 	snapshot: async argv => (await import('./commands/snapshot.js')).runSnapshot(argv),
 	spend: async argv => (await import('./commands/spend.js')).runSpend(argv),
+	workers: async argv => (await import('./commands/workers.js')).runWorkers(argv),
 	watch: async argv => (await import('./commands/watch.js')).runWatch(argv),
 	history: async argv => (await import('./commands/history.js')).runHistory(argv),
 	events: async argv => (await import('./commands/events.js')).runEvents(argv),

@@ -126,6 +126,7 @@ export const commandFlags = {
 		...json,
 		csv: {type: 'boolean', default: false},
 	},
+	workers: {...readingConnectionFlags, ...json},
 	history: {
 		...readerConnectionFlags,
 		...historyFlags,
@@ -197,6 +198,7 @@ export const commandOperands: Readonly<Partial<Record<CommandPath, readonly Valu
 	cancel: ['any-endpoint'],
 	retry: ['any-endpoint'],
 	purge: ['endpoint'],
+	workers: ['endpoint'],
 	'pod stop': ['pod'],
 	'pod resume': ['pod'],
 	'pod terminate': ['pod'],

@@ -54,6 +54,7 @@ const list = [
 		usage: 'spend [--since 30d] [--by category|pod|endpoint|volume]',
 		summary: "What the account spent, from the service's bills: by bucket and category, or per pod, endpoint, volume",
 	},
+	{name: 'workers', usage: 'workers <endpoint>', summary: "An endpoint's workers, its rollout and why its jobs wait (a diagnosis; --json)"},
 	{name: 'history', usage: 'history [<thing>] [--info]', summary: 'The recorded series of an endpoint, pod or GPU type (--json, --csv); --info the store'},
 	{name: 'events', usage: 'events [--since 24h]', summary: 'The recorded timeline: alerts, writes, jobs, status changes (--jsonl)'},
 	{name: 'watch', usage: 'watch', summary: 'Print one JSON line per change (--jsonl) until interrupted'},

@@ -1,6 +1,7 @@
 import {inertJson} from '../format/sanitize.js';
 import type {WebhookReport} from '../poll/alert-notifier.js';
 import {changeEvents} from '../store/change-events.js';
+import {createDiagnosisEvents} from '../headless/diagnosis-events.js';
 import {UsageError} from '../lib/usage-error.js';
 import {alertHelp, loadAlertRules} from './alert-flags.js';
 import {readConnectionFlags, readingConnectionHelp} from './connection-flags.js';
@@ -14,7 +15,7 @@ export const watchHelp = `
 	Usage
 	  $ podtop watch --jsonl [options]
 
-	Prints one JSON line per change (endpoint health, pods, GPU stock, connection state) until
+	Prints one JSON line per change (endpoint health and diagnosis, pods, GPU stock, connection state) until
 	interrupted. No TTY needed; it keeps within the same rate budgets as the dashboard.
 
 	Options
@@ -78,10 +79,18 @@ export async function runWatch(argv: readonly string[]): Promise<void> {
 		});
 		const {mode, apiHost} = engine.store.getState();
 		write({type: 'hello', at: new Date().toISOString(), mode, apiHost});
+		const diagnoses = createDiagnosisEvents();
 		const unsubscribe = engine.store.subscribe((next, previous) => {
 			const at = new Date().toISOString();
 			for (const event of changeEvents(previous, next, at)) {
 				write(event);
+			}
+
+			// Why jobs wait: told when the verdict changes (a read of health or workers can change it).
+			if (next.endpoints !== previous.endpoints || next.workers !== previous.workers) {
+				for (const event of diagnoses(next, Date.now())) {
+					write(event);
+				}
 			}
 		});
 		engine.start();

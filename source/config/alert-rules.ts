@@ -8,6 +8,10 @@ export type AlertCondition =
 	| {readonly kind: 'failure-rate'; readonly overPercent: number; readonly windowMs: number; readonly endpoint: string}
 	/** Any unhealthy or throttled worker on an endpoint. */
 	| {readonly kind: 'workers'; readonly endpoint: string}
+	/** The diagnosis reads a crash loop (workers UNHEALTHY, restarting, going young or serving nothing while jobs wait, whatever status they show). */
+	| {readonly kind: 'crash-loop'; readonly endpoint: string}
+	/** Jobs wait and none is served (none finishes, none in progress) for `forMs`. */
+	| {readonly kind: 'stuck-queue'; readonly forMs: number; readonly endpoint: string}
 	/** A GPU type's stock at Low or gone (`at = "Low"`), or gone only (`at = "None"`). */
 	| {readonly kind: 'gpu-stock'; readonly gpu: string; readonly at: 'Low' | 'None'}
 	/** A running pod with GPUs under `underPercent` mean GPU utilisation for `forMs`: paying for nothing. */
@@ -63,6 +67,8 @@ const kinds = {
 	queue: ['over', 'for', 'endpoint'],
 	'failure-rate': ['over', 'window', 'endpoint'],
 	workers: ['endpoint'],
+	'crash-loop': ['endpoint'],
+	'stuck-queue': ['for', 'endpoint'],
 	'gpu-stock': ['gpu', 'at'],
 	'idle-pod': ['under', 'for', 'pod'],
 	spend: ['over'],
@@ -269,8 +275,13 @@ function readRule(table: Record<string, unknown>, where: string): AlertRule {
 			return {...base, kind, overPercent, windowMs: duration('window', '5m'), endpoint: pattern('endpoint')};
 		}
 
-		case 'workers': {
+		case 'workers':
+		case 'crash-loop': {
 			return {...base, kind, endpoint: pattern('endpoint')};
+		}
+
+		case 'stuck-queue': {
+			return {...base, kind, forMs: duration('for', '5m'), endpoint: pattern('endpoint')};
 		}
 
 		case 'gpu-stock': {

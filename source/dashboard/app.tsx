@@ -170,6 +170,8 @@ export function App({readOnly}: Props) {
 	useLogSession(engine, current.type === 'logs' ? current.subject : undefined, logs, view);
 	const watchedPod = current.type === 'pod' ? current.podId : undefined;
 	useEffect(() => (engine && watchedPod ? engine.watchPod(watchedPod) : undefined), [engine, watchedPod]);
+	const watchedEndpoint = current.type === 'endpoint' ? current.endpointId : undefined;
+	useEffect(() => (engine && watchedEndpoint ? engine.watchEndpoint(watchedEndpoint) : undefined), [engine, watchedEndpoint]);
 	const followedEndpoint = current.type === 'job' ? current.endpointId : undefined;
 	const followedJob = current.type === 'job' ? current.jobId : undefined;
 	useEffect(

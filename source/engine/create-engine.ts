@@ -40,6 +40,7 @@ import {createNameResolver, type NameResolver} from './name-resolver.js';
 import {perform, type PerformResult} from './perform.js';
 import {createProbeLoop} from './probe-loop.js';
 import {demoPastMs, recordSimulatedPast} from './demo-past.js';
+import {readWorkers, type WorkersReport} from './read-workers.js';
 import {restUrlFor, type Target} from './resolve-target.js';
 import {snapshotOfAccount, takeSnapshot, type Snapshot} from './take-snapshot.js';
 import type {WriteId, WriteTypes} from './writes.js';
@@ -71,6 +72,10 @@ export type Engine = {
 	readonly health: (endpointId: string) => Promise<Health>;
 	/** Polls one pod's details (ports, env, per-GPU history) while they are open; returns the stop. */
 	readonly watchPod: (podId: string) => () => void;
+	/** One endpoint's workers, rollout, health and the diagnosis of one look, read now (`podtop workers`). */
+	readonly readWorkers: (endpointId: string) => Promise<WorkersReport>;
+	/** Polls one endpoint's workers every few seconds, and its releases, while its details are open; returns the stop. */
+	readonly watchEndpoint: (endpointId: string) => () => void;
 	/** A GPU type's offer for a count and cloud, read now: its minimum bid, price and stock for a deploy. */
 	readonly offer: (gpuTypeId: string, gpuCount: number, secureCloud?: boolean) => Promise<GpuTypeRecord | undefined>;
 	/** One pod, read now (to say what a terminate would delete). */
@@ -378,6 +383,8 @@ export async function createEngine({
 		focus: writes.setFocus,
 		showing: pollers.showing,
 		watchPod: pollers.watchPod,
+		watchEndpoint: pollers.watchEndpoint,
+		readWorkers: async endpointId => readWorkers(api, endpointId, Date.now),
 		track: (endpointId, jobId) => writes.trackJob(endpointId, jobId),
 		follow(endpointId, jobId, onChunks) {
 			const key = writes.trackJob(endpointId, jobId, {follow: true});

@@ -5,7 +5,9 @@ import type {Health} from '../api/job-types.js';
 import type {PastAccount, Tier} from '../history/history-types.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';
 import type {AccountSnapshot} from '../store/account-snapshot.js';
+import {diagnose, type Diagnosis} from '../store/diagnosis.js';
 import {podCost} from '../store/pod-figures.js';
+import {trackWorkers} from '../store/worker-track.js';
 import type {FiringAlert} from '../store/types.js';
 
 /**
@@ -28,7 +30,8 @@ export type Snapshot = {
 	readonly mode: 'demo' | 'live';
 	readonly apiHost: string;
 	readonly generatedAt: string;
-	readonly endpoints: ReadonlyArray<EndpointRecord & {readonly health: Health}>;
+	/** Each endpoint with its health, and where jobs wait, the diagnosis of one look (its workers read once: restarts need reads over time). */
+	readonly endpoints: ReadonlyArray<EndpointRecord & {readonly health: Health; readonly diagnosis?: Diagnosis}>;
 	readonly pods: readonly SnapshotPod[];
 	readonly gpuTypes: readonly GpuTypeRecord[];
 	/** Where it came from: the service now, the picture of an agent on this host, or the recorded history (`snapshot --at`). */
@@ -55,8 +58,27 @@ their runtime and the GPU types with stock, fetched together within the same bud
 export async function takeSnapshot(api: ScheduledApi, {mode, apiHost, endpointFilter}: SnapshotMeta): Promise<Snapshot> {
 	const [records, pods, gpuTypes] = await Promise.all([api.endpoints('action'), api.pods('action'), api.gpuTypes('action')]);
 	const watched = endpointFilter?.length ? endpointFilter.map(id => records.find(record => record.id === id) ?? {id, name: id}) : records;
-	const endpoints = await Promise.all(watched.map(async record => ({...record, health: await api.health(record.id, 'action')})));
+	const endpoints = await Promise.all(
+		watched.map(async record => {
+			const health = await api.health(record.id, 'action');
+			return {...record, health, ...(health.jobs.inQueue > 0 ? {diagnosis: await oneLook(api, record, health, gpuTypes)} : {})};
+		}),
+	);
 	return {mode, apiHost, generatedAt: new Date().toISOString(), endpoints, pods: pods.map(pod => snapshotPod(pod)), gpuTypes, via: 'direct'};
+}
+
+/** Why an endpoint's jobs wait, from one read of its workers (none over GraphQL, or when the read fails: /health alone). */
+async function oneLook(api: ScheduledApi, record: EndpointRecord, health: Health, gpus: readonly GpuTypeRecord[]): Promise<Diagnosis> {
+	const at = Date.now();
+	const list = api.workersPublished() ? await api.workers(record.id, 'action').catch(() => undefined) : undefined;
+	return diagnose({
+		endpoint: record,
+		health,
+		history: [{at, ...health.jobs, running: health.workers.running}],
+		workers: list && trackWorkers(undefined, list, true),
+		gpus,
+		now: at,
+	});
 }
 
 /**

@@ -4,6 +4,7 @@ import {sanitizeLine} from '../format/sanitize.js';
 import {textTable} from '../format/text-table.js';
 import {formatCostNow, meanGpuUtil, podCost} from '../store/pod-figures.js';
 import type {Snapshot} from '../engine/take-snapshot.js';
+import {diagnosisLines} from '../store/endpoint-diagnosis.js';
 
 /** The snapshot as text for people: three tables under a header that says DEMO or LIVE. */
 export function snapshotText(snapshot: Snapshot): string {
@@ -64,5 +65,15 @@ export function snapshotTables(snapshot: Snapshot): string {
 		]),
 		new Set([1, 2, 3, 4, 6]),
 	);
-	return `${endpoints}\n\n${pods}\n\n${gpus}\n`;
+	// Why jobs wait, where they do: the diagnosis of one look, with its figures.
+	const diagnoses = snapshot.endpoints.flatMap(({id, name, diagnosis}) =>
+		diagnosis
+			? [
+					`${sanitizeLine(name || id)} (${sanitizeLine(id)}) ${diagnosisLines(diagnosis)
+						.map(line => sanitizeLine(line.trim()))
+						.join('\n  ')}`,
+				]
+			: [],
+	);
+	return `${endpoints}\n${diagnoses.length > 0 ? `\n${diagnoses.join('\n')}\n` : ''}\n${pods}\n\n${gpus}\n`;
 }

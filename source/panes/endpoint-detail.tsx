@@ -15,6 +15,9 @@ import {coldStartRuleShort} from '../lib/cold-start.js';
 import {probeFigures} from '../store/probe-figures.js';
 import type {ProbeSample} from '../store/types.js';
 import {windowMs} from '../view-state/view-state.js';
+import {diagnose} from '../store/diagnosis.js';
+import {useNow} from '../components/use-now.js';
+import {EndpointWorkers, endpointWorkersLines, workerRowsShown} from './endpoint-workers.js';
 
 /** The probes over the window, when a probe rule exists: their P95 (total, queue, run), the cold-start share and how many. */
 function probeLine(probes: readonly ProbeSample[] | undefined, from: number, to: number, window: string): string {
@@ -80,11 +83,30 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 	const probing = usePodtop(state => state.probes.configured);
 	const probes = usePodtop(state => state.probes.byEndpoint[endpointId]);
 	const recorded = useRecorded();
+	// The diagnosis reads the workers, the rollout and the GPU types beside the endpoint; how long things lasted is told every few seconds.
+	const workerList = usePodtop(state => state.workers.byEndpoint[endpointId]);
+	const rollout = usePodtop(state => state.workers.rollouts[endpointId]);
+	const gpus = usePodtop(state => state.gpus);
+	// Uptimes and how long jobs waited move on between reads: told every few seconds while there are any (an idle screen stays still).
+	const now = useNow(workerList !== undefined || (endpoint?.health?.jobs.inQueue ?? 0) > 0, 5000);
 	if (!endpoint) {
 		return <Text color={colors.warn}>{`Endpoint ${endpointId} is not in the list (any more).`}</Text>;
 	}
 
 	const {record, health, figures} = endpoint;
+	const diagnosis = diagnose({
+		endpoint: record,
+		health,
+		history: endpoint.history,
+		workers: workerList,
+		rollout,
+		gpus: gpus.order.map(id => gpus.byId[id]!.record),
+		now: cursor ?? now,
+	});
+	// The workers' rows take what the charts and the jobs' four lines leave, one to four.
+	const fixedLines = textLines + (probing ? 1 : 0) + 4;
+	const rowsShown = Math.max(1, Math.min(workerRowsShown, height - fixedLines - endpointWorkersLines(diagnosis, 0, 0)));
+	const workersHeight = endpointWorkersLines(diagnosis, workerList?.list.workers.length, rowsShown);
 	const facts = [
 		`pools ${record.gpuIds ?? '–'} ×${record.gpuCount ?? 1}`,
 		`scaler ${record.scalerType ?? '–'} ${record.scalerValue ?? ''}`,
@@ -112,7 +134,7 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 	// Live, the window ends at the newest probe; at the time cursor, there.
 	const probesTo = cursor ?? probes?.at(-1)?.at ?? 0;
 	const probeText = probing ? probeLine(probes, probesTo - windowMs[window], probesTo, window) : undefined;
-	const texts = textLines + (probeText === undefined ? 0 : 1);
+	const texts = textLines + (probeText === undefined ? 0 : 1) + workersHeight;
 	const chartsHeight = Math.max(0, height - texts - jobsLines(height, jobs.rows.length));
 	const found = selection.key === undefined ? -1 : jobs.rows.findIndex(row => row.key === selection.key);
 	const selected = found === -1 ? Math.min(selection.index, Math.max(0, jobs.rows.length - 1)) : found;
@@ -133,6 +155,7 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 			<Text wrap='truncate'>{jobsLine}</Text>
 			<Text wrap='truncate'>{rates}</Text>
 			{probeText === undefined ? undefined : <Text wrap='truncate'>{probeText}</Text>}
+			<EndpointWorkers endpointId={endpointId} diagnosis={diagnosis} width={width} now={cursor ?? now} rowsShown={rowsShown} />
 			<EndpointCharts endpointId={endpointId} width={width} height={chartsHeight} />
 			<Text bold color={colors.accent} wrap='truncate'>
 				{`Tracked jobs (${statusFilter === 'all' ? jobs.tracked : `${jobs.rows.length} of ${jobs.tracked} ${statusFilter}`})  ${jobKeys}`}

@@ -23,6 +23,12 @@ export type Cadence = {
 	readonly budgetPublishMs: number;
 	/** The account's balance (it moves as the service bills, every 5 minutes). */
 	readonly balanceMs?: number;
+	/** The workers of the endpoint whose details are open (REST v2)… */
+	readonly workersOpenMs: number;
+	/** …of every other endpoint whose jobs wait… */
+	readonly workersQueuedMs: number;
+	/** …and its releases, while its details are open. */
+	readonly releasesMs: number;
 };
 
 export const defaultCadence: Cadence = {
@@ -43,4 +49,7 @@ export const defaultCadence: Cadence = {
 	streamMs: 500,
 	jobStartGraceMs: 30_000,
 	budgetPublishMs: 1000,
+	workersOpenMs: 5000,
+	workersQueuedMs: 30_000,
+	releasesMs: 60_000,
 };

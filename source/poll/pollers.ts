@@ -8,6 +8,7 @@ import {createJobsLoop, type ChunkListener} from './jobs-loop.js';
 import {createPodDetailLoop} from './pod-detail-loop.js';
 import {createLoop, type Loop} from './loop.js';
 import {createPaneLists} from './pane-lists.js';
+import {createWorkersLoop} from './workers-loop.js';
 import type {ScheduledApi} from './scheduled-api.js';
 import type {Priority, Scheduler} from './scheduler.js';
 
@@ -31,6 +32,8 @@ export type Pollers = {
 	readonly showing: (pane: 'endpoints' | 'pods', keys: readonly string[]) => void;
 	/** Polls one pod's details while they are open; the function returned stops it. */
 	readonly watchPod: (podId: string) => () => void;
+	/** Polls one endpoint's workers often, and its releases, while its details are open; the function returned stops it. */
+	readonly watchEndpoint: (endpointId: string) => () => void;
 	readonly stop: () => void;
 };
 
@@ -150,6 +153,8 @@ export function createPollers({
 	const {pollJob} = jobs;
 	const podDetail = createPodDetailLoop({api, writes, cadence, now});
 	const podDetailLoop = podDetail.loop;
+	// The workers are this process's own reads (an agent feeds no worker list): of the open endpoint and of those whose jobs wait.
+	const workers = createWorkersLoop({store, writes, api, cadence, now});
 
 	let publishedBudgets: ReturnType<Scheduler['snapshot']> = {};
 	let publishedCount = 0;
@@ -185,6 +190,7 @@ export function createPollers({
 	const ownLoops: Loop[] = [
 		...(poll.includes('endpoints') ? [balanceLoop] : []),
 		...(poll.includes('pods') ? [podDetailLoop] : []),
+		...(poll.includes('endpoints') ? [workers.loop] : []),
 		...(poll.includes('jobs') ? [jobsLoop] : []),
 		budgetLoop,
 	];
@@ -240,6 +246,7 @@ export function createPollers({
 			}
 		},
 		watchPod: podDetail.watch,
+		watchEndpoint: workers.watch,
 		showing(pane, keys) {
 			if (pane === 'pods') {
 				podsOnScreen.showing(keys);

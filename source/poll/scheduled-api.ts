@@ -152,6 +152,8 @@ export function createScheduledApi({
 		endpointForEdit: async (id: string) =>
 			read(managementBudget(), `endpoint-edit:${id}`, 'action', async signal => managementApi.endpointForEdit(id, {signal})),
 		pod: async (podId: string) => read(managementBudget(), `pod:${podId}`, 'action', async signal => managementApi.pod(podId, {signal})),
+		/** Whether the management API in use publishes workers and releases (REST v2 does; GraphQL, or a fall back to it, does not). */
+		workersPublished: () => managementApi.workers !== undefined && managementBudget() === v2BudgetKey,
 		/** An endpoint's workers (REST v2 only: undefined where the API does not publish them, or the endpoint is gone). */
 		workers: async (endpointId: string, priority: Priority) =>
 			managementApi.workers ? read(v2BudgetKey, `workers:${endpointId}`, priority, async signal => managementApi.workers!(endpointId, {signal})) : undefined,

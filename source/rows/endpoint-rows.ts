@@ -2,9 +2,15 @@ import {formatDuration, formatMillis} from '../format/duration.js';
 import {type Glyphs, sparkline} from '../format/glyphs.js';
 import {formatCount, formatPercent, formatRate, formatWorkerRange} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
+import {diagnose, type Diagnosis} from '../store/diagnosis.js';
+import {diagnosisWord} from '../store/endpoint-diagnosis.js';
 import {probeFigures, type ProbeFigures} from '../store/probe-figures.js';
-import type {EndpointState, ProbeState} from '../store/types.js';
+import type {EndpointState, GpuState, ProbeState} from '../store/types.js';
+import type {WorkersState} from '../store/worker-track.js';
+import type {Collection} from '../store/state.js';
 import type {Column, SortableRow} from './row.js';
+
+const whyLegend = 'why jobs wait, the diagnosis in a word (crash loop, at limit, max 0, no capacity, cold start, stale release, stuck); in full in the details';
 
 export const endpointColumns = {
 	wide: [
@@ -24,6 +30,7 @@ export const endpointColumns = {
 		{title: 'FAIL%', width: 5, align: 'right', legend: 'the failed share of jobs finished'},
 		{title: 'QUEUE TREND', width: 12},
 		{title: 'ETA', width: 6, align: 'right', legend: 'until the queue is empty at this rate'},
+		{title: 'WHY', width: 11, legend: whyLegend},
 	],
 	compact: [
 		{title: 'NAME', width: 12, flex: true, search: true},
@@ -34,6 +41,7 @@ export const endpointColumns = {
 		{title: 'FAIL%', width: 5, align: 'right', legend: 'the failed share of jobs finished'},
 		{title: 'TREND', width: 8, legend: 'the queue over the window'},
 		{title: 'ETA', width: 6, align: 'right', legend: 'until the queue is empty at this rate'},
+		{title: 'WHY', width: 6, legend: whyLegend},
 	],
 } as const satisfies Record<string, readonly Column[]>;
 
@@ -52,14 +60,48 @@ export function endpointColumnsFor(wide: boolean, probing: boolean): readonly Co
 /** What the probes show: their state and the window (from, to] their figures are over. */
 export type ProbeWindow = {readonly probes: ProbeState; readonly from: number; readonly to: number};
 
+/** What the rows need beside each endpoint's state: the probes' window (while probe rules exist), the workers and GPU types the diagnosis reads. */
+export type EndpointExtra = {
+	readonly probeWindow: ProbeWindow | undefined;
+	readonly workers: WorkersState;
+	readonly gpus: Collection<GpuState>;
+};
+
+/** The most troubling first, when the WHY column is sorted. */
+const whyRank = ['crash-loop', 'at-limit', 'no-capacity', 'cold-start', 'stale-release'];
+
+/**
+An endpoint's diagnosis as of its latest read (its health's or its workers', whichever came last), for the
+endpoints with something to say: jobs waiting, workers read, or some reading unhealthy.
+*/
+function rowDiagnosis(endpoint: EndpointState, extra: EndpointExtra | undefined): Diagnosis | undefined {
+	const workers = extra?.workers.byEndpoint[endpoint.record.id];
+	const {health} = endpoint;
+	if (!extra || (!workers && !health?.jobs.inQueue && !health?.workers.unhealthy && endpoint.record.workersMax !== 0)) {
+		return undefined;
+	}
+
+	return diagnose({
+		endpoint: endpoint.record,
+		health,
+		history: endpoint.history,
+		workers,
+		rollout: extra.workers.rollouts[endpoint.record.id],
+		gpus: extra.gpus.order.map(id => extra.gpus.byId[id]!.record),
+		now: Math.max(endpoint.healthAt ?? 0, workers?.list.readAt ?? 0),
+	});
+}
+
 const probeCells = (figures: ProbeFigures | undefined) => [formatMillis(figures?.p95Ms), formatPercent(figures?.coldShare)];
 
 const eta = (seconds: number | undefined) => (seconds === undefined ? '–' : seconds === 0 ? 'empty' : formatDuration(seconds));
 
 /** Rows for the Endpoints pane, wide or compact. An endpoint whose health fails is marked, never shown as zeros. */
-export function endpointRows(endpoints: readonly EndpointState[], wide: boolean, glyphs: Glyphs, probeWindow?: ProbeWindow): SortableRow[] {
+export function endpointRows(endpoints: readonly EndpointState[], wide: boolean, glyphs: Glyphs, extra?: EndpointExtra): SortableRow[] {
+	const probeWindow = extra?.probeWindow;
 	const probing = probeWindow?.probes.configured === true;
-	return endpoints.map(({record, health, healthError, history, figures}) => {
+	return endpoints.map(endpoint => {
+		const {record, health, healthError, history, figures} = endpoint;
 		const probed = probing ? probeFigures(probeWindow.probes.byEndpoint[record.id], probeWindow.from, probeWindow.to) : undefined;
 		const probeSort = probing ? [probed?.p95Ms, probed?.coldShare] : [];
 		const name = sanitizeLine(record.name || record.id);
@@ -81,6 +123,10 @@ export function endpointRows(endpoints: readonly EndpointState[], wide: boolean,
 		}
 
 		const {jobs, workers} = health;
+		const diagnosis = rowDiagnosis(endpoint, extra);
+		const verdict = diagnosis?.findings[0];
+		const why = sanitizeLine(verdict ? (wide ? verdict.word : verdict.short) : diagnosisWord(diagnosis));
+		const whySort = verdict ? whyRank.indexOf(verdict.kind) : why ? whyRank.length : undefined;
 		const failRate = formatPercent(figures.failureRate);
 		const stale = healthError !== undefined;
 		const trendWidth = wide ? 12 : 8;
@@ -105,6 +151,7 @@ export function endpointRows(endpoints: readonly EndpointState[], wide: boolean,
 						failRate,
 						trend,
 						eta(figures.drainEtaSeconds),
+						why,
 					]
 				: [
 						name,
@@ -115,6 +162,7 @@ export function endpointRows(endpoints: readonly EndpointState[], wide: boolean,
 						failRate,
 						trend,
 						eta(figures.drainEtaSeconds),
+						why,
 					]),
 			...(probing ? probeCells(probed) : []),
 		];
@@ -136,9 +184,27 @@ export function endpointRows(endpoints: readonly EndpointState[], wide: boolean,
 					figures.failureRate,
 					jobs.inQueue,
 					figures.drainEtaSeconds,
+					whySort,
 				]
-			: [name, workers.running, jobs.inQueue, jobs.inProgress, figures.throughputPerMinute, figures.failureRate, jobs.inQueue, figures.drainEtaSeconds];
+			: [
+					name,
+					workers.running,
+					jobs.inQueue,
+					jobs.inProgress,
+					figures.throughputPerMinute,
+					figures.failureRate,
+					jobs.inQueue,
+					figures.drainEtaSeconds,
+					whySort,
+				];
 		sortValues.push(...probeSort);
-		return {key: record.id, cells, sortValues, searchText, tone: stale ? 'warn' : (figures.failureRate ?? 0) >= 0.2 ? 'bad' : undefined, dim: stale};
+		return {
+			key: record.id,
+			cells,
+			sortValues,
+			searchText,
+			tone: stale ? 'warn' : (figures.failureRate ?? 0) >= 0.2 || verdict?.kind === 'crash-loop' ? 'bad' : undefined,
+			dim: stale,
+		};
 	});
 }

@@ -3,7 +3,7 @@ import type {Collection, PodtopState, TrackedJobs} from '../store/state.js';
 import type {TrackedJob} from '../store/types.js';
 import {isWide} from '../view-state/layout.js';
 import {type JobStatusFilter, type ListPane, type SortState, type ViewState, windowMs} from '../view-state/view-state.js';
-import {endpointColumnsFor, endpointRows, type ProbeWindow} from './endpoint-rows.js';
+import {endpointColumnsFor, endpointRows, type EndpointExtra, type ProbeWindow} from './endpoint-rows.js';
 import {gpuColumns, gpuRows} from './gpu-rows.js';
 import {jobColumns, jobImage, jobLines, jobRows, matchesStatusFilter, splitJobBody, type JobBody} from './job-rows.js';
 import {podColumns, podRows} from './pod-rows.js';
@@ -198,11 +198,17 @@ act on them. Each is rebuilt only when its inputs change (a poll, the filter, th
 export function createRowSelectors(glyphs: Glyphs, options: {readonly pictures?: boolean} = {}) {
 	const pictures = options.pictures ?? false;
 	const probeWindow = createProbeWindow();
+	// The same object while the probes' window, the workers and the GPU types are the same: the rows stay memoized.
+	const endpointExtra = memoize((window: ProbeWindow | undefined, workers: PodtopState['workers'], gpus: PodtopState['gpus']): EndpointExtra => ({
+		probeWindow: window,
+		workers,
+		gpus,
+	}));
 	const panes = {
 		endpoints: paneSelector(
 			endpointRows,
 			// A probe window exists only while probe rules do: then the P95 and COLD% columns show.
-			(wide: boolean, probes: ProbeWindow | undefined) => endpointColumnsFor(wide, probes !== undefined),
+			(wide: boolean, extra: EndpointExtra) => endpointColumnsFor(wide, extra.probeWindow !== undefined),
 			glyphs,
 		),
 		pods: paneSelector(podRows, podColumns, glyphs),
@@ -235,7 +241,7 @@ export function createRowSelectors(glyphs: Glyphs, options: {readonly pictures?:
 
 			switch (pane) {
 				case 'endpoints': {
-					return panes.endpoints.select(state.endpoints, wide, filter, sort, probeWindow(state, view));
+					return panes.endpoints.select(state.endpoints, wide, filter, sort, endpointExtra(probeWindow(state, view), state.workers, state.gpus));
 				}
 
 				case 'pods': {

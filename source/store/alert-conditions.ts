@@ -2,6 +2,7 @@ import type {AlertRule} from '../config/alert-rules.js';
 import {formatLasting} from '../format/balance-text.js';
 import {formatDuration} from '../format/duration.js';
 import {formatSpan} from '../lib/time-spec.js';
+import {endpointDiagnosis} from './endpoint-diagnosis.js';
 import {stockOf} from './gpu-stock.js';
 import {formatCostNow, meanGpuUtil, podCost, podCostTotals} from './pod-figures.js';
 import {probeFigures} from './probe-figures.js';
@@ -76,6 +77,32 @@ export function holdingNow(rule: AlertRule, state: PodtopState, now: number): Ho
 				return parts.length > 0
 					? [{subject: id, subjectName: name, message: `${parts.join(', ')} worker${workers!.unhealthy + workers!.throttled > 1 ? 's' : ''}`}]
 					: [];
+			});
+		}
+
+		case 'crash-loop': {
+			return endpoints(rule.endpoint).flatMap(({id, name}) => {
+				const finding = endpointDiagnosis(state, id, now)?.findings.find(each => each.kind === 'crash-loop');
+				return finding ? [{subject: id, subjectName: name, message: finding.text}] : [];
+			});
+		}
+
+		case 'stuck-queue': {
+			return endpoints(rule.endpoint).flatMap(({id, name}) => {
+				const diagnosis = endpointDiagnosis(state, id, now);
+				const unserved = diagnosis?.unservedMs;
+				if (unserved === undefined || unserved < rule.forMs) {
+					return [];
+				}
+
+				const why = diagnosis!.findings[0];
+				return [
+					{
+						subject: id,
+						subjectName: name,
+						message: `${diagnosis!.queue ?? '?'} jobs wait, none served for ${formatDuration(unserved / 1000)} (over ${formatDuration(rule.forMs / 1000)})${why ? `: ${why.word}` : ''}`,
+					},
+				];
 			});
 		}
 

@@ -9,12 +9,13 @@ import {replicaWrites, type ReplicaWrites} from './write-replica.js';
 import {alertWrites, type AlertWrites} from './write-alerts.js';
 import {probeWrites, type ProbeWrites} from './write-probes.js';
 import {statusWrites, type StatusWrites} from './write-status.js';
+import {emptyWorkers, workerWrites, type WorkerWrites} from './write-workers.js';
 
 /** The store as readers see it: the dashboard and the headless commands can read and subscribe, never write. */
 export type PodtopStore = Pick<StoreApi<PodtopState>, 'getState' | 'getInitialState' | 'subscribe'>;
 
 /** Every write to the store. Only the pollers and `engine.perform` hold these. */
-export type StoreWrites = EndpointWrites & PodWrites & GpuWrites & JobWrites & StatusWrites & ReplicaWrites & AlertWrites & ProbeWrites;
+export type StoreWrites = EndpointWrites & PodWrites & GpuWrites & JobWrites & StatusWrites & ReplicaWrites & AlertWrites & ProbeWrites & WorkerWrites;
 
 export type StoreOptions = {
 	readonly mode: 'demo' | 'live';
@@ -50,6 +51,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint, profile, healt
 		budgets: {},
 		alerts: [],
 		probes: {configured: false, byEndpoint: {}},
+		workers: emptyWorkers,
 		focus: 'endpoints',
 	}));
 	const {setState: set, getState: get} = store;
@@ -62,6 +64,7 @@ export function createPodtopStore({mode, apiHost, keyFingerprint, profile, healt
 		...replicaWrites(set, get),
 		...alertWrites(set, get),
 		...probeWrites(set, get),
+		...workerWrites(set, get),
 	};
 	return {store, writes};
 }

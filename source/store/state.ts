@@ -13,6 +13,7 @@ import type {
 	SourceName,
 	TrackedJob,
 } from './types.js';
+import type {WorkersState} from './worker-track.js';
 
 export type Collection<T> = {
 	readonly byId: Readonly<Record<string, T>>;
@@ -73,6 +74,8 @@ export type PodtopState = {
 	readonly alerts: readonly FiringAlert[];
 	/** The `[[probe]]` jobs' times per endpoint (sent here, by the agent, or read back from history). */
 	readonly probes: ProbeState;
+	/** Serverless workers (REST v2) of the endpoints whose details are open or whose jobs wait, and their rollouts. */
+	readonly workers: WorkersState;
 	/** Which pane is on screen, so hidden ones poll slower. */
 	readonly focus: PaneName;
 };

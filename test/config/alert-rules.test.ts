@@ -31,6 +31,8 @@ describe('alert rules (TOML)', () => {
 			{name: 'queue backing up', kind: 'queue', endpoint: 'llama-*', over: 50, forMs: 120_000},
 			{name: 'jobs failing', kind: 'failure-rate', endpoint: '*', overPercent: 5, windowMs: 600_000},
 			{name: 'workers', kind: 'workers', endpoint: '*'},
+			{name: 'crash-loop', kind: 'crash-loop', endpoint: '*'},
+			{name: 'stuck queue', kind: 'stuck-queue', endpoint: '*', forMs: 300_000},
 			{name: 'H100 running out', kind: 'gpu-stock', gpu: '*H100*', at: 'Low'},
 			{name: 'paying for nothing', kind: 'idle-pod', pod: '*', underPercent: 5, forMs: 1_800_000},
 			{name: 'spend', kind: 'spend', over: 40},
@@ -54,7 +56,7 @@ describe('alert rules (TOML)', () => {
 
 	test("each mistake is named at its rule's line, with what to write instead", () => {
 		expect(problem('[[rule]]\nkind = "queue"\nover = 5\n\n[[rule]]\nkind = "queues"\n')).toBe(
-			'alerts.toml line 5 (rule 2): kind must be one of queue, failure-rate, workers, gpu-stock, idle-pod, spend, balance, spend-limit, latency, not "queues"',
+			'alerts.toml line 5 (rule 2): kind must be one of queue, failure-rate, workers, crash-loop, stuck-queue, gpu-stock, idle-pod, spend, balance, spend-limit, latency, not "queues"',
 		);
 		expect(problem('[[rule]]\nkind = "queue"\nover = 5\nfor = "soon"\n')).toBe('alerts.toml line 1 (rule 1): for must be a duration like "90s", "5m" or "1h"');
 		expect(problem('[[rule]]\nkind = "queue"\n')).toBe('alerts.toml line 1 (rule 1): over must be a number ≥ 0 (it is required for this kind)');

@@ -47,7 +47,7 @@ describe('the probes in the Endpoints pane', () => {
 		const {lastFrame, view} = renderWith(store, <EndpointsPane width={160} height={8} />, {view: {columns: 160, rows: 40}});
 		await tick();
 		let frame = lastFrame()!;
-		expect(frame).toMatch(/ETA +P95 COLD%/);
+		expect(frame).toMatch(/ETA +WHY +P95 COLD%/);
 		// Nearest rank: the 19th of 20 totals, 200 + 1180 ms; the probe two hours back is out of the 1h window.
 		expect(frame).toMatch(/llama-vllm .* 1\.4s +5%/);
 		expect(frame).toMatch(/sdxl .* – +–/);
@@ -61,10 +61,10 @@ describe('the probes in the Endpoints pane', () => {
 	test('compact too; and no probe rule, no column', async () => {
 		const compact = renderWith(probedStore(true), <EndpointsPane width={100} height={8} />, {view: {columns: 100, rows: 40}});
 		await tick();
-		expect(compact.lastFrame()).toMatch(/NAME▲ +WORKERS +QUEUE PROG +RATE FAIL% TREND +ETA +P95 COLD%/);
+		expect(compact.lastFrame()).toMatch(/NAME▲ +WORKERS +QUEUE PROG +RATE FAIL% TREND +ETA +WHY +P95 COLD%/);
 		const none = renderWith(probedStore(false), <EndpointsPane width={160} height={8} />, {view: {columns: 160, rows: 40}});
 		await tick();
-		expect(none.lastFrame()).toMatch(/ETA\s*\n/);
+		expect(none.lastFrame()).toMatch(/ETA +WHY\s*\n/);
 		expect(none.lastFrame()).not.toMatch(/P95|COLD%/);
 	});
 

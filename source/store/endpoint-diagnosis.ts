@@ -1,0 +1,46 @@
+import {formatDuration} from '../format/duration.js';
+import {diagnose, type Diagnosis} from './diagnosis.js';
+import type {PodtopState} from './state.js';
+
+/** An endpoint's diagnosis from what the store holds now; undefined for an endpoint it does not hold. */
+export function endpointDiagnosis(state: PodtopState, endpointId: string, now: number): Diagnosis | undefined {
+	const endpoint = state.endpoints.byId[endpointId];
+	if (!endpoint) {
+		return undefined;
+	}
+
+	return diagnose({
+		endpoint: endpoint.record,
+		health: endpoint.health,
+		history: endpoint.history,
+		workers: state.workers.byEndpoint[endpointId],
+		rollout: state.workers.rollouts[endpointId],
+		gpus: state.gpus.order.map(id => state.gpus.byId[id]!.record),
+		now,
+	});
+}
+
+/** The diagnosis in a word or two for a column: the verdict, `stuck` when jobs wait unserved and nothing explains it, else empty. */
+export function diagnosisWord(diagnosis: Diagnosis | undefined): string {
+	const verdict = diagnosis?.findings[0];
+	if (verdict) {
+		return verdict.word;
+	}
+
+	return diagnosis?.unservedMs !== undefined && diagnosis.unservedMs >= 60_000 ? 'stuck' : '';
+}
+
+/** The diagnosis in full, a line each: the queue and how long it went unserved, then every finding, most likely first. */
+export function diagnosisLines(diagnosis: Diagnosis, workersUnavailable?: string): string[] {
+	const {queue, unservedMs, findings, workersReadAt} = diagnosis;
+	const waiting =
+		queue === undefined
+			? 'queue: not read yet'
+			: queue === 0
+				? 'no jobs wait'
+				: `${queue} ${queue === 1 ? 'job waits' : 'jobs wait'}${unservedMs === undefined ? ', and jobs are being served' : `, none served for ${formatDuration(unservedMs / 1000)}`}`;
+	const basis = workersReadAt === undefined ? ` (from /health alone: ${workersUnavailable ?? 'workers not read yet'})` : '';
+	const verdict =
+		findings.length === 0 ? (queue ? 'no cause found' : 'nothing wrong found') : `${findings.length === 1 ? 'cause' : 'causes, most likely first'}`;
+	return [`diagnosis: ${waiting}; ${verdict}${basis}`, ...findings.map(finding => `  ${finding.text}`)];
+}
