@@ -10,7 +10,7 @@ import type {WorkersState} from '../store/worker-track.js';
 import type {Collection} from '../store/state.js';
 import type {Column, SortableRow} from './row.js';
 
-const whyLegend = 'why jobs wait, the diagnosis in a word (crash loop, at limit, max 0, no capacity, cold start, stale release, stuck); in full in the details';
+const whyLegend = 'why jobs wait, in a word (details say more)';
 
 export const endpointColumns = {
 	wide: [

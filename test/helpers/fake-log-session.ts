@@ -96,6 +96,7 @@ export function fakeEngine(store: PodtopStore, openLogs?: Engine['openLogs']): E
 		showing() {},
 		refresh() {},
 		watchPod: () => () => {},
+		watchEndpoint: () => () => {},
 		follow: () => () => {},
 		track: (endpointId: string, jobId: string) => `${endpointId}/${jobId}`,
 		history: {reader: () => undefined, status, ready: new Promise(() => {}), standBy() {}, record() {}},

@@ -114,6 +114,7 @@ export async function recordHistory(script: Script, {minutes = 60, everyMs = 10_
 		showing() {},
 		focus() {},
 		watchPod: () => () => undefined,
+		watchEndpoint: () => () => undefined,
 		follow: () => () => undefined,
 	} as unknown as Engine;
 	return {
