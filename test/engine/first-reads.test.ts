@@ -1,27 +1,20 @@
-import {afterEach, describe, expect, test} from 'vitest';
-import type {Engine} from '../../source/engine/create-engine.js';
-import {engineFor, simStats} from '../helpers/engine.js';
-import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
+import {describe, expect, test} from 'vitest';
+import {closedAfterEach, engineFor, simStats} from '../helpers/engine.js';
+import {startTestSim, waitFor} from '../helpers/sim-client.js';
 
-let sim: TestSim | undefined;
-let engine: Engine | undefined;
-
-afterEach(async () => {
-	await engine?.close();
-	await sim?.close();
-	engine = undefined;
-	sim = undefined;
-});
+const running = closedAfterEach();
 
 describe("a fresh engine over v2, at the service's default quota (60 a minute, podtop's half 30)", () => {
 	test('reads endpoints, pods and GPU types in its first few requests: the burst, not the spreading, lets them go (the budget clock held still)', async () => {
-		sim = await startTestSim();
+		const sim = await startTestSim();
+		running.sim = sim;
 		// The scheduler's clock stands still: the even spreading (2 s apart) never lets a second poll go, only the burst can.
 		const held = performance.now();
-		engine = await engineFor(sim, {schedulerClock: () => held});
+		const engine = await engineFor(sim, {schedulerClock: () => held});
+		running.engine = engine;
 		engine.start();
 		await waitFor(() => {
-			const {endpoints, pods, gpus} = engine!.store.getState();
+			const {endpoints, pods, gpus} = engine.store.getState();
 			return endpoints.order.length > 0 && pods.order.length > 0 && gpus.order.length > 0;
 		});
 		const stats = await simStats(sim);

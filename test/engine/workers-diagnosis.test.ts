@@ -1,27 +1,20 @@
-import {afterEach, describe, expect, test} from 'vitest';
+import {describe, expect, test} from 'vitest';
 import type {Engine} from '../../source/engine/create-engine.js';
 import {defaultCadence} from '../../source/poll/cadence.js';
 import {endpointDiagnosis} from '../../source/store/endpoint-diagnosis.js';
-import {engineFor} from '../helpers/engine.js';
-import {startTestSim, waitFor, type TestSim} from '../helpers/sim-client.js';
+import {closedAfterEach, engineFor} from '../helpers/engine.js';
+import {startTestSim, waitFor} from '../helpers/sim-client.js';
 
-let sim: TestSim | undefined;
-let engine: Engine | undefined;
-afterEach(async () => {
-	await engine?.close();
-	await sim?.close();
-	engine = undefined;
-	sim = undefined;
-});
+const running = closedAfterEach();
 
 const fast = {...defaultCadence, healthMs: 300, workersOpenMs: 300, workersQueuedMs: 600, releasesMs: 2000};
 const roomy = {restQuota: {minute: 100_000, hour: 1_000_000, day: 10_000_000}};
 
 /** Waits until the diagnosis of `endpointId` reads a crash loop; returns what the store held then. */
-async function crashLoopSeen(endpointId: string) {
+async function crashLoopSeen(engine: Engine, endpointId: string) {
 	return waitFor(
 		() => {
-			const state = engine!.store.getState();
+			const state = engine.store.getState();
 			const diagnosis = endpointDiagnosis(state, endpointId, Date.now());
 			return diagnosis?.findings[0]?.kind === 'crash-loop' ? {state, diagnosis} : undefined;
 		},
@@ -33,17 +26,19 @@ async function crashLoopSeen(endpointId: string) {
 describe('workers and their diagnosis, over real HTTP', () => {
 	test('the crash-loop fault reads "crash loop" although its worker shows RUNNING or THROTTLED and unhealthy 0', async () => {
 		const id = 'crashyendpoint1';
-		sim = await startTestSim({
+		const sim = await startTestSim({
 			speed: 20,
 			...roomy,
 			endpoints: [{id, worker: 'echo', workersMin: 1, workersMax: 1, gpuIds: 'ADA_24'}],
 			faults: [{kind: 'crash-loop', endpoint: id, cause: 'oom'}],
 		});
-		engine = await engineFor(sim, {poll: ['endpoints', 'gpus'], allVisible: true, cadence: fast});
+		running.sim = sim;
+		const engine = await engineFor(sim, {poll: ['endpoints', 'gpus'], allVisible: true, cadence: fast});
+		running.engine = engine;
 		engine.start();
 		await sim.run(id, {delay_ms: 10});
 		const stop = engine.watchEndpoint(id);
-		const {state, diagnosis} = await crashLoopSeen(id);
+		const {state, diagnosis} = await crashLoopSeen(engine, id);
 		stop();
 		const {list} = state.workers.byEndpoint[id]!;
 		expect(list.workers.length).toBeGreaterThan(0);
@@ -58,13 +53,15 @@ describe('workers and their diagnosis, over real HTTP', () => {
 	}, 60_000);
 
 	test("the demo's llava-next-34b reads crash loop; an endpoint neither open nor waiting is let go", async () => {
-		sim = await startTestSim({speed: 20, load: true, ...roomy});
-		engine = await engineFor(sim, {poll: ['endpoints', 'gpus'], allVisible: true, cadence: fast});
+		const sim = await startTestSim({speed: 20, load: true, ...roomy});
+		running.sim = sim;
+		const engine = await engineFor(sim, {poll: ['endpoints', 'gpus'], allVisible: true, cadence: fast});
+		running.engine = engine;
 		engine.start();
 		const llava = await waitFor(() =>
-			engine!.store.getState().endpoints.order.find(each => engine!.store.getState().endpoints.byId[each]!.record.name === 'llava-next-34b'),
+			engine.store.getState().endpoints.order.find(each => engine.store.getState().endpoints.byId[each]!.record.name === 'llava-next-34b'),
 		);
-		const {diagnosis} = await crashLoopSeen(llava);
+		const {diagnosis} = await crashLoopSeen(engine, llava);
 		expect(diagnosis.queue).toBeGreaterThan(0);
 		const state = engine.store.getState();
 		for (const id of Object.keys(state.workers.byEndpoint)) {
@@ -73,11 +70,13 @@ describe('workers and their diagnosis, over real HTTP', () => {
 	}, 60_000);
 
 	test('over GraphQL no worker is asked for, and the store says why', async () => {
-		sim = await startTestSim({endpoints: [{id: 'plainendpoint01', workersMin: 1, workersMax: 1}]});
-		engine = await engineFor(sim, {managementApi: 'graphql', poll: ['endpoints'], allVisible: true, cadence: fast});
+		const sim = await startTestSim({endpoints: [{id: 'plainendpoint01', workersMin: 1, workersMax: 1}]});
+		running.sim = sim;
+		const engine = await engineFor(sim, {managementApi: 'graphql', poll: ['endpoints'], allVisible: true, cadence: fast});
+		running.engine = engine;
 		engine.start();
 		engine.watchEndpoint('plainendpoint01');
-		const reason = await waitFor(() => engine!.store.getState().workers.unavailable);
+		const reason = await waitFor(() => engine.store.getState().workers.unavailable);
 		expect(reason).toBe('workers are published by REST v2 only: GraphQL has none');
 		expect(engine.store.getState().workers.byEndpoint).toEqual({});
 	}, 30_000);

@@ -1,3 +1,4 @@
+import {afterEach} from 'vitest';
 import {createEngine, type Engine, type EngineOptions} from '../../source/engine/create-engine.js';
 import type {ManagementChoice} from '../../source/api/management-choice.js';
 import type {TestSim} from './sim-client.js';
@@ -20,4 +21,16 @@ export type SimStats = Record<string, Record<string, {requests: number; rateLimi
 
 export async function simStats(sim: TestSim): Promise<SimStats> {
 	return (await sim.call('GET', '/__sim/stats')).body.endpoints as SimStats;
+}
+
+/** The simulator and engine a test starts, both closed after each test: assign `running.sim` and `running.engine`. */
+export function closedAfterEach(): {sim?: TestSim; engine?: Engine} {
+	const running: {sim?: TestSim; engine?: Engine} = {};
+	afterEach(async () => {
+		await running.engine?.close();
+		await running.sim?.close();
+		running.engine = undefined;
+		running.sim = undefined;
+	});
+	return running;
 }
