@@ -68,10 +68,61 @@ export const steps: ReadonlyArray<Step<Fleet>> = [
 		}),
 	},
 	{
-		match: /^podtop spend --bucket hour --since 24h --csv$/,
+		match: /^podtop spend --bucket hour --since 24h --csv > spend\.csv$/,
 		runs: ok(({stdout}) => {
 			expect(stdout).toMatch(/^from,to,total,podGpu,/);
 		}),
+	},
+	{
+		match: /^podtop workers <endpoint>$/,
+		runs: ok(
+			({stdout}, {echo}) => {
+				expect(stdout).toContain(echo.name);
+				expect(stdout).toMatch(/\bIDLE\b|\bRUNNING\b|INITIALIZING/);
+			},
+			({echo}) => ({'<endpoint>': echo.id}),
+		),
+	},
+	{
+		match: /^podtop logs pod <pod> --tail 50$/,
+		runs: ok(
+			({stdout}) => {
+				expect(stdout.trim().split('\n').length).toBeGreaterThan(0);
+				expect(stdout).not.toContain('\u001B');
+			},
+			({running}) => ({'<pod>': running.id}),
+		),
+	},
+	{
+		match: /^podtop logs worker <endpoint> --all -f$/,
+		how: 'long',
+		stop: 'SIGINT',
+		ready: () => /^\[\w+] /m,
+		runs: ok(
+			({stdout}) => {
+				expect(
+					stdout
+						.trim()
+						.split('\n')
+						.every(line => /^\[\w+] /.test(line)),
+				).toBe(true);
+			},
+			({echo}) => ({'<endpoint>': echo.id}),
+		),
+	},
+	{
+		match: /^podtop logs worker <endpoint> <worker> --since 10m --jsonl$/,
+		runs: ok(
+			({stdout}) => {
+				for (const line of stdout.trim().split('\n')) {
+					expect(json(line)).toMatchObject({source: expect.stringMatching(/^(container|system)$/), line: expect.any(String)});
+				}
+			},
+			async ({sim, echo}) => {
+				const worker = await waitFor(async () => ((await sim.call('GET', `/v2/serverless/${echo.id}/workers`)).body.workers as Array<{id: string}>)[0]);
+				return {'<endpoint>': echo.id, '<worker>': worker.id};
+			},
+		),
 	},
 	{
 		match: /^podtop watch --jsonl$/,
