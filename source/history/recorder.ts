@@ -10,6 +10,7 @@ import {keyframeMs} from './keyframe.js';
 import {commitTracked} from './tracked.js';
 import {createBatchWriter} from './write-batch.js';
 import {createWorkerLists} from './worker-lists.js';
+import {recordedWorkerLists} from './recorded-worker-lists.js';
 
 /** A clock that goes back less than this is carried over (each write a millisecond after the last); more, and what was stamped after now is set aside. */
 const clockSlackMs = 5000;
@@ -72,7 +73,7 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 	let heartbeat: NodeJS.Timeout | undefined;
 	let stopped = false;
 	const diagnoses = createDiagnosisRows();
-	const workerLists = createWorkerLists();
+	const workerLists = createWorkerLists(recordedWorkerLists(db));
 
 	const setState = (next: RecordingState, line: string) => {
 		state = next;

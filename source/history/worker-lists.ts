@@ -19,7 +19,8 @@ export const recordedWorkersMax = 100;
 
 export const workersRef = (endpointId: string) => `workers:${endpointId}`;
 
-type Written = {readonly key: string; readonly workers: ReadonlyMap<string, {readonly status: string; readonly restarts: number}>};
+/** A list as last written: its key (empty: read back from the file, so any list now is written again) and each worker's status and restarts. */
+export type Written = {readonly key: string; readonly workers: ReadonlyMap<string, {readonly status: string; readonly restarts: number}>};
 
 /** What makes a list a different one: ids, statuses, releases, placement and restarts (not the uptime, which moves on alone). */
 const keyOf = (workers: EndpointWorkers): string =>
@@ -70,10 +71,11 @@ function changesOf(before: Written | undefined, workers: EndpointWorkers): Worke
 The endpoints' worker lists as timeline events, for the time cursor (which workers an endpoint had at a
 moment, and their states) and a worker's own past: a `workers` event when an endpoint's list changed
 (a worker came or went, a status, a release, a restart), never for uptimes alone; one with no list when
-the endpoint's workers are no longer read (its details closed, its queue empty).
+the endpoint's workers are no longer read (its details closed, its queue empty). `fromFile`: the lists
+the file held open when this recorder started (`recordedWorkerLists`).
 */
-export function createWorkerLists() {
-	const written = new Map<string, Written>();
+export function createWorkerLists(fromFile: ReadonlyMap<string, Written> = new Map()) {
+	const written = new Map<string, Written>(fromFile);
 	return (previous: PodtopState | undefined, next: PodtopState): {readonly events: EventRow[]; readonly commit: () => void} => {
 		const events: EventRow[] = [];
 		const pending = new Map<string, Written | undefined>();

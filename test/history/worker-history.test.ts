@@ -148,4 +148,30 @@ describe('diagnoses and worker lists in the history file', () => {
 			'workers no longer read',
 		]);
 	});
+
+	test('a list written before podtop stopped does not stand for the moments after: the next recorder says it is no longer read', async () => {
+		const history = setup();
+		cleanups.push(() => history.db.close());
+		const {writes, reader, recorder, db} = history;
+		let now = history.at(0);
+		writes.setEndpoints([{id: 'ep1', name: 'llava', workersMax: 2}], now);
+		writes.setHealth('ep1', health(1, 10), now);
+		writes.setWorkers('ep1', {endpointId: 'ep1', workers: [worker('w1', 'RUNNING', now, 0)], readAt: now});
+		history.flush();
+		recorder.stop();
+		// Started again later, its workers not read.
+		now = history.at(600);
+		const next = createPodtopStore({mode: 'live', apiHost: 'example', keyFingerprint: '••••abcd'});
+		const again = createRecorder({store: next.store, db, file: 'account.sqlite', now: () => now, live: false});
+		next.writes.setEndpoints([{id: 'ep1', name: 'llava', workersMax: 2}], now);
+		next.writes.setHealth('ep1', health(0, 11), now);
+		again.flush(now);
+		again.stop();
+		const lists = (await reader.events(start - 1, now + 1)).filter(event => event.type === 'workers');
+		expect(lists.map(event => [event.at - start, eventSummary(event)])).toEqual([
+			[0, '1 worker: w1 new RUNNING'],
+			[600_000, 'workers no longer read'],
+		]);
+		expect((await reader.stateAt(now))?.workers).toEqual({});
+	});
 });
