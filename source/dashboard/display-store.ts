@@ -1,6 +1,7 @@
 import type {PastAccount} from '../history/history-types.js';
 import type {PodtopStore} from '../store/create-store.js';
 import type {PodtopState} from '../store/state.js';
+import type {WorkersState} from '../store/worker-track.js';
 
 /**
 What the panes read: the live store, or while the time cursor is in the past the account as it
@@ -50,6 +51,25 @@ export function createDisplayStore(live: PodtopStore): DisplayStore {
 	};
 }
 
+/** The workers as recorded then (read when first asked); an endpoint whose workers were not read then says so. */
+function pastWorkers(account: PastAccount | undefined): WorkersState {
+	if (!account?.workers) {
+		return {byEndpoint: {}, rollouts: {}, errors: {}, unavailable: account ? 'workers are not in this history' : 'nothing recorded then'};
+	}
+
+	let errors: Record<string, string> | undefined;
+	return {
+		get byEndpoint() {
+			return account.workers ?? {};
+		},
+		rollouts: {},
+		get errors() {
+			errors ??= Object.fromEntries(account.endpoints.order.filter(id => !account.workers?.[id]).map(id => [id, 'none recorded then (not being read)']));
+			return errors;
+		},
+	};
+}
+
 /**
 The store's state as it was: the account's collections and alerts from history, with what is not
 the account's (the mode, the key's fingerprint, budgets, tracked jobs) as it is now. Data of that
@@ -66,5 +86,6 @@ export function pastState(live: PodtopState, account: PastAccount | undefined, a
 		serverlessDiscount: account?.serverlessDiscount ?? live.serverlessDiscount,
 		connection: {jobApi: {lastSuccessAt: at}, graphql: {lastSuccessAt: at}},
 		alerts: account?.alerts ?? [],
+		workers: pastWorkers(account),
 	};
 }

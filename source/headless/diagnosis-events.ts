@@ -1,3 +1,4 @@
+import {diagnosisVerdict} from '../store/diagnosis-verdict.js';
 import {diagnosisWord, endpointDiagnosis} from '../store/endpoint-diagnosis.js';
 import type {PodtopState} from '../store/state.js';
 
@@ -28,9 +29,8 @@ export function createDiagnosisEvents() {
 				continue;
 			}
 
-			const word = diagnosisWord(diagnosis);
-			const verdict = `${word}|${diagnosis.findings.map(finding => finding.kind).join(',')}`;
-			if ((told.get(endpointId) ?? '|') === verdict) {
+			const verdict = diagnosisVerdict(diagnosis);
+			if ((told.get(endpointId) ?? '') === verdict) {
 				continue;
 			}
 
@@ -39,7 +39,7 @@ export function createDiagnosisEvents() {
 				type: 'diagnosis',
 				at: new Date(now).toISOString(),
 				endpointId,
-				word,
+				word: diagnosisWord(diagnosis),
 				queue: diagnosis.queue,
 				unservedMs: diagnosis.unservedMs,
 				findings: diagnosis.findings.map(({kind, text}) => ({kind, text})),

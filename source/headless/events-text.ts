@@ -23,6 +23,39 @@ function loadEventSummary(data: Readonly<Record<string, unknown>>): string {
 	return `${text(summary.sent)} jobs at ${text(summary.rate)}/s: ${text(summary.completed)} done, ${failed} failed${times('total', summary.total)}, ${text(summary.coldStarts)} cold starts`;
 }
 
+const list = (value: unknown): Array<Record<string, unknown>> =>
+	Array.isArray(value) ? value.filter((each): each is Record<string, unknown> => typeof each === 'object' && each !== null) : [];
+
+/** A diagnosis: its findings with the figures read (`crash loop: 2 workers restarted 5 times …`), its word alone (`stuck`), or that it cleared. */
+function diagnosisSummary(data: Readonly<Record<string, unknown>>): string {
+	if (data.cleared === true) {
+		return 'cleared';
+	}
+
+	// Each finding's text starts with its word (`crash loop: …`); `stuck` has none.
+	const findings = list(data.findings).map(finding => text(finding.text));
+	return findings.length > 0 ? findings.join('; ') : text(data.word);
+}
+
+/** A worker list: what changed (`w1 RUNNING → UNHEALTHY, w2 new, w3 gone (IDLE)`) and how many there are. */
+function workersSummary(data: Readonly<Record<string, unknown>>): string {
+	if (data.workers === null) {
+		return 'workers no longer read';
+	}
+
+	const changes = list(data.changes).map(({id, from, to, restarted}) =>
+		to === undefined
+			? `${text(id)} gone (${text(from)})`
+			: from === undefined
+				? `${text(id)} new ${text(to)}`
+				: from === to
+					? `${text(id)} ${text(to)}${restarted === true ? ' restarted' : ''}`
+					: `${text(id)} ${text(from)} → ${text(to)}${restarted === true ? ', restarted' : ''}`,
+	);
+	const count = list(data.workers).length + (typeof data.more === 'number' ? data.more : 0);
+	return `${count} ${count === 1 ? 'worker' : 'workers'}${changes.length > 0 ? `: ${changes.join(', ')}` : ''}`;
+}
+
 /** What an event says, in a few words (its type and subject have columns of their own). */
 export function eventSummary({type, data}: HistoryEvent): string {
 	switch (type) {
@@ -49,6 +82,14 @@ export function eventSummary({type, data}: HistoryEvent): string {
 		case 'probe': {
 			const cold = data.cold === true ? ' cold' : '';
 			return `${text(data.outcome)}${millis('delay', data.delayMs)}${millis('execution', data.executionMs)}${cold}${error(data.error)}`;
+		}
+
+		case 'diagnosis': {
+			return diagnosisSummary(data);
+		}
+
+		case 'workers': {
+			return workersSummary(data);
 		}
 
 		case 'status': {

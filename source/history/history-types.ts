@@ -1,5 +1,6 @@
 import type {AccountSnapshot} from '../store/account-snapshot.js';
 import type {FiringAlert} from '../store/types.js';
+import type {EndpointWorkers} from '../store/worker-track.js';
 
 /** What a series is of: an endpoint, a pod, a GPU type, or the account as a whole. */
 export type SeriesKind = 'endpoint' | 'pod' | 'gpu' | 'account';
@@ -73,6 +74,10 @@ export const historyEventTypes = [
 	'recording.clock',
 	'load',
 	'probe',
+	// An endpoint's diagnosis changed (why its jobs wait), or cleared.
+	'diagnosis',
+	// An endpoint's workers changed (came, went, a status, a restart): the list as it is then.
+	'workers',
 ] as const;
 
 export type HistoryEventType = (typeof historyEventTypes)[number];
@@ -99,6 +104,8 @@ export type PastAccount = AccountSnapshot & {
 	/** The tier the figures come from (older than the raw retention: minute or hour rollups). */
 	readonly tier: Tier;
 	readonly alerts: readonly FiringAlert[];
+	/** The endpoints' workers as recorded then, by endpoint (only those whose workers were being read); undefined: this history keeps none. */
+	readonly workers?: Readonly<Record<string, EndpointWorkers>>;
 };
 
 export type TierInfo = {readonly tier: Tier; readonly retentionMs: number; readonly from: number | undefined; readonly to: number | undefined};

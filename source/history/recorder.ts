@@ -2,12 +2,15 @@ import type {PodtopStore} from '../store/create-store.js';
 import type {PodtopState} from '../store/state.js';
 import {emptyBatch, emptyWritten, isEmptyBatch, type Written} from './batch.js';
 import {collectChanges, type EventRow} from './changes.js';
+import {createDiagnosisRows} from './diagnosis-rows.js';
 import {setAsideFuture} from './future-rows.js';
 import {isCorruption, isDiskFull, type SqliteDatabase} from './history-file.js';
 import type {RecordingState} from './history-types.js';
 import {keyframeMs} from './keyframe.js';
 import {commitTracked} from './tracked.js';
 import {createBatchWriter} from './write-batch.js';
+import {createWorkerLists} from './worker-lists.js';
+import {recordedWorkerLists} from './recorded-worker-lists.js';
 
 /** A clock that goes back less than this is carried over (each write a millisecond after the last); more, and what was stamped after now is set aside. */
 const clockSlackMs = 5000;
@@ -69,6 +72,8 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 	let due: NodeJS.Immediate | undefined;
 	let heartbeat: NodeJS.Timeout | undefined;
 	let stopped = false;
+	const diagnoses = createDiagnosisRows();
+	const workerLists = createWorkerLists(recordedWorkerLists(db));
 
 	const setState = (next: RecordingState, line: string) => {
 		state = next;
@@ -158,7 +163,10 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 			lastState === next && !keyframe
 				? {batch: emptyBatch(), pending: undefined}
 				: collectChanges(lastState, next, jobs, {keyframe, known: thing => series.get(thing), written});
-		batch.events.push(...extraEvents);
+		// The diagnoses and worker lists compare with what they last wrote (not the last state: a write that failed is told again).
+		const diagnosed = diagnoses(lastState, next, at);
+		const listed = workerLists(lastState, next);
+		batch.events.push(...diagnosed.events, ...listed.events, ...extraEvents);
 		if (pausedSince) {
 			// The gap, said in the timeline: when it paused and why, and that it resumed (with any events let go meanwhile).
 			batch.events.push(
@@ -184,6 +192,8 @@ export function createRecorder({store, db, file, now = Date.now, onState, retryM
 
 		lastAt = at;
 		lastState = next;
+		diagnosed.commit();
+		listed.commit();
 		changedJobs = new Set();
 		extraEvents = [];
 		extraMeta = new Map();

@@ -12,6 +12,7 @@ import {figuresWindow} from './figures-window.js';
 import {gapMs} from './keyframe.js';
 import {PastPod} from './past-pod.js';
 import {tierStepMs} from './retention.js';
+import {workersAt} from './workers-at.js';
 
 type Values = Array<number | null>;
 type Span = {readonly from: number; readonly to: number} | undefined;
@@ -355,9 +356,15 @@ export function stateAt(db: SqliteDatabase, at: number, spans: Readonly<Record<T
 		const row = statements.alert.get(id, at) as [string] | undefined;
 		return row ? [JSON.parse(row[0]) as FiringAlert] : [];
 	});
+	let workers: ReturnType<typeof workersAt> | undefined;
 	return {
 		at,
 		tier,
+		// Read when first asked (the details, the diagnosis), by a seek per endpoint.
+		get workers() {
+			workers ??= workersAt(db, at, order.endpoint);
+			return workers;
+		},
 		endpoints: collection(endpoints, order.endpoint, shownAt),
 		pods: lazyCollection(() => podsAt(db, statements, tier, at, podSamples), order.pod, shownAt),
 		gpus: collection(gpus, order.gpu, shownAt),

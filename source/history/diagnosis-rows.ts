@@ -1,0 +1,86 @@
+import {diagnosisVerdict} from '../store/diagnosis-verdict.js';
+import {diagnosisWord, endpointDiagnosis} from '../store/endpoint-diagnosis.js';
+import type {PodtopState} from '../store/state.js';
+import type {EventRow} from './event-rows.js';
+
+/** What one write adds to the timeline of diagnoses, and what is told once it is committed. */
+export type DiagnosisChanges = {
+	readonly events: EventRow[];
+	readonly commit: () => void;
+};
+
+/**
+The diagnoses as timeline events: an endpoint's verdict (its word and the kinds found) is compared with the
+last one written, and a change is one `diagnosis` event with the figures read then; a verdict gone is one
+that says it cleared. Only the endpoints that changed, have jobs waiting or had a verdict are diagnosed
+again (how long a queue waited moves on with no poll).
+*/
+export function createDiagnosisRows() {
+	const told = new Map<string, string>();
+	return (previous: PodtopState | undefined, next: PodtopState, now: number): DiagnosisChanges => {
+		const events: EventRow[] = [];
+		const pending = new Map<string, string>();
+		const {endpoints, workers} = next;
+		for (const endpointId of endpoints.order) {
+			const endpoint = endpoints.byId[endpointId];
+			const before = told.get(endpointId) ?? '';
+			const moved =
+				!previous ||
+				previous.endpoints.byId[endpointId] !== endpoint ||
+				previous.workers.byEndpoint[endpointId] !== workers.byEndpoint[endpointId] ||
+				previous.workers.rollouts[endpointId] !== workers.rollouts[endpointId];
+			if (!endpoint || (!moved && before === '' && (endpoint.health?.jobs.inQueue ?? 0) === 0)) {
+				continue;
+			}
+
+			const diagnosis = endpointDiagnosis(next, endpointId, now);
+			if (!diagnosis) {
+				continue;
+			}
+
+			const verdict = diagnosisVerdict(diagnosis);
+			if (verdict === before) {
+				continue;
+			}
+
+			pending.set(endpointId, verdict);
+			const {queue, unservedMs, findings} = diagnosis;
+			events.push({
+				type: 'diagnosis',
+				kind: 'endpoint',
+				subject: endpointId,
+				name: endpoint.record.name || endpointId,
+				ref: `diagnosis:${endpointId}`,
+				data: {
+					word: diagnosisWord(diagnosis),
+					...(queue === undefined ? {} : {queue}),
+					...(unservedMs === undefined ? {} : {unservedMs}),
+					findings: findings.map(({kind, text}) => ({kind, text})),
+					...(verdict === '' ? {cleared: true} : {}),
+				},
+			});
+		}
+
+		return {
+			events,
+			commit() {
+				for (const [endpointId, verdict] of pending) {
+					if (verdict === '') {
+						told.delete(endpointId);
+					} else {
+						told.set(endpointId, verdict);
+					}
+				}
+
+				// An endpoint gone from the list is let go (its deletion is an event of its own).
+				if (told.size > 0 && previous?.endpoints !== endpoints) {
+					for (const endpointId of told.keys()) {
+						if (!endpoints.byId[endpointId]) {
+							told.delete(endpointId);
+						}
+					}
+				}
+			},
+		};
+	};
+}
