@@ -137,4 +137,33 @@ describe('podtop agent shares log streams', () => {
 			stuck.socket.destroy();
 		}
 	}, 60_000);
+
+	test("a crash-looping worker's last lines outlive it: a client that asks for the gone worker gets what the agent kept, then gone", async () => {
+		const endpoint = sim.endpoints.find(each => each.name === 'llava-next-34b')!;
+		const workers = (await sim.rest('GET', `/v2/serverless/${endpoint.id}/workers`)).body.workers as Array<{id: string}>;
+		const target = {kind: 'worker', endpointId: endpoint.id, workerId: workers[0]!.id};
+		const follower = rawAgentClient(server.socketPath, agentSecret(key), {feed: false});
+		const open = (id: number) => `${JSON.stringify({type: 'logs', id, op: 'open', target, query: {tail: 200}})}\n`;
+		try {
+			follower.write(open(1));
+			// It crashes and is replaced: the service ends its stream as gone.
+			const end = await waitFor(() => follower.lines.find(line => line.type === 'log' && line.end), 60_000);
+			expect(end.end).toBe('gone');
+			const seen = follower.lines.filter(line => line.type === 'log' && line.line).map(line => line.line.id as string);
+			expect(seen.length).toBeGreaterThan(0);
+			expect(hub.goneWorkers(endpoint.id)).toContain(target.workerId);
+
+			// Asked again (as `podtop logs worker <endpoint> <gone worker>` does): the kept lines, then gone.
+			const client = await engineFor(sim, {agent: true, poll: []});
+			try {
+				const session = client.openLogs!(target as {kind: 'worker'; endpointId: string; workerId: string}, {tail: 200});
+				await waitFor(() => session.snapshot().streams[0]?.state === 'gone');
+				expect(session.snapshot().lines.map(line => line.id)).toEqual(seen.slice(-200));
+			} finally {
+				await client.close();
+			}
+		} finally {
+			follower.socket.destroy();
+		}
+	}, 90_000);
 });
