@@ -1,6 +1,7 @@
 import {createHash} from 'node:crypto';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import type {LogLine, LogQuery, LogTarget} from '../model/log-line.js';
 
 /**
 The agent's wire protocol, on a Unix socket, one JSON object per line each way. Client and agent
@@ -20,8 +21,8 @@ other in the first line, and the client polls on its own.
 */
 export const agentProtocolVersion = 2;
 
-/** What an agent may offer beyond the feed: range reads of its history, and recording what clients tell it. */
-export type AgentFeature = 'history' | 'record';
+/** What an agent may offer beyond the feed: range reads of its history, recording what clients tell it, and log streams it shares. */
+export type AgentFeature = 'history' | 'record' | 'logs';
 
 /** The reads a client may ask of the agent's history: the methods of `HistoryReader`. */
 export const historyMethods = ['series', 'stateAt', 'events', 'things', 'span', 'info'] as const;
@@ -45,7 +46,9 @@ export type AgentPeer = {readonly socketPath: string; readonly features: readonl
 
 /** The features named in a snapshot or `attached` line (an older agent names none). */
 export const featuresOf = (message: Readonly<Record<string, unknown>>): AgentFeature[] =>
-	Array.isArray(message.features) ? message.features.filter((feature): feature is AgentFeature => feature === 'history' || feature === 'record') : [];
+	Array.isArray(message.features)
+		? message.features.filter((feature): feature is AgentFeature => feature === 'history' || feature === 'record' || feature === 'logs')
+		: [];
 
 /** A client asks to read the agent's history; answered on the same connection by the `HistoryAnswer` of the same `id`. */
 export type HistoryRequest = {readonly type: 'history'; readonly id: number; readonly method: HistoryMethod; readonly args: readonly unknown[]};
@@ -71,10 +74,24 @@ export type TickLine = {readonly type: 'tick'; readonly at: string; readonly con
 /** A change event of `podtop watch --jsonl` (`endpoint`, `pod`, `gpu`, …), applied to the client's store by its type. */
 export type ChangeLine = Readonly<Record<string, unknown>> & {readonly type: string};
 
+/**
+A client follows a log through the agent (`open`, its query as `LogQuery`: `tail`, `since` epoch ms,
+`source`, `lastEventId`) and lets go of it (`close`); `id` is the client's own number for it.
+*/
+export type LogRequest =
+	| {readonly type: 'logs'; readonly id: number; readonly op: 'open'; readonly target: LogTarget; readonly query: LogQuery}
+	| {readonly type: 'logs'; readonly id: number; readonly op: 'close'};
+/** A line of a followed log (`line`, a `LogLine`), or its end: `gone` (404), `failed` (refused: `refusal` says why). */
+export type LogAnswer =
+	| {readonly type: 'log'; readonly id: number; readonly line: LogLine}
+	| {readonly type: 'log'; readonly id: number; readonly end: 'gone' | 'failed'; readonly reason?: string; readonly refusal?: 'auth' | 'invalid'};
+/** Logs a client may follow through the agent at once; one more drops it (a merged view of 256 workers is far past any endpoint's limit). */
+export const maxLogsPerClient = 256;
+
 /** What a client sends once attached. */
-export type ClientLine = HistoryRequest | RecordLine;
+export type ClientLine = HistoryRequest | RecordLine | LogRequest;
 /** What an agent sends after its greeting: answers to history requests, ticks and change events. */
-export type AgentLine = HistoryAnswer | TickLine | ChangeLine;
+export type AgentLine = HistoryAnswer | TickLine | LogAnswer | ChangeLine;
 
 /** An agent's line that answers a history request (the rest are ticks and change events). */
 export const isHistoryAnswer = (message: AgentLine): message is HistoryAnswer => message.type === 'history';
@@ -120,7 +137,81 @@ export function readClientLine(text: string): {readonly message: ClientLine} | {
 		return Array.isArray(message.events) ? {message: {type: 'record', events: message.events}} : {invalid: 'a record line without a list of events'};
 	}
 
+	if (message.type === 'logs') {
+		return readLogRequest(message);
+	}
+
 	return {ignored: true};
+}
+
+const isId = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 200;
+
+/** A target named by ids of at most 200 characters. */
+function readLogTarget(value: unknown): LogTarget | undefined {
+	if (!isRecord(value)) {
+		return undefined;
+	}
+
+	if (value.kind === 'pod' && isId(value.podId)) {
+		return {kind: 'pod', podId: value.podId};
+	}
+
+	return value.kind === 'worker' && isId(value.endpointId) && isId(value.workerId)
+		? {kind: 'worker', endpointId: value.endpointId, workerId: value.workerId}
+		: undefined;
+}
+
+/** A query whose every field is of its kind: `tail` 0–5,000, `since` a time, `source` one of the two, `lastEventId` at most 200 characters. */
+function readLogQuery(value: unknown): LogQuery | undefined {
+	if (!isRecord(value)) {
+		return undefined;
+	}
+
+	const {tail, since, source, lastEventId} = value;
+	if (
+		!(tail === undefined || (Number.isInteger(tail) && (tail as number) >= 0 && (tail as number) <= 5000)) ||
+		!(since === undefined || Number.isSafeInteger(since)) ||
+		!(source === undefined || source === 'container' || source === 'system') ||
+		!(lastEventId === undefined || isId(lastEventId))
+	) {
+		return undefined;
+	}
+
+	return {
+		...(tail === undefined ? {} : {tail: tail as number}),
+		...(since === undefined ? {} : {since: since as number}),
+		...(source === undefined ? {} : {source}),
+		...(lastEventId === undefined ? {} : {lastEventId}),
+	};
+}
+
+function readLogRequest(message: Record<string, unknown>): {readonly message: LogRequest} | {readonly invalid: string} {
+	const {id, op} = message;
+	if (!Number.isSafeInteger(id)) {
+		return {invalid: 'a logs line without a whole-number id'};
+	}
+
+	if (op === 'close') {
+		return {message: {type: 'logs', id: id as number, op}};
+	}
+
+	const target = readLogTarget(message.target);
+	const query = readLogQuery(message.query);
+	return op === 'open' && target && query
+		? {message: {type: 'logs', id: id as number, op, target, query}}
+		: {invalid: 'a logs line without an op, a pod or worker and a query of known fields'};
+}
+
+/** A log line the agent passed on, checked field by field (its text is sanitised on every way out, as a line from the service is). */
+export function readLogLine(value: unknown): LogLine | undefined {
+	if (!isRecord(value)) {
+		return undefined;
+	}
+
+	const {id, ts, source, line, raw, truncated} = value;
+	return typeof id === 'string' && Number.isFinite(ts) && (source === 'container' || source === 'system') && typeof line === 'string'
+		? {id, ts: ts as number, source, line, ...(raw === true ? {raw} : {}), ...(truncated === true ? {truncated} : {})}
+		: undefined;
 }
 
 /**

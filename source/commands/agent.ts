@@ -5,6 +5,7 @@ import {sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
 import type {WebhookReport} from '../poll/alert-notifier.js';
 import {serveAgent} from '../serve/agent-server.js';
+import {createLogHub} from '../serve/log-hub.js';
 import {groupId} from '../serve/socket-file.js';
 import {createMetrics} from '../serve/metrics.js';
 import {serveMetrics} from '../serve/metrics-server.js';
@@ -97,7 +98,8 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 				},
 			};
 			const about = () => ({version: cli.pkg.version, rateLimited: engine.rateLimitedRecently()});
-			const server = await serveAgent({store: engine.store, socketPath, secret, gid, log, history, about});
+			const logs = engine.openLogs && createLogHub(engine.openLogs);
+			const server = await serveAgent({store: engine.store, socketPath, secret, gid, log, history, about, logs});
 			const metrics = exportAt ? createMetrics(engine.store) : undefined;
 			const exporter =
 				metrics && exportAt

@@ -34,6 +34,7 @@ import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/cr
 import {healthKeepFor} from '../store/health-keep.js';
 import type {PaneName} from '../store/types.js';
 import {createAgentForwarding} from './agent-forwarding.js';
+import {createAgentLogs} from './agent-logs.js';
 import {resolveLogSubject, type LogNames, type ResolvedLogSubject} from './log-subject.js';
 import {spendReport, type SpendReport} from './spend-report.js';
 import {createNameResolver, type NameResolver} from './name-resolver.js';
@@ -321,6 +322,8 @@ export async function createEngine({
 				})
 			: undefined;
 	const logSessions = new Set<LogSession>();
+	// The agent itself (which asks no agent) and --no-agent go to the service.
+	const agentLogs = createAgentLogs(api.logStream, agent ? link : undefined);
 	let closing: Promise<void> | undefined;
 	let demoPresent = simulatedPastMs === undefined;
 	const startPolling = () => {
@@ -411,7 +414,7 @@ export async function createEngine({
 		openLogs:
 			managementApi.streamLogs &&
 			((subject, query) => {
-				const session = openLogSession({subject, query, logStream: api.logStream, workers: async endpointId => api.workers(endpointId, 'visible')});
+				const session = openLogSession({subject, query, logStream: agentLogs.logStream, workers: async endpointId => api.workers(endpointId, 'visible')});
 				logSessions.add(session);
 				return {
 					...session,
@@ -430,6 +433,7 @@ export async function createEngine({
 				}
 
 				logSessions.clear();
+				agentLogs.close();
 				await forwarding.stop();
 				feed?.stop();
 				alertLoop?.stop();

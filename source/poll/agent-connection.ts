@@ -7,11 +7,15 @@ import {
 	maxAgentLineLength,
 	protocolLine,
 	readAgentLine,
+	readLogLine,
 	type AgentFeature,
+	type LogAnswer,
 	type ClientLine,
 	type HistoryMethod,
 } from '../api/agent-protocol.js';
 import {AgentRequestError, createAgentRequests} from '../api/agent-requests.js';
+import {ApiError} from '../api/errors.js';
+import type {LogLine, LogQuery, LogTarget} from '../model/log-line.js';
 
 export type AgentConnection = {
 	readonly socketPath: string;
@@ -19,8 +23,30 @@ export type AgentConnection = {
 	readonly request: (method: HistoryMethod, args: readonly unknown[], timeoutMs: number) => Promise<unknown>;
 	/** Sends one line (a `record` line) once connected to an agent that offers `feature`; false when none took it. */
 	readonly send: (message: ClientLine, feature: AgentFeature) => Promise<boolean>;
+	/**
+	Follows a log through the agent (it holds one stream per log for all its clients): resolves as the
+	service's `logStream` does, with `ended` that settles when the agent's connection closes (resolved: a
+	drop, resumed by the caller with `Last-Event-ID`) or the log ends (rejected: gone, refused); undefined
+	when no agent that shares logs answers.
+	*/
+	readonly openLog: (
+		target: LogTarget,
+		query: LogQuery,
+		onLine: (line: LogLine) => void,
+		options: {readonly signal: AbortSignal; readonly onBytes?: () => void},
+	) => Promise<{readonly ended: Promise<void>} | undefined>;
 	readonly close: () => void;
 };
+
+type Following = {readonly onLine: (line: LogLine) => void; readonly onBytes?: () => void; readonly finish: (error?: Error) => void};
+
+/** The error a log's end is to its follower: a 404 is gone, a refusal says whose. */
+const endError = (answer: Extract<LogAnswer, {end: string}>): Error =>
+	answer.end === 'gone'
+		? new ApiError('not-found', answer.reason ?? 'gone')
+		: answer.refusal
+			? new ApiError(answer.refusal, answer.reason ?? 'refused')
+			: new Error(answer.reason ?? 'the stream failed');
 
 type Options = {
 	readonly socketPath: string;
@@ -38,6 +64,43 @@ answers. Opened at the first request, kept for the next ones, opened again if th
 export function createAgentConnection({socketPath, secret, answerMs = 3000}: Options): AgentConnection {
 	let socket: Socket | undefined;
 	let ready: Promise<readonly AgentFeature[]> | undefined;
+	const following = new Map<number, Following>();
+	let nextLogId = 0;
+	const finishAll = () => {
+		for (const follow of following.values()) {
+			follow.finish();
+		}
+
+		following.clear();
+	};
+
+	/** A line for a followed log, or any line at all (the agent lives: its ticks count as the stream's bytes). */
+	const heard = (message: Readonly<Record<string, unknown>>) => {
+		for (const follow of following.values()) {
+			follow.onBytes?.();
+		}
+
+		if (message.type !== 'log' || typeof message.id !== 'number') {
+			return;
+		}
+
+		const follow = following.get(message.id);
+		if (!follow) {
+			return;
+		}
+
+		if (message.end === 'gone' || message.end === 'failed') {
+			following.delete(message.id);
+			follow.finish(endError(message as Extract<LogAnswer, {end: string}>));
+			return;
+		}
+
+		const line = readLogLine(message.line);
+		if (line) {
+			follow.onLine(line);
+		}
+	};
+
 	const describe = () => `the agent on ${socketPath}`;
 	const requests = createAgentRequests(line => {
 		if (!socket || socket.destroyed) {
@@ -81,6 +144,8 @@ export function createAgentConnection({socketPath, secret, answerMs = 3000}: Opt
 
 						if (isHistoryAnswer(read.message)) {
 							requests.answer(read.message);
+						} else {
+							heard(read.message);
 						}
 
 						continue;
@@ -117,6 +182,7 @@ export function createAgentConnection({socketPath, secret, answerMs = 3000}: Opt
 				}
 
 				requests.failAll('closed the connection before it answered');
+				finishAll();
 			});
 		});
 
@@ -153,7 +219,44 @@ export function createAgentConnection({socketPath, secret, answerMs = 3000}: Opt
 				});
 			});
 		},
+		async openLog(target, query, onLine, {signal, onBytes}) {
+			try {
+				if (!(await features()).includes('logs') || !socket || signal.aborted) {
+					return undefined;
+				}
+			} catch {
+				return undefined;
+			}
+
+			const id = ++nextLogId;
+			const current = socket;
+			const ended = new Promise<void>((resolve, reject) => {
+				const finish = (error?: Error) => {
+					signal.removeEventListener('abort', abort);
+					if (error) {
+						reject(error);
+					} else {
+						resolve();
+					}
+				};
+
+				const abort = () => {
+					following.delete(id);
+					if (!current.destroyed) {
+						current.write(protocolLine({type: 'logs', id, op: 'close'}));
+					}
+
+					finish();
+				};
+
+				following.set(id, {onLine, onBytes, finish});
+				signal.addEventListener('abort', abort, {once: true});
+			});
+			current.write(protocolLine({type: 'logs', id, op: 'open', target, query}));
+			return {ended};
+		},
 		close() {
+			finishAll();
 			requests.failAll('is no longer asked (podtop is closing)');
 			const closing = socket;
 			if (closing) {

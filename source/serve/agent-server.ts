@@ -6,6 +6,7 @@ import {accountSnapshot} from '../store/account-snapshot.js';
 import {changeEvents} from '../store/change-events.js';
 import type {PodtopStore} from '../store/create-store.js';
 import {createClientLines, createTurns, type AgentHistory, type Client} from './client-lines.js';
+import type {LogHub} from './log-hub.js';
 import {prepareSocketPath, protectSocket} from './socket-file.js';
 
 export type {AgentHistory} from './client-lines.js';
@@ -37,6 +38,8 @@ type Options = {
 	readonly history?: AgentHistory;
 	/** What the agent says of itself when a client attaches: its version, the 429s of its last hour (`podtop doctor` shows them). */
 	readonly about?: () => Readonly<Record<string, unknown>>;
+	/** The agent's shared log streams: clients follow logs through it (one upstream stream per log, however many follow it). */
+	readonly logs?: LogHub;
 };
 
 /**
@@ -56,6 +59,7 @@ export async function serveAgent({
 	log = () => undefined,
 	history,
 	about = () => ({}),
+	logs,
 }: Options): Promise<AgentServer> {
 	await prepareSocketPath(socketPath, gid);
 	const clients = new Set<Client>();
@@ -103,7 +107,7 @@ export async function serveAgent({
 		const attach = (feed: boolean, rest: string) => {
 			const client: Client = {socket, name, feed};
 			clients.add(client);
-			const reader = createClientLines({client, history, send, drop, log, nextTurn});
+			const reader = createClientLines({client, history, send, drop, log, nextTurn, logs});
 			const read = createLineSplitter(maxRequestBytes);
 			const onLines = (more: ReadonlyArray<string | undefined>) => {
 				for (const text of more) {
@@ -120,7 +124,7 @@ export async function serveAgent({
 				clients.delete(client);
 				reader.close();
 			});
-			const features = history?.features() ?? [];
+			const features = [...(history?.features() ?? []), ...(logs ? (['logs'] as const) : [])];
 			const at = new Date().toISOString();
 			send(
 				client,
@@ -205,7 +209,7 @@ export async function serveAgent({
 		for (const client of clients) {
 			if (client.pendingSince !== undefined && now - client.pendingSince > drainTimeoutMs) {
 				drop(client, `nothing read for ${Math.round((now - client.pendingSince) / 1000)} s`);
-			} else if (client.feed) {
+			} else if (client.feed || client.following) {
 				send(client, text);
 			}
 		}
@@ -219,6 +223,7 @@ export async function serveAgent({
 			closing ??= (async () => {
 				clearInterval(ticker);
 				unsubscribe();
+				logs?.close();
 				for (const client of clients) {
 					client.socket.destroy();
 				}

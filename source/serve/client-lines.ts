@@ -1,17 +1,21 @@
 import type {Socket} from 'node:net';
 import {
+	maxLogsPerClient,
 	maxRecordEventsPerMinute,
 	maxRequestBytes,
 	maxRequestsInFlight,
+	protocolLine,
 	readClientLine,
 	type AgentFeature,
 	type HistoryRequest,
+	type LogRequest,
 	type RecordLine,
 } from '../api/agent-protocol.js';
 import {acceptForwardedEvents} from '../history/forwarded-events.js';
 import type {EventRow} from '../history/changes.js';
 import type {HistoryReader} from '../history/history-types.js';
 import {answerHistory} from './agent-history.js';
+import type {LogDelivery, LogHub} from './log-hub.js';
 
 /** What the agent's history offers its clients. */
 export type AgentHistory = {
@@ -29,6 +33,8 @@ export type Client = {
 	/** Sent the snapshot, events and ticks (false: a connection for history requests only). */
 	readonly feed: boolean;
 	pendingSince?: number;
+	/** Logs it follows through the agent now (it is sent ticks while it follows any, so it knows the agent lives). */
+	following?: number;
 };
 
 export type ClientLines = {
@@ -44,6 +50,8 @@ type Options = {
 	readonly drop: (client: Client, why: string) => void;
 	readonly log: (line: string) => void;
 	readonly nextTurn: Turns;
+	/** The agent's shared log streams; without it, `logs` lines are ignored (the feature is not offered). */
+	readonly logs?: LogHub;
 };
 
 export type Turns = <T>(work: () => Promise<T>) => Promise<T>;
@@ -75,7 +83,8 @@ that is not JSON, too long, a request without an id or method, or more requests 
 allowed, or more events a minute than allowed, drops that client and nobody else. Lines of a type
 this agent does not know are ignored (a newer client).
 */
-export function createClientLines({client, history, send, drop, log, nextTurn}: Options): ClientLines {
+export function createClientLines({client, history, send, drop, log, nextTurn, logs}: Options): ClientLines {
+	const followed = new Map<number, () => void>();
 	let inFlight = 0;
 	let minute = 0;
 	let forwarded = 0;
@@ -129,6 +138,48 @@ export function createClientLines({client, history, send, drop, log, nextTurn}: 
 		return true;
 	};
 
+	const deliver = (id: number, delivery: LogDelivery) => {
+		if (closed) {
+			return;
+		}
+
+		if ('lines' in delivery) {
+			send(client, delivery.lines.map(line => `{"type":"log","id":${id},"line":${line}}\n`).join(''));
+			return;
+		}
+
+		// The stream is over: the hub let go of this follower.
+		followed.delete(id);
+		client.following = followed.size;
+		send(client, protocolLine({type: 'log', id, ...delivery}));
+	};
+
+	const follow = (message: LogRequest): boolean => {
+		if (!logs) {
+			return true;
+		}
+
+		followed.get(message.id)?.();
+		followed.delete(message.id);
+		if (message.op === 'open') {
+			if (followed.size >= maxLogsPerClient) {
+				drop(client, `more than ${maxLogsPerClient} logs followed at once`);
+				return false;
+			}
+
+			const {id} = message;
+			followed.set(
+				id,
+				logs.follow(message.target, message.query, delivery => {
+					deliver(id, delivery);
+				}),
+			);
+		}
+
+		client.following = followed.size;
+		return true;
+	};
+
 	return {
 		take(text) {
 			if (text === undefined) {
@@ -146,10 +197,21 @@ export function createClientLines({client, history, send, drop, log, nextTurn}: 
 				return false;
 			}
 
-			return 'ignored' in read ? true : read.message.type === 'history' ? request(read.message) : record(read.message);
+			if ('ignored' in read) {
+				return true;
+			}
+
+			const {message} = read;
+			return message.type === 'history' ? request(message) : message.type === 'logs' ? follow(message) : record(message);
 		},
 		close() {
 			closed = true;
+			for (const unfollow of followed.values()) {
+				unfollow();
+			}
+
+			followed.clear();
+			client.following = 0;
 		},
 	};
 }

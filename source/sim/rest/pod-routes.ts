@@ -103,6 +103,8 @@ export const podRoutes: readonly RestRoute[] = [
 				const pod = requirePod(sim, params.id!);
 				const logQuery = parseLogQuery(query, request.headers['last-event-id'] as string | undefined);
 				return eventStream(response => {
+					// Counted per endpoint or pod (`/__sim/stats`): a test proves an agent holds one stream for all its clients.
+					response.once('close', sim.stats.begin(pod.id, 'logStream'));
 					streamLog(response, sim.pods.logs.of(pod), logQuery);
 				});
 			},

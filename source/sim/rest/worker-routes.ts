@@ -95,6 +95,8 @@ export const workerRoutes: readonly RestRoute[] = [
 
 				const logQuery = parseLogQuery(query, request.headers['last-event-id'] as string | undefined);
 				return eventStream(response => {
+					// Counted per endpoint or pod (`/__sim/stats`): a test proves an agent holds one stream for all its clients.
+					response.once('close', sim.stats.begin(endpoint.id, 'logStream'));
 					streamLog(response, worker.logs, logQuery);
 				});
 			},

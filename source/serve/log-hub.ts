@@ -1,0 +1,192 @@
+import type {LogQuery, LogSource, LogTarget} from '../model/log-line.js';
+import type {LogSession, LogSubject, SessionLine} from '../model/log-session.js';
+
+/** The service's own backlog when a query names neither `tail` nor `since`. */
+const serviceTail = 100;
+/** Lines kept of a worker whose stream the service ended as gone (the service keeps the logs of active workers only)… */
+export const goneWorkerLines = 200;
+/** …for this many such workers per endpoint, the oldest forgotten first (in memory: ~50 × 200 lines of at most 16 kB). */
+export const goneWorkersPerEndpoint = 50;
+
+/** How a followed log ends: `gone` (404), `failed` (refused). */
+export type LogEnd = {readonly end: 'gone' | 'failed'; readonly reason?: string; readonly refusal?: 'auth' | 'invalid'};
+
+/** What a follower is sent: its lines, each as the JSON of a `LogLine` (made once for all followers), or the stream's end. */
+export type LogDelivery = {readonly lines: readonly string[]} | LogEnd;
+
+export type LogHub = {
+	/** One client's one open log: `send` gets its lines and end; the function returned lets go of it. */
+	readonly follow: (target: LogTarget, query: LogQuery, send: (delivery: LogDelivery) => void) => () => void;
+	/** The workers of an endpoint whose last lines the hub kept after the service let them go, oldest first. */
+	readonly goneWorkers: (endpointId: string) => readonly string[];
+	/** Upstream streams open now. */
+	readonly upstreamCount: () => number;
+	readonly close: () => void;
+};
+
+/** A line as the hub holds it: enough to choose a backlog, and its JSON. */
+type HeldLine = {readonly id: string; readonly ts: number; readonly source: LogSource; readonly json: string};
+
+type Follower = {readonly send: (delivery: LogDelivery) => void; lastSeq: number};
+type Upstream = {readonly session: LogSession; readonly followers: Set<Follower>; readonly stop: () => void};
+
+const keyOf = (target: LogTarget, source: LogSource | undefined) =>
+	`${target.kind === 'pod' ? `pod\0${target.podId}` : `worker\0${target.endpointId}\0${target.workerId}`}\0${source ?? 'both'}`;
+
+/** The lines of the buffer a new follower starts with: after its `lastEventId`, since its time, or its tail. */
+function backlogFor<Line extends {readonly id: string; readonly ts: number}>(lines: readonly Line[], query: LogQuery): readonly Line[] {
+	const {lastEventId, since, tail} = query;
+	if (lastEventId !== undefined) {
+		// Event ids sort as they come (an RFC 3339 second, then a zero-padded count): the lines after the last one it has.
+		return lines.filter(line => line.id > lastEventId);
+	}
+
+	if (since !== undefined) {
+		const second = Math.floor(since / 1000) * 1000;
+		return lines.filter(line => line.ts >= second);
+	}
+
+	const count = tail ?? serviceTail;
+	return count === 0 ? [] : lines.slice(-count);
+}
+
+/** The lines after `seq` (the buffer is in order of seq). */
+function linesAfter(lines: readonly SessionLine[], seq: number): readonly SessionLine[] {
+	let start = lines.length;
+	while (start > 0 && lines[start - 1]!.seq > seq) {
+		start--;
+	}
+
+	return lines.slice(start);
+}
+
+/**
+The agent's log streams, shared: one upstream session per (worker or pod, source) however many
+clients follow it, opened with the first follower's query and closed when the last lets go. A
+later follower starts from the session's buffer (its `tail`, `since` or `lastEventId` read there:
+at most the lines the agent saw), then gets each new line with its event id, serialised once for
+all. A stream that ends (gone, refused) says so to every follower and is let go. The last
+`goneWorkerLines` of a worker whose stream ended as gone are kept (its crash is in them): a later
+follower of that worker gets them before the end.
+*/
+export function createLogHub(openLogs: (subject: LogSubject, query: LogQuery) => LogSession): LogHub {
+	const upstreams = new Map<string, Upstream>();
+	/** Endpoint id → worker id → its last lines, in the order the workers went. */
+	const gone = new Map<string, Map<string, readonly HeldLine[]>>();
+	const serialised = new WeakMap<SessionLine, string>();
+	const jsonOf = (line: SessionLine) => {
+		let json = serialised.get(line);
+		if (json === undefined) {
+			const {origin: _origin, seq: _seq, ...logLine} = line;
+			json = JSON.stringify(logLine);
+			serialised.set(line, json);
+		}
+
+		return json;
+	};
+
+	const keep = (endpointId: string, workerId: string, lines: readonly SessionLine[]) => {
+		const workers = gone.get(endpointId) ?? new Map<string, readonly HeldLine[]>();
+		gone.set(endpointId, workers);
+		const held = [...(workers.get(workerId) ?? []), ...lines.map(line => ({id: line.id, ts: line.ts, source: line.source, json: jsonOf(line)}))];
+		// Two sources' streams of one worker: one list in order of id, each line once.
+		const unique = [...new Map(held.map(line => [`${line.source}\0${line.id}`, line])).values()].toSorted((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+		workers.delete(workerId);
+		workers.set(workerId, unique.slice(-goneWorkerLines));
+		for (const oldest of workers.keys()) {
+			if (workers.size <= goneWorkersPerEndpoint) {
+				break;
+			}
+
+			workers.delete(oldest);
+		}
+	};
+
+	const open = (key: string, target: LogTarget, query: LogQuery): Upstream => {
+		const session = openLogs(target, query);
+		const followers = new Set<Follower>();
+		const upstream: Upstream = {
+			session,
+			followers,
+			stop() {
+				unsubscribe();
+				session.close();
+				if (upstreams.get(key) === upstream) {
+					upstreams.delete(key);
+				}
+			},
+		};
+		const unsubscribe = session.subscribe(() => {
+			const {lines, streams} = session.snapshot();
+			for (const follower of followers) {
+				const fresh = linesAfter(lines, follower.lastSeq);
+				if (fresh.length > 0) {
+					follower.lastSeq = fresh.at(-1)!.seq;
+					follower.send({lines: fresh.map(line => jsonOf(line))});
+				}
+			}
+
+			const ended = streams.find(stream => stream.state === 'gone' || stream.state === 'failed');
+			if (ended?.state === 'gone' && target.kind === 'worker' && lines.length > 0) {
+				keep(target.endpointId, target.workerId, lines);
+			}
+
+			if (ended) {
+				const end: LogEnd = {
+					end: ended.state as LogEnd['end'],
+					...(ended.reason ? {reason: ended.reason} : {}),
+					...(ended.refusal ? {refusal: ended.refusal} : {}),
+				};
+				for (const follower of followers) {
+					follower.send(end);
+				}
+
+				followers.clear();
+				upstream.stop();
+			}
+		});
+		upstreams.set(key, upstream);
+		return upstream;
+	};
+
+	return {
+		follow(target, query, send) {
+			const key = keyOf(target, query.source);
+			const kept = target.kind === 'worker' ? gone.get(target.endpointId)?.get(target.workerId) : undefined;
+			if (kept) {
+				// A worker the service no longer has: what the agent kept of it, then the service's 404 as the end.
+				const lines = backlogFor(
+					kept.filter(line => query.source === undefined || line.source === query.source),
+					query,
+				);
+				if (lines.length > 0) {
+					send({lines: lines.map(line => line.json)});
+				}
+			}
+
+			const upstream = upstreams.get(key) ?? open(key, target, query);
+			const {lines} = upstream.session.snapshot();
+			const follower: Follower = {send, lastSeq: lines.at(-1)?.seq ?? 0};
+			const backlog = backlogFor(lines, query);
+			if (backlog.length > 0) {
+				send({lines: backlog.map(line => jsonOf(line))});
+			}
+
+			upstream.followers.add(follower);
+			return () => {
+				upstream.followers.delete(follower);
+				if (upstream.followers.size === 0) {
+					upstream.stop();
+				}
+			};
+		},
+		upstreamCount: () => upstreams.size,
+		goneWorkers: endpointId => [...(gone.get(endpointId)?.keys() ?? [])],
+		close() {
+			for (const upstream of upstreams.values()) {
+				upstream.followers.clear();
+				upstream.stop();
+			}
+		},
+	};
+}
