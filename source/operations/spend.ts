@@ -4,7 +4,13 @@ import {defineOperation, unavailable, type Operation, type OperationContext} fro
 
 const noTarget = () => undefined;
 
-const moveSpend = (id: string, title: string, keys: readonly string[], step: (context: OperationContext) => {by?: number; to?: 'first' | 'last'}, footer?: string) =>
+const moveSpend = (
+	id: string,
+	title: string,
+	keys: readonly string[],
+	step: (context: OperationContext) => {by?: number; to?: 'first' | 'last'},
+	footer?: string,
+) =>
 	defineOperation({
 		id,
 		title,
@@ -35,7 +41,7 @@ const spendWindow = (id: string, title: string, key: string, step: 1 | -1) =>
 export const spendOperations: readonly Operation[] = [
 	defineOperation({
 		id: 'spend.show',
-		title: "show the Spend pane: the account's bills by category, the costliest pods, endpoints and volumes",
+		title: 'show the Spend pane (the bills)',
 		keys: ['4'],
 		scope: ['global'],
 		danger: 'read',

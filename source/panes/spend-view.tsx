@@ -9,7 +9,7 @@ import {formatPrice} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {podCost} from '../store/pod-figures.js';
 import {contentWidths, type Column, type Row} from '../rows/row.js';
-import {chartBuckets, spendFigures, spendGroups, spendWindowBuckets, stackedColumns} from '../rows/spend-figures.js';
+import {chartBuckets, gutterDollars, spendFigures, spendGroups, spendWindowBuckets, stackedColumns} from '../rows/spend-figures.js';
 import {useSpend, type ResourceSpendLine} from './use-spend.js';
 
 type Props = {readonly width: number; readonly height: number};
@@ -62,7 +62,9 @@ export function SpendView({width, height}: Props) {
 	const buckets = data ? chartBuckets(data.account, window, data.from) : [];
 	const style = chartStyle(glyphs, true);
 	const stacked = stackedColumns(buckets, plotColumns(width, style));
-	const layers: ToneLayer[] = stacked.map((layer, group) => ({kind: 'stack' as const, values: layer.top, bottom: layer.bottom, tone: spendGroups[group]!.tone})).reverse();
+	const layers: ToneLayer[] = stacked
+		.map((layer, group) => ({kind: 'stack' as const, values: layer.top, bottom: layer.bottom, tone: spendGroups[group]!.tone}))
+		.reverse();
 	const top = Math.max(0, ...buckets.map(bucket => bucket.groups.reduce((sum, value) => sum + value, 0)));
 	const windowTotal = buckets.reduce((sum, bucket) => sum + bucket.groups.reduce((part, value) => part + value, 0), 0);
 	const legend = spendGroups.flatMap((group, position) => {
@@ -77,7 +79,7 @@ export function SpendView({width, height}: Props) {
 		cells: [kindWords[line.kind], resourceName(line), formatPrice(line.total), line.perHour === undefined ? '–' : formatPrice(line.perHour)],
 		...(line.name ? {} : {dim: true}),
 	}));
-	const dot = glyphs.dot;
+	const {dot} = glyphs;
 	const title = `Spend ${dot} ${window} by ${bucketSize}${data ? ` ${dot} ${formatPrice(windowTotal)}` : ''}${loading ? ` ${dot} reading the bills…` : ''}${hints ? `  ${hints}` : ''}`;
 	const lastWeekDay = data ? new Date(data.readAt - 7 * 86_400_000).toLocaleDateString('en-US', {weekday: 'short', timeZone: 'UTC'}) : '';
 	return (
@@ -102,15 +104,16 @@ export function SpendView({width, height}: Props) {
 					: ' '}
 			</Text>
 			<Chart
+				bars
 				title='by category'
 				legend={legend}
 				layers={layers}
 				width={width}
 				height={plotRows}
 				range={data ? {min: 0, max: top > 0 ? top : 1} : undefined}
+				labels={{top: gutterDollars(top > 0 ? top : 1), bottom: '$0'}}
 				unit='dollars'
 				axis={data ? {from: data.from, to: data.to} : ' '}
-				bars
 				empty={problem ?? (loading ? 'reading the bills…' : 'nothing billed in this window')}
 			/>
 			<Table

@@ -33,7 +33,7 @@ export function spendProblem(error: unknown): string {
 		return 'this key cannot read billing (a team Dev key?)';
 	}
 
-	if (error instanceof ApiError && error.kind === 'invalid' && /GraphQL does not publish bills/.test(error.message)) {
+	if (error instanceof ApiError && error.kind === 'invalid' && error.message.includes('GraphQL does not publish bills')) {
 		return 'no bills: REST v2 publishes them';
 	}
 
@@ -66,24 +66,38 @@ async function readSpend(engine: Engine, window: SpendWindowName, now: number): 
 	return {account: account.rows, resources, from: queries.from, to: queries.resources.to!, readAt: now};
 }
 
-/** The Spend pane's bills for `window`, read while the pane is shown, again every 5 minutes. */
+type WindowReads = Map<SpendWindowName, {readonly at: number; readonly read: SpendRead}>;
+
+function readsOf(engine: Engine): WindowReads {
+	const reads = lastReads.get(engine) ?? new Map<SpendWindowName, {readonly at: number; readonly read: SpendRead}>();
+	lastReads.set(engine, reads);
+	return reads;
+}
+
+const loading: SpendRead = {loading: true};
+
+/**
+The Spend pane's bills for `window`, read while the pane is shown, again every 5 minutes. Another window's
+bills are never shown for this one (they are drawn in buckets of their own): until this window's are read, none.
+*/
 export function useSpend(window: SpendWindowName): SpendRead {
 	const {engine} = useServices();
-	const [read, setRead] = useState<SpendRead>(() => (engine ? (lastReads.get(engine)?.get(window)?.read ?? {loading: true}) : {loading: true}));
+	const [shown, setShown] = useState<{readonly window: SpendWindowName; readonly read: SpendRead} | undefined>(undefined);
 	useEffect(() => {
 		if (!engine) {
-			setRead({loading: true});
 			return;
 		}
 
 		let stopped = false;
 		let timer: NodeJS.Timeout | undefined;
-		const reads = lastReads.get(engine) ?? new Map();
-		lastReads.set(engine, reads);
+		const reads = readsOf(engine);
 		const schedule = (at: number) => {
-			timer = setTimeout(() => {
-				void run();
-			}, Math.max(0, at + spendRefreshMs - Date.now()));
+			timer = setTimeout(
+				() => {
+					void run();
+				},
+				Math.max(0, at + spendRefreshMs - Date.now()),
+			);
 		};
 
 		const run = async () => {
@@ -97,17 +111,15 @@ export function useSpend(window: SpendWindowName): SpendRead {
 
 			reads.set(window, {at: now, read: next});
 			if (!stopped) {
-				setRead(next);
+				setShown({window, read: next});
 				schedule(now);
 			}
 		};
 
 		const last = reads.get(window);
 		if (last && Date.now() - last.at < spendRefreshMs) {
-			setRead(last.read);
 			schedule(last.at);
 		} else {
-			setRead(previous => ({...previous, loading: true}));
 			void run();
 		}
 
@@ -116,5 +128,9 @@ export function useSpend(window: SpendWindowName): SpendRead {
 			clearTimeout(timer);
 		};
 	}, [engine, window]);
-	return read;
+	if (shown?.window === window) {
+		return shown.read;
+	}
+
+	return (engine ? lastReads.get(engine)?.get(window)?.read : undefined) ?? loading;
 }

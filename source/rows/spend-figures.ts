@@ -1,9 +1,14 @@
 import type {SpendBucketSize, SpendCategory, SpendQuery} from '../model/spend.js';
-import type {Tone} from './row.js';
 import type {SpendWindowName} from '../view-state/view-state.js';
+import type {Tone} from './row.js';
 
 /** A bucket of bills as the engine reads them (the account's, or one resource's). */
-export type SpendRow = {readonly from: number; readonly to: number; readonly total: number; readonly byCategory: Readonly<Partial<Record<SpendCategory, number>>>};
+export type SpendRow = {
+	readonly from: number;
+	readonly to: number;
+	readonly total: number;
+	readonly byCategory: Readonly<Partial<Record<SpendCategory, number>>>;
+};
 
 const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
@@ -40,18 +45,24 @@ resources' over the window itself.
 */
 export function spendQueries(window: SpendWindowName, now: number): {readonly account: SpendQuery; readonly resources: SpendQuery; readonly from: number} {
 	const {bucketSize, count} = spendWindowBuckets[window];
-	const from = bucketSize === 'hour' ? utcHour(now) - (count - 1) * hourMs : bucketSize === 'day' ? utcDay(now) - (count - 1) * dayMs : utcMonth(now, 1 - count);
+	const from =
+		bucketSize === 'hour' ? utcHour(now) - (count - 1) * hourMs : bucketSize === 'day' ? utcDay(now) - (count - 1) * dayMs : utcMonth(now, 1 - count);
 	const reachBack = Math.min(from, utcMonth(now), utcDay(now) - 7 * dayMs);
 	const to = utcHour(now) + hourMs;
 	const accountBucket = bucketSize === 'hour' ? 'hour' : 'day';
 	return {
-		account: {bucketSize: accountBucket, from: accountBucket === 'hour' ? reachBack : utcDay(reachBack), to: accountBucket === 'hour' ? to : utcDay(now) + dayMs},
+		account: {
+			bucketSize: accountBucket,
+			from: accountBucket === 'hour' ? reachBack : utcDay(reachBack),
+			to: accountBucket === 'hour' ? to : utcDay(now) + dayMs,
+		},
 		resources: {bucketSize, from, to: bucketSize === 'hour' ? to : bucketSize === 'day' ? utcDay(now) + dayMs : utcMonth(now, 1)},
 		from,
 	};
 }
 
-const sumWithin = (rows: readonly SpendRow[], from: number, to: number) => rows.reduce((sum, row) => (row.from >= from && row.from < to ? sum + row.total : sum), 0);
+const sumWithin = (rows: readonly SpendRow[], from: number, to: number) =>
+	rows.reduce((sum, row) => (row.from >= from && row.from < to ? sum + row.total : sum), 0);
 
 /** The day figures (UTC days), month to date, and the forecast to month end at `perHour`. */
 export type SpendFigures = {
@@ -83,12 +94,15 @@ export function chartBuckets(rows: readonly SpendRow[], window: SpendWindowName,
 	const starts = Array.from({length: count}, (_, index) =>
 		bucketSize === 'hour' ? from + index * hourMs : bucketSize === 'day' ? from + index * dayMs : utcMonth(from, index),
 	);
-	const ends = starts.map((start, index) => starts[index + 1] ?? (bucketSize === 'month' ? utcMonth(start, 1) : start + (bucketSize === 'hour' ? hourMs : dayMs)));
+	const ends = starts.map(
+		(start, index) => starts[index + 1] ?? (bucketSize === 'month' ? utcMonth(start, 1) : start + (bucketSize === 'hour' ? hourMs : dayMs)),
+	);
 	return starts.map((start, index) => ({
 		from: start,
 		groups: spendGroups.map(group =>
 			rows.reduce(
-				(sum, row) => (row.from >= start && row.from < ends[index]! ? sum + group.categories.reduce((part, category) => part + (row.byCategory[category] ?? 0), 0) : sum),
+				(sum, row) =>
+					row.from >= start && row.from < ends[index]! ? sum + group.categories.reduce((part, category) => part + (row.byCategory[category] ?? 0), 0) : sum,
 				0,
 			),
 		),
@@ -109,4 +123,9 @@ export function stackedColumns(buckets: readonly ChartBucket[], columns: number)
 
 		return {top, bottom};
 	});
+}
+
+/** Dollars in the chart's 6-column gutter: `$3.41`, `$813`, `$3.7k`. */
+export function gutterDollars(value: number): string {
+	return value < 10 ? `$${value.toFixed(2)}` : value < 1000 ? `$${Math.round(value)}` : `$${(value / 1000).toFixed(value < 9950 ? 1 : 0)}k`;
 }

@@ -181,7 +181,19 @@ export function initialViewState(options: {
 		message: options.message ? {text: options.message, tone: 'info'} : undefined,
 		pending: undefined,
 		drafts: {},
-		windows: {endpoints: '1h', pods: '1h', gpus: '6h', endpoint: '1h', pod: '1h', gpu: '24h', job: '10m', logs: '10m', alerts: '1h', events: '24h', spend: '24h'},
+		windows: {
+			endpoints: '1h',
+			pods: '1h',
+			gpus: '6h',
+			endpoint: '1h',
+			pod: '1h',
+			gpu: '24h',
+			job: '10m',
+			logs: '10m',
+			alerts: '1h',
+			events: '24h',
+			spend: '24h',
+		},
 		cursor: undefined,
 	};
 }
