@@ -20,6 +20,7 @@ const placeTitles = {
 	logs: 'Log',
 	alerts: 'Alerts',
 	events: 'Events',
+	spend: 'Spend',
 } as const;
 
 /** The `?` overlay: every key of the view under it, built from the operations themselves (k9s-style), in sections; it scrolls when they do not fit. */

@@ -23,6 +23,7 @@ import {JobView} from '../panes/job-view.js';
 import {LogView} from '../panes/log-view.js';
 import {createLogSlot, type LogSlot} from '../operations/log-slot.js';
 import {PodsPane} from '../panes/pods-pane.js';
+import {SpendView} from '../panes/spend-view.js';
 import {frameLayout} from '../view-state/layout.js';
 import {currentView, type ListPane, type View} from '../view-state/view-state.js';
 import {useLogSession} from './use-log-session.js';
@@ -72,6 +73,10 @@ function ViewBody({
 
 		case 'events': {
 			return <EventsView width={width} height={height} />;
+		}
+
+		case 'spend': {
+			return <SpendView width={width} height={height} />;
 		}
 
 		case 'list': {

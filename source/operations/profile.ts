@@ -9,7 +9,7 @@ const file = '~/.runpod/config.toml';
 export const profileOperations: readonly Operation[] = [
 	defineOperation<string | undefined>({
 		id: 'account.profile',
-		title: `switch to another account, a section of ${file} (:profile alone lists them)`,
+		title: `switch account: a section of ${file} (alone: lists them)`,
 		keys: [],
 		scope: ['global'],
 		danger: 'read',

@@ -9,6 +9,7 @@ import {navigationOperations} from './navigation.js';
 import {podWriteOperations} from './pod-writes.js';
 import type {Operation} from './operation.js';
 import {profileOperations} from './profile.js';
+import {spendOperations} from './spend.js';
 import {timeTravelOperations} from './time-travel.js';
 import {timelineOperations} from './timeline.js';
 
@@ -17,6 +18,7 @@ export const operations: readonly Operation[] = [
 	...navigationOperations,
 	...timeTravelOperations,
 	...timelineOperations,
+	...spendOperations,
 	...jobViewOperations,
 	...logOpenOperations,
 	...logViewOperations,
@@ -27,7 +29,7 @@ export const operations: readonly Operation[] = [
 	...profileOperations,
 ];
 
-export const places: readonly Place[] = [...listPanes, 'endpoint', 'gpu', 'pod', 'job', 'logs', 'alerts', 'events'];
+export const places: readonly Place[] = [...listPanes, 'endpoint', 'gpu', 'pod', 'job', 'logs', 'alerts', 'events', 'spend'];
 
 const isListPane = (place: Place): place is ListPane => (listPanes as readonly string[]).includes(place);
 

@@ -7,6 +7,7 @@ import {
 	filterPlace,
 	historyWindows,
 	jobStatusFilters,
+	spendWindows,
 	listPanes,
 	type Confirmation,
 	type FormOverlay,
@@ -64,7 +65,13 @@ export type ViewAction =
 	/** Moves the events timeline's selection by rows, or to its first or last row. */
 	| {readonly type: 'move-events'; readonly by?: number; readonly to?: 'first' | 'last'}
 	/** The events timeline says how many rows it shows now (the filter applied). */
-	| {readonly type: 'events-count'; readonly count: number};
+	| {readonly type: 'events-count'; readonly count: number}
+	/** The Spend pane shows a longer (1) or shorter (-1) span. */
+	| {readonly type: 'spend-window'; readonly step: 1 | -1}
+	/** Moves the Spend pane's selection over its costliest resources. */
+	| {readonly type: 'move-spend'; readonly by?: number; readonly to?: 'first' | 'last'}
+	/** The Spend pane says which resources it lists now, in order. */
+	| {readonly type: 'spend-keys'; readonly keys: readonly string[]};
 
 const unselected: Selection = {key: undefined, index: 0};
 
@@ -230,6 +237,26 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 			}
 
 			return {...state, events: {count: action.count, index: Math.max(0, Math.min(state.events.index, action.count - 1))}};
+		}
+
+		case 'spend-window': {
+			const index = Math.max(0, Math.min(spendWindows.length - 1, spendWindows.indexOf(state.spend.window) + action.step));
+			const window = spendWindows[index]!;
+			return window === state.spend.window ? state : {...state, spend: {...state.spend, window, index: 0}};
+		}
+
+		case 'move-spend': {
+			const last = Math.max(0, state.spend.keys.length - 1);
+			const index = action.to === 'first' ? 0 : action.to === 'last' ? last : Math.max(0, Math.min(last, state.spend.index + (action.by ?? 0)));
+			return index === state.spend.index ? state : {...state, spend: {...state.spend, index}};
+		}
+
+		case 'spend-keys': {
+			if (state.spend.keys.join('\n') === action.keys.join('\n')) {
+				return state;
+			}
+
+			return {...state, spend: {...state.spend, keys: action.keys, index: Math.max(0, Math.min(state.spend.index, action.keys.length - 1))}};
 		}
 
 		case 'endpoints-on-screen': {

@@ -16,10 +16,16 @@ export type View =
 	/** The alerts firing now (`:alerts`). */
 	| {readonly type: 'alerts'}
 	/** The recorded events, newest first (`:events`). */
-	| {readonly type: 'events'};
+	| {readonly type: 'events'}
+	/** The account's spend from the service's bills (`4`, `:spend`). */
+	| {readonly type: 'spend'};
 
 /** Where the user is, for key dispatch and help: a list pane, or a drilled-down view. */
-export type Place = ListPane | 'endpoint' | 'gpu' | 'pod' | 'job' | 'logs' | 'alerts' | 'events';
+export type Place = ListPane | 'endpoint' | 'gpu' | 'pod' | 'job' | 'logs' | 'alerts' | 'events' | 'spend';
+
+/** The spans the Spend pane shows, `<` and `>` step through them: 24h by hour, 7d and 30d by day, 1y by month. */
+export const spendWindows = ['24h', '7d', '30d', '1y'] as const;
+export type SpendWindowName = (typeof spendWindows)[number];
 
 /** The places whose rows are filtered with `/`: the list panes and the events timeline. */
 export type FilterPlace = ListPane | 'events';
@@ -117,6 +123,8 @@ export type ViewState = {
 	readonly filter: Readonly<Record<FilterPlace, string>>;
 	/** The row selected in the events timeline (0: the newest shown), and how many rows it shows (the view says, as it reads them). */
 	readonly events: {readonly index: number; readonly count: number};
+	/** The Spend pane's span, and its costliest resources: the row selected and their keys (`pod:<id>`, `endpoint:<id>`, `volume:<id>`; the pane says, as it reads them). */
+	readonly spend: {readonly window: SpendWindowName; readonly index: number; readonly keys: readonly string[]};
 	readonly overlay: Overlay;
 	/** The endpoints the Endpoints pane has on screen now (the header says how old their data is). */
 	readonly endpointsOnScreen: readonly string[];
@@ -134,7 +142,7 @@ export type ViewState = {
 	readonly pending: string | undefined;
 	/** Form values kept when a form closes (sent, cancelled or refused), by draft key. */
 	readonly drafts: Readonly<Record<string, Readonly<Record<string, string>>>>;
-	/** The span of history each place shows (its charts, its trend column). */
+	/** The span of history each place shows (its charts, its trend column); the Spend pane's is in `spend.window`. */
 	readonly windows: Readonly<Record<Place, HistoryWindow>>;
 	/** The moment the dashboard shows (ms since the epoch); undefined: live. */
 	readonly cursor: number | undefined;
@@ -164,6 +172,7 @@ export function initialViewState(options: {
 		sort: defaultSort,
 		filter: {endpoints: '', pods: '', gpus: '', events: ''},
 		events: {index: 0, count: 0},
+		spend: {window: '24h', index: 0, keys: []},
 		overlay: {type: 'none'},
 		endpointsOnScreen: [],
 		jobEnd: undefined,
@@ -172,7 +181,19 @@ export function initialViewState(options: {
 		message: options.message ? {text: options.message, tone: 'info'} : undefined,
 		pending: undefined,
 		drafts: {},
-		windows: {endpoints: '1h', pods: '1h', gpus: '6h', endpoint: '1h', pod: '1h', gpu: '24h', job: '10m', logs: '10m', alerts: '1h', events: '24h'},
+		windows: {
+			endpoints: '1h',
+			pods: '1h',
+			gpus: '6h',
+			endpoint: '1h',
+			pod: '1h',
+			gpu: '24h',
+			job: '10m',
+			logs: '10m',
+			alerts: '1h',
+			events: '24h',
+			spend: '24h',
+		},
 		cursor: undefined,
 	};
 }

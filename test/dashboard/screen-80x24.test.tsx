@@ -118,6 +118,10 @@ async function walk(glyphs: Glyphs, readOnly: boolean) {
 	await press('events\r');
 	await shot('events', /^Events \(\d+\)[\s\S]*TIME +TYPE/m);
 	await press(keys.escape);
+	// Over GraphQL the Spend pane says where bills are (the pane with bills is walked in screen-80x24-spend).
+	await press('4');
+	await shot('spend', /^Spend [\s\S]*no bills: REST v2 publishes them/m);
+	await press(keys.escape);
 	return {shots, press, lastFrame};
 }
 
@@ -138,6 +142,7 @@ const titles: Readonly<Record<string, RegExp>> = {
 	'endpoint form': /New endpoint/,
 	alerts: /^Alerts firing \(\d+\)/,
 	events: /^Events \(\d+\)/,
+	spend: /^Spend /,
 };
 
 describe('every view at 80×24', () => {

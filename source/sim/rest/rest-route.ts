@@ -97,6 +97,8 @@ export async function handleRestRoute(exchange: Exchange): Promise<void> {
 			throw new RestError(405, 'The requested method is not allowed for this path.', undefined, {allow: Object.keys(match.route.methods).join(', ')});
 		}
 
+		// Counted per route too (`GET /billing/pods`), so a test can tell what a client asked of each.
+		sim.stats.begin('rest', `${method} ${match.route.path}`)();
 		const answer = await serve(sim, match.route, method, role, match.params, exchange);
 		request.resume();
 		if ('events' in answer) {
