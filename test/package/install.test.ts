@@ -11,8 +11,8 @@ const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const manifest = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {version: string; dependencies?: Record<string, string>};
 
-/** What podtop's own files may weigh installed: the bundle is 3.3 MB (undici 8 alone is 970 kB of it, 240 more than undici 7). */
-const maxOwnBytes = 3_500_000;
+/** What podtop's own files may weigh installed: 3.6 MB with workers, logs and spend (undici 8 alone is 970 kB of it, 240 more than undici 7). */
+const maxOwnBytes = 3_800_000;
 /** How many packages an install may bring: none today; a native binding brings itself, its platform's binary and a helper or two. */
 const maxPackages = 8;
 
