@@ -81,7 +81,7 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 	};
 	await withHeadlessEngine(
 		target,
-		{budget, allVisible: true, poll: ['endpoints', 'pods', 'gpus'], alerts, history, record: true, auditPath, notice: log},
+		{budget, allVisible: true, poll: ['endpoints', 'pods', 'gpus', 'workers'], alerts, history, record: true, auditPath, notice: log},
 		async engine => {
 			if (!engine.agentLink) {
 				throw new UsageError('the agent serves a live account: set RUNPOD_API_KEY (or point --api-url and --graphql-url at a `podtop sim`)');

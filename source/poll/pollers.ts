@@ -13,8 +13,9 @@ import type {ScheduledApi} from './scheduled-api.js';
 import type {Priority, Scheduler} from './scheduler.js';
 
 /** What a set of pollers keeps fresh: the dashboard and `watch` poll everything, `job` only its job. */
-export type PolledData = 'endpoints' | 'pods' | 'gpus' | 'jobs';
-export const allPolledData: readonly PolledData[] = ['endpoints', 'pods', 'gpus', 'jobs'];
+/** What a process keeps fresh. `workers`: the open endpoint's and those whose jobs wait (REST v2), for the diagnosis. */
+export type PolledData = 'endpoints' | 'pods' | 'gpus' | 'jobs' | 'workers';
+export const allPolledData: readonly PolledData[] = ['endpoints', 'pods', 'gpus', 'jobs', 'workers'];
 
 export type {ChunkListener} from './jobs-loop.js';
 
@@ -190,7 +191,7 @@ export function createPollers({
 	const ownLoops: Loop[] = [
 		...(poll.includes('endpoints') ? [balanceLoop] : []),
 		...(poll.includes('pods') ? [podDetailLoop] : []),
-		...(poll.includes('endpoints') ? [workers.loop] : []),
+		...(poll.includes('endpoints') && poll.includes('workers') ? [workers.loop] : []),
 		...(poll.includes('jobs') ? [jobsLoop] : []),
 		budgetLoop,
 	];

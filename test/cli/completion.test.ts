@@ -149,7 +149,7 @@ describe('podtop completion', () => {
 		expect(await bashTab(fixture, ['podtop', 'pod', 'deploy', '--cloud', 's'])).toEqual(['secure']);
 		// --cloud=s as bash splits it (at the =) and as the line has it.
 		expect(await bashTab(fixture, ['podtop', 'pod', 'deploy', '--cloud', '=', 's'], ['podtop pod deploy --cloud=s'])).toEqual(['secure']);
-		expect(await bashTab(fixture, ['podtop', 'events', '--type', 'alert,w'])).toEqual(['alert,write']);
+		expect(await bashTab(fixture, ['podtop', 'events', '--type', 'alert,w'])).toEqual(['alert,write', 'alert,workers']);
 		// A folder flag offers folders only (the scripts and the podtop link beside home are files).
 		expect(await bashTab(fixture, ['podtop', 'snapshot', '--history-dir', `${fixture.folder}/`])).toEqual([`${fixture.folder}/home`]);
 		expect(await bashTab(fixture, ['podtop', '--audit-log', `${fixture.folder}/completion.b`])).toEqual([`${fixture.folder}/completion.bash`]);
@@ -175,7 +175,7 @@ describe('podtop completion', () => {
 			expect(await fishComplete(fixture, 'podtop pod stop --hi')).toEqual([]);
 			expect(await fishComplete(fixture, 'podtop pod deploy --cloud=')).toEqual(['--cloud=all', '--cloud=community', '--cloud=secure']);
 			expect(await fishComplete(fixture, 'podtop completion ')).toEqual(['bash', 'fish', 'zsh']);
-			expect(await fishComplete(fixture, 'podtop events --type alert,w')).toEqual(['alert,write']);
+			expect(await fishComplete(fixture, 'podtop events --type alert,w')).toEqual(['alert,write', 'alert,workers']);
 			expect(await fishComplete({...fixture, env: {...fixture.env, HOME: home}}, 'podtop --profile ')).toEqual(['default', 'prod', 'team b']);
 		},
 		60_000,

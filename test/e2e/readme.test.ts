@@ -37,7 +37,11 @@ describe('the readme', () => {
 
 describe('every command of the readme runs as written, against a simulator', () => {
 	beforeAll(async () => {
-		fleet = await fleetOf(await startTestSim({apiKey: 'rpa_README0000111122223333444455556666', graphqlRate: 100}));
+		// Every command of the readme, one after another on one key: the account's v2 quota is roomy (as GraphQL's rate is), not the
+		// 60 a minute sixty commands would share, each starting afresh.
+		fleet = await fleetOf(
+			await startTestSim({apiKey: 'rpa_README0000111122223333444455556666', graphqlRate: 100, restQuota: {minute: 10_000, hour: 100_000, day: 1_000_000}}),
+		);
 		const running = fleet.sim;
 		const urls = ['--api-url', `${running.url}/v2`, '--graphql-url', `${running.url}/graphql`];
 		for (const [command, outcome] of runSteps(commands, {steps, fleet, key: running.apiKey, urls, scratch})) {

@@ -33,7 +33,7 @@ describe('workers and their diagnosis, over real HTTP', () => {
 			faults: [{kind: 'crash-loop', endpoint: id, cause: 'oom'}],
 		});
 		running.sim = sim;
-		const engine = await engineFor(sim, {poll: ['endpoints', 'gpus'], allVisible: true, cadence: fast});
+		const engine = await engineFor(sim, {poll: ['endpoints', 'gpus', 'workers'], allVisible: true, cadence: fast});
 		running.engine = engine;
 		engine.start();
 		await sim.run(id, {delay_ms: 10});
@@ -55,7 +55,7 @@ describe('workers and their diagnosis, over real HTTP', () => {
 	test("the demo's llava-next-34b reads crash loop; an endpoint neither open nor waiting is let go", async () => {
 		const sim = await startTestSim({speed: 20, load: true, ...roomy});
 		running.sim = sim;
-		const engine = await engineFor(sim, {poll: ['endpoints', 'gpus'], allVisible: true, cadence: fast});
+		const engine = await engineFor(sim, {poll: ['endpoints', 'gpus', 'workers'], allVisible: true, cadence: fast});
 		running.engine = engine;
 		engine.start();
 		const llava = await waitFor(() =>
@@ -72,7 +72,7 @@ describe('workers and their diagnosis, over real HTTP', () => {
 	test('over GraphQL no worker is asked for, and the store says why', async () => {
 		const sim = await startTestSim({endpoints: [{id: 'plainendpoint01', workersMin: 1, workersMax: 1}]});
 		running.sim = sim;
-		const engine = await engineFor(sim, {managementApi: 'graphql', poll: ['endpoints'], allVisible: true, cadence: fast});
+		const engine = await engineFor(sim, {managementApi: 'graphql', poll: ['endpoints', 'workers'], allVisible: true, cadence: fast});
 		running.engine = engine;
 		engine.start();
 		engine.watchEndpoint('plainendpoint01');
