@@ -1,28 +1,8 @@
-import {pageSize} from '../view-state/layout.js';
 import {currentView, type View} from '../view-state/view-state.js';
-import {defineOperation, unavailable, type Operation, type OperationContext} from './operation.js';
+import {rowMoves} from './row-moves.js';
+import {defineOperation, unavailable, type Operation} from './operation.js';
 
 const noTarget = () => undefined;
-
-const moveSpend = (
-	id: string,
-	title: string,
-	keys: readonly string[],
-	step: (context: OperationContext) => {by?: number; to?: 'first' | 'last'},
-	footer?: string,
-) =>
-	defineOperation({
-		id,
-		title,
-		keys,
-		scope: ['spend'],
-		danger: 'read',
-		footer,
-		target: noTarget,
-		run(context) {
-			context.view.dispatch({type: 'move-spend', ...step(context)});
-		},
-	});
 
 const spendWindow = (id: string, title: string, key: string, step: 1 | -1) =>
 	defineOperation({
@@ -55,12 +35,7 @@ export const spendOperations: readonly Operation[] = [
 	}),
 	spendWindow('spend.longer', 'a longer span of spend (24h by hour, 7d and 30d by day, 1y by month)', '>', 1),
 	spendWindow('spend.shorter', 'a shorter span of spend', '<', -1),
-	moveSpend('spend.down', 'next resource', ['j', 'down'], () => ({by: 1}), 'move'),
-	moveSpend('spend.up', 'previous resource', ['k', 'up'], () => ({by: -1})),
-	moveSpend('spend.page-down', 'page down', ['pgdn'], ({view}) => ({by: pageSize(view.getState())})),
-	moveSpend('spend.page-up', 'page up', ['pgup'], ({view}) => ({by: -pageSize(view.getState())})),
-	moveSpend('spend.first', 'the costliest resource', ['g', 'home'], () => ({to: 'first'})),
-	moveSpend('spend.last', 'the last resource listed', ['G', 'end'], () => ({to: 'last'})),
+	...rowMoves('spend', 'spend', 'move-spend', ['next resource', 'previous resource', 'the costliest resource', 'the last resource listed'], 'move'),
 	defineOperation<View>({
 		id: 'spend.open',
 		title: 'open the pod or endpoint selected',

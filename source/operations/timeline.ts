@@ -1,6 +1,6 @@
 import {alertSubject, firingInOrder} from '../rows/alert-rows.js';
-import {pageSize} from '../view-state/layout.js';
 import {currentView, type View} from '../view-state/view-state.js';
+import {rowMoves} from './row-moves.js';
 import {defineOperation, unavailable, type Operation, type OperationContext} from './operation.js';
 import {selectedKey} from './selection.js';
 
@@ -12,26 +12,6 @@ const show = (view: View) => (context: OperationContext) => {
 		context.view.dispatch({type: 'open', view});
 	}
 };
-
-const scrollEvents = (
-	id: string,
-	title: string,
-	keys: readonly string[],
-	step: (context: OperationContext) => {by?: number; to?: 'first' | 'last'},
-	footer?: string,
-) =>
-	defineOperation({
-		id,
-		title,
-		keys,
-		scope: ['events'],
-		danger: 'read',
-		footer,
-		target: noTarget,
-		run(context) {
-			context.view.dispatch({type: 'move-events', ...step(context)});
-		},
-	});
 
 /** The alerts firing now and the recorded events, read in the dashboard: `:alerts`, `:events`, and what their views' keys do. */
 export const timelineOperations: readonly Operation[] = [
@@ -86,10 +66,5 @@ export const timelineOperations: readonly Operation[] = [
 			view.dispatch({type: 'open', view: target});
 		},
 	}),
-	scrollEvents('events.down', 'older event', ['j', 'down'], () => ({by: 1}), 'scroll'),
-	scrollEvents('events.up', 'newer event', ['k', 'up'], () => ({by: -1})),
-	scrollEvents('events.page-down', 'page down', ['pgdn'], ({view}) => ({by: pageSize(view.getState())})),
-	scrollEvents('events.page-up', 'page up', ['pgup'], ({view}) => ({by: -pageSize(view.getState())})),
-	scrollEvents('events.first', 'the newest event', ['g', 'home'], () => ({to: 'first'})),
-	scrollEvents('events.last', 'the oldest event read', ['G', 'end'], () => ({to: 'last'})),
+	...rowMoves('events', 'events', 'move-events', ['older event', 'newer event', 'the newest event', 'the oldest event read'], 'scroll'),
 ];
