@@ -225,7 +225,7 @@ describe.skipIf(!hasPrometheus)(
 				if (record.desiredStatus === 'RUNNING') {
 					expect(record.costPerHr).toBe(pod.costPerHr);
 				} else {
-					expect(record.costPerHr === null || record.costPerHr > 0, String(record.costPerHr)).toBe(true);
+					expect((record.costPerHr ?? 1) > 0, String(record.costPerHr)).toBe(true);
 				}
 
 				if (record.runtime) {
