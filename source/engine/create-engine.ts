@@ -37,6 +37,7 @@ import {createAgentForwarding} from './agent-forwarding.js';
 import {createAgentLogs} from './agent-logs.js';
 import {resolveLogSubject, type LogNames, type ResolvedLogSubject} from './log-subject.js';
 import {spendReport, type SpendReport} from './spend-report.js';
+import {seedHealthFromHistory} from './health-seed.js';
 import {createNameResolver, type NameResolver} from './name-resolver.js';
 import {perform, type PerformResult} from './perform.js';
 import {createProbeLoop} from './probe-loop.js';
@@ -326,7 +327,9 @@ export async function createEngine({
 	const agentLogs = createAgentLogs(api.logStream, agent ? link : undefined);
 	let closing: Promise<void> | undefined;
 	let demoPresent = simulatedPastMs === undefined;
+	let stopSeeding: (() => void) | undefined;
 	const startPolling = () => {
+		stopSeeding ??= seedHealthFromHistory({store, writes, reader: () => history.reader(), ready: history.ready});
 		alertLoop?.start();
 		probeLoop?.start();
 		if (!agentLink || !(poll ?? allPolledData).includes('endpoints')) {
@@ -436,6 +439,7 @@ export async function createEngine({
 				agentLogs.close();
 				await forwarding.stop();
 				feed?.stop();
+				stopSeeding?.();
 				alertLoop?.stop();
 				probeLoop?.stop();
 				notifier?.stop();

@@ -23,6 +23,11 @@ export type EndpointWrites = {
 	readonly setHealthResults: (results: readonly HealthResult[], at: number) => void;
 	readonly setHealth: (endpointId: string, health: Health, at: number) => void;
 	readonly setHealthError: (endpointId: string, error: string | undefined) => void;
+	/**
+	Health samples recorded before this process polled (the history file's, at start), put before each endpoint's
+	own: its figures show at once, not once its own polls span 15 s. Samples older than the keep are left out.
+	*/
+	readonly seedHealth: (samples: ReadonlyMap<string, readonly HealthSample[]>, at: number) => void;
 };
 
 /** How long, and how many, of an endpoint's samples are kept. */
@@ -117,6 +122,26 @@ export function endpointWrites(set: SetState, get: GetState, keepMs = healthKeep
 			set({endpoints: {byId: next, order: nextOrder, updatedAt: at, listedBy: listSource}});
 		},
 		setHealthResults,
+		seedHealth(samples, at) {
+			const state = get().endpoints;
+			let byId: Record<string, EndpointState> | undefined;
+			for (const [endpointId, recorded] of samples) {
+				const current = (byId ?? state.byId)[endpointId];
+				const first = current?.history[0]?.at ?? Number.POSITIVE_INFINITY;
+				const earlier = recorded.filter(sample => sample.at < first && sample.at >= at - keep.ms);
+				if (!current || earlier.length === 0) {
+					continue;
+				}
+
+				const history = [...earlier, ...current.history].slice(-keep.samples);
+				byId ??= {...state.byId};
+				byId[endpointId] = {...current, history, figures: endpointFigures(history)};
+			}
+
+			if (byId) {
+				set({endpoints: {...state, byId}});
+			}
+		},
 		setHealth(endpointId, health, at) {
 			setHealthResults([{endpointId, health}], at);
 		},
