@@ -217,6 +217,7 @@ export async function createEngine({
 		compatApi: createCompatApi({baseUrl: apiUrl, apiKey, pools}),
 		managementApi,
 		managementBudget: () => (managementApi.inUse() === 'v2' ? v2BudgetKey : 'graphql'),
+		readsPodsApart: () => managementApi.inUse() !== 'v2',
 		scheduler,
 	});
 	const {store, writes} =

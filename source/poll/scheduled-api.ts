@@ -20,6 +20,7 @@ export function createScheduledApi({
 	jobApi,
 	managementApi,
 	managementBudget = () => 'graphql',
+	readsPodsApart = () => true,
 	compatApi,
 	scheduler,
 }: {
@@ -27,6 +28,8 @@ export function createScheduledApi({
 	readonly managementApi: ManagementApi;
 	/** The budget management calls count against: the API's in use (`v2`, with the service's windows, or `graphql`). */
 	readonly managementBudget?: () => string;
+	/** Whether the API in use reads some pods apart from the whole list (GraphQL does; REST v2 has no such read, so its pods by id cost the whole list). */
+	readonly readsPodsApart?: () => boolean;
 	readonly compatApi: CompatApi;
 	readonly scheduler: Scheduler;
 }) {
@@ -112,6 +115,7 @@ export function createScheduledApi({
 		endpointsAndDiscount: async (priority: Priority) =>
 			read(managementBudget(), 'endpoints+discount', priority, async signal => managementApi.endpointsAndDiscount({signal})),
 		pods: async (priority: Priority) => read(managementBudget(), 'pods', priority, async signal => managementApi.pods({signal})),
+		readsPodsApart,
 		/** The pods on screen, fresher than the list of thousands they are part of. */
 		podsById: async (podIds: readonly string[], priority: Priority) =>
 			read(managementBudget(), `pods-by-id:${podIds.join(',')}`, priority, async signal => managementApi.podsById(podIds, {signal})),

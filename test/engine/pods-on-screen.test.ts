@@ -62,3 +62,19 @@ test('the rows on screen are not read apart when the list is short enough to fet
 	expect(graphql['operation:PodtopPodsById']?.requests ?? 0).toBe(0);
 	expect(graphql['operation:PodtopPods']?.requests).toBeGreaterThanOrEqual(3);
 }, 30_000);
+
+test('over REST v2, which reads no pod apart from the list, the rows on screen come with the list at its cadence: not the whole list every second', async () => {
+	await engine?.close();
+	await sim?.close();
+	sim = await startTestSim({podCount: 60, restQuota: {minute: 10_000, hour: 100_000, day: 1_000_000}});
+	// 60 pods at 100 ms a pod: the whole list every 6 s. Reading the 3 rows on screen every second would read all 60 each time.
+	engine = await engineFor(sim, {poll: ['pods'], cadence: {...defaultCadence, podsMs: 1000, podListMsPerPod: 100}, managementApi: 'v2'});
+	engine.focus('pods');
+	engine.start();
+	await waitFor(() => engine!.store.getState().pods.order.length === 60);
+	engine.showing('pods', engine.store.getState().pods.order.slice(0, 3));
+	await sim.call('POST', '/__sim/stats/reset');
+	await new Promise(resolve => setTimeout(resolve, 4500));
+	const rest = (await simStats(sim)).rest ?? {};
+	expect(rest['GET /pods']?.requests ?? 0).toBeLessThanOrEqual(1);
+}, 30_000);
