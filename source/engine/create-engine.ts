@@ -36,6 +36,7 @@ import type {PaneName} from '../store/types.js';
 import {createAgentForwarding} from './agent-forwarding.js';
 import {createAgentLogs} from './agent-logs.js';
 import {resolveLogSubject, type LogNames, type ResolvedLogSubject} from './log-subject.js';
+import {createMonthSpendLoop} from './month-spend-loop.js';
 import {spendReport, type SpendReport} from './spend-report.js';
 import {createNameResolver, type NameResolver} from './name-resolver.js';
 import {perform, type PerformResult} from './perform.js';
@@ -291,6 +292,8 @@ export async function createEngine({
 					},
 				})
 			: undefined;
+	// The month's bills, only for a `budget` rule's forecast (one request per 5 minutes).
+	const monthSpendLoop = alertLoop && alerts!.rules.rules.some(rule => rule.kind === 'budget') ? createMonthSpendLoop({api, writes}) : undefined;
 	const names = createNameResolver(api, store);
 	const performWrite: Engine['perform'] = async (id, writeTarget, input) =>
 		perform(
@@ -328,6 +331,7 @@ export async function createEngine({
 	let demoPresent = simulatedPastMs === undefined;
 	const startPolling = () => {
 		alertLoop?.start();
+		monthSpendLoop?.start();
 		probeLoop?.start();
 		if (!agentLink || !(poll ?? allPolledData).includes('endpoints')) {
 			pollers.start();
@@ -437,6 +441,7 @@ export async function createEngine({
 				await forwarding.stop();
 				feed?.stop();
 				alertLoop?.stop();
+				monthSpendLoop?.stop();
 				probeLoop?.stop();
 				notifier?.stop();
 				pollers.stop();
