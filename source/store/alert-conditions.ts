@@ -234,20 +234,24 @@ function perHourNow(state: PodtopState): {readonly perHour: number; readonly of:
 	return {perHour: running.perHr + stopped.perHr, of: " (the pods')"};
 }
 
-/** The month's forecast (the Spend pane's: month to date plus the current $/h to the month's end) over the budget. */
+/**
+The month's forecast (the Spend pane's: month to date plus the current $/h to the month's end) over the budget, as of
+the read of the bills (so the text moves with each read and each $/h read, not every second); bills read in another
+month than now's say nothing of this one.
+*/
 function budgetHolding(monthly: number, state: PodtopState, now: number): Holding[] {
 	const billed = state.monthSpend;
 	const rate = perHourNow(state);
-	if (billed === undefined || rate === undefined) {
+	if (billed === undefined || rate === undefined || utcMonth(billed.readAt) !== utcMonth(now)) {
 		return [];
 	}
 
-	const {monthToDate, forecast = monthToDate} = spendFigures(billed.buckets, now, rate.perHour);
+	const {monthToDate, forecast = monthToDate} = spendFigures(billed.buckets, billed.readAt, rate.perHour);
 	if (forecast <= monthly) {
 		return [];
 	}
 
-	const left = Math.max(0, utcMonth(now, 1) - now);
+	const left = Math.max(0, utcMonth(billed.readAt, 1) - billed.readAt);
 	return [
 		{
 			subject: 'account',

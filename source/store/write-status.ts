@@ -44,9 +44,8 @@ export function statusWrites(set: SetState, get: GetState): StatusWrites {
 			}
 		},
 		setMonthSpend(monthSpend) {
-			if (!deepEqual(get().monthSpend?.buckets, monthSpend.buckets)) {
-				set({monthSpend});
-			}
+			// Its read time too: a forecast runs from it (one write per read, every 5 minutes).
+			set({monthSpend});
 		},
 		setService(apiHost, keyFingerprint) {
 			if (get().apiHost !== apiHost || get().keyFingerprint !== keyFingerprint) {

@@ -15,9 +15,9 @@ const november = [Date.UTC(2026, 9, 31), ...Array.from({length: 20}, (_, day) =>
 
 const rule = (monthly: number) => parseAlertRules(`[[rule]]\nkind = "budget"\nmonthly = ${monthly}\n`, 'alerts.toml').rules[0]!;
 
-function state({perHour, pods}: {readonly perHour?: number; readonly pods?: number} = {}) {
+function state({perHour, pods, readAt = now}: {readonly perHour?: number; readonly pods?: number; readonly readAt?: number} = {}) {
 	const {store, writes} = createPodtopStore({mode: 'live', apiHost: 'api.runpod.ai', keyFingerprint: '••••1a2b'});
-	writes.setMonthSpend({buckets: november, readAt: now});
+	writes.setMonthSpend({buckets: november, readAt});
 	writes.setBalance(perHour === undefined ? 'not-published' : {balance: 1000, spendPerHour: perHour});
 	if (pods !== undefined) {
 		writes.setPods([{id: 'p1', name: 'trainer', desiredStatus: 'RUNNING', costPerHr: pods}], now);
@@ -45,6 +45,8 @@ describe('the budget alert', () => {
 			},
 		]);
 		expect(holdingNow(rule(452), state({perHour: 1}), now)).toEqual([]);
+		// The forecast runs from the read of the bills: a look a minute later says the same until the next read.
+		expect(holdingNow(rule(450), state({perHour: 1}), now + 60_000)[0]!.message).toContain('forecast $452.00');
 	});
 
 	test("without a published balance the pods' $/h carries the forecast, and says so; nothing read, nothing fires", () => {
@@ -59,7 +61,9 @@ describe('the budget alert', () => {
 	test("a new month starts from nothing billed: last month's bills are not this month's", () => {
 		const december = Date.UTC(2026, 11, 1, 0, 30);
 		// 31 days less half an hour at $1/h: $743.50.
-		expect(holdingNow(rule(700), state({perHour: 1}), december).map(holding => holding.message)).toEqual([
+		// Bills read in November say nothing of December.
+		expect(holdingNow(rule(1), state({perHour: 1}), december)).toEqual([]);
+		expect(holdingNow(rule(700), state({perHour: 1, readAt: december}), december).map(holding => holding.message)).toEqual([
 			"forecast $743.50 this month, over the $700.00 budget: $0.00 billed so far and $1.00/h for the 30d 23h to the month's end",
 		]);
 	});
