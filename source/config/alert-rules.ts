@@ -14,12 +14,14 @@ export type AlertCondition =
 	| {readonly kind: 'stuck-queue'; readonly forMs: number; readonly endpoint: string}
 	/** A GPU type's stock at Low or gone (`at = "Low"`), or gone only (`at = "None"`). */
 	| {readonly kind: 'gpu-stock'; readonly gpu: string; readonly at: 'Low' | 'None'}
-	/** A running pod with GPUs under `underPercent` mean GPU utilisation for `forMs`: paying for nothing. */
-	| {readonly kind: 'idle-pod'; readonly underPercent: number; readonly forMs: number; readonly pod: string}
+	/** A running pod costing over `costingOver` $/h with GPUs under `underPercent` mean GPU utilisation for `forMs`: paying for nothing. */
+	| {readonly kind: 'idle-pod'; readonly underPercent: number; readonly forMs: number; readonly costingOver: number; readonly pod: string}
 	/** The running pods' $/h over `over`. */
 	| {readonly kind: 'spend'; readonly over: number}
 	/** The account's balance lasting under `underMs` at its current spend per hour (GraphQL's figures, while it publishes them). */
 	| {readonly kind: 'balance'; readonly underMs: number}
+	/** The month's forecast (billed so far plus the current spend per hour to the month's end, UTC) over `monthly` dollars. */
+	| {readonly kind: 'budget'; readonly monthly: number}
 	/** The account's spend per hour at `nearPercent` of its spend limit (`limit`, $/h) or over. */
 	| {readonly kind: 'spend-limit'; readonly nearPercent: number; readonly limit: number}
 	/**
@@ -70,10 +72,11 @@ const kinds = {
 	'crash-loop': ['endpoint'],
 	'stuck-queue': ['for', 'endpoint'],
 	'gpu-stock': ['gpu', 'at'],
-	'idle-pod': ['under', 'for', 'pod'],
+	'idle-pod': ['under', 'for', 'costing', 'pod'],
 	spend: ['over'],
 	balance: ['under'],
 	'spend-limit': ['near', 'limit'],
+	budget: ['monthly'],
 	latency: ['over', 'for', 'window', 'percentile', 'measure', 'endpoint'],
 } as const;
 
@@ -294,7 +297,14 @@ function readRule(table: Record<string, unknown>, where: string): AlertRule {
 		}
 
 		case 'idle-pod': {
-			return {...base, kind, underPercent: number('under', {fallback: 5})!, forMs: duration('for', '30m'), pod: pattern('pod')};
+			return {
+				...base,
+				kind,
+				underPercent: number('under', {fallback: 5})!,
+				forMs: duration('for', '30m'),
+				costingOver: number('costing', {fallback: 0.5})!,
+				pod: pattern('pod'),
+			};
 		}
 
 		case 'spend': {
@@ -312,6 +322,15 @@ function readRule(table: Record<string, unknown>, where: string): AlertRule {
 			}
 
 			return {...base, kind, nearPercent, limit: number('limit', {fallback: 80})!};
+		}
+
+		case 'budget': {
+			const monthly = number('monthly')!;
+			if (!(monthly > 0)) {
+				throw new AlertRulesError(`${where}: monthly is the month's budget in dollars, over 0, like monthly = 500`);
+			}
+
+			return {...base, kind, monthly};
 		}
 
 		case 'latency': {

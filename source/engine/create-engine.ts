@@ -36,6 +36,7 @@ import type {PaneName} from '../store/types.js';
 import {createAgentForwarding} from './agent-forwarding.js';
 import {createAgentLogs} from './agent-logs.js';
 import {resolveLogSubject, type LogNames, type ResolvedLogSubject} from './log-subject.js';
+import {createMonthSpendLoop} from './month-spend-loop.js';
 import {spendReport, type SpendReport} from './spend-report.js';
 import {seedHealthFromHistory} from './health-seed.js';
 import {createNameResolver, type NameResolver} from './name-resolver.js';
@@ -293,6 +294,8 @@ export async function createEngine({
 					},
 				})
 			: undefined;
+	// The month's bills, only for a `budget` rule's forecast (one request per 5 minutes).
+	const monthSpendLoop = alertLoop && alerts!.rules.rules.some(rule => rule.kind === 'budget') ? createMonthSpendLoop({api, writes}) : undefined;
 	const names = createNameResolver(api, store);
 	const performWrite: Engine['perform'] = async (id, writeTarget, input) =>
 		perform(
@@ -332,6 +335,7 @@ export async function createEngine({
 	const startPolling = () => {
 		stopSeeding ??= seedHealthFromHistory({store, writes, reader: () => history.reader(), ready: history.ready});
 		alertLoop?.start();
+		monthSpendLoop?.start();
 		probeLoop?.start();
 		if (!agentLink || !(poll ?? allPolledData).includes('endpoints')) {
 			pollers.start();
@@ -442,6 +446,7 @@ export async function createEngine({
 				feed?.stop();
 				stopSeeding?.();
 				alertLoop?.stop();
+				monthSpendLoop?.stop();
 				probeLoop?.stop();
 				notifier?.stop();
 				pollers.stop();

@@ -1,5 +1,6 @@
 import {ApiError} from '../api/errors.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';
+import type {Priority} from '../poll/scheduler.js';
 import type {SpendCategory, SpendQuery, SpendResourceKind, SpendSplit, SpendWindow} from '../model/spend.js';
 
 /** One row of a report: a bucket (by category), or a resource's bucket (by resource, with its name from the fleet, empty when gone). */
@@ -50,12 +51,12 @@ async function namesOf(api: ScheduledApi, split: SpendSplit): Promise<ReadonlyMa
 /**
 The account's bills (REST v2) as a report: per bucket by category, or per resource per bucket with
 each one's name from the fleet listed now and its total over the window. Undefined-free: an API
-without bills (GraphQL) is an error saying so.
+without bills (GraphQL) is an error saying so. Read at a user's priority unless a loop says `background`.
 */
-export async function spendReport(api: ScheduledApi, query: SpendQuery, split: SpendSplit): Promise<SpendReport> {
+export async function spendReport(api: ScheduledApi, query: SpendQuery, split: SpendSplit, priority: Priority = 'action'): Promise<SpendReport> {
 	try {
 		if (split === 'category') {
-			const spend = await api.spend(query, 'action');
+			const spend = await api.spend(query, priority);
 			if (!spend) {
 				throw new ApiError('invalid', 'billing: this service has no REST v2, and GraphQL does not publish bills');
 			}
@@ -64,7 +65,7 @@ export async function spendReport(api: ScheduledApi, query: SpendQuery, split: S
 			return {split, window: spend.window, rows, total: spend.total, byCategory: spend.byCategory, resources: []};
 		}
 
-		const [spend, names] = await Promise.all([api.resourceSpend(kindOf[split], query, 'action'), namesOf(api, split)]);
+		const [spend, names] = await Promise.all([api.resourceSpend(kindOf[split], query, priority), namesOf(api, split)]);
 		if (!spend) {
 			throw new ApiError('invalid', 'billing: this service has no REST v2, and GraphQL does not publish bills');
 		}

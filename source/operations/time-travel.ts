@@ -1,12 +1,14 @@
 import {formatAgo, formatClock} from '../format/clock.js';
 import {momentHelp, parseMoment} from '../lib/time-spec.js';
-import {currentWindow, windowStepMs} from '../view-state/view-state.js';
+import {cursorStepMs} from '../view-state/view-state.js';
 import {defineOperation, unavailable, type Operation, type OperationContext} from './operation.js';
 
 const noTarget = () => undefined;
 
 /** The places that show history: the list panes and the details of an endpoint, a pod or a GPU type. */
 const historyScope = ['lists', 'endpoint', 'pod', 'gpu'] as const;
+/** Where the time cursor moves: those, and the Spend pane (the bills up to the moment). */
+const cursorScope = [...historyScope, 'spend'] as const;
 
 const readerOf = (context: OperationContext) => context.engine?.history.reader();
 
@@ -50,13 +52,13 @@ const step = (id: string, title: string, keys: readonly string[], steps: number)
 		id,
 		title,
 		keys,
-		scope: historyScope,
+		scope: cursorScope,
 		danger: 'read',
 		target: noTarget,
 		async run(context) {
 			const state = context.view.getState();
 			const from = state.cursor ?? Date.now();
-			await moveCursor(context, from + steps * windowStepMs[currentWindow(state)]);
+			await moveCursor(context, from + steps * cursorStepMs(state));
 		},
 	});
 
@@ -97,7 +99,7 @@ export const timeTravelOperations: readonly Operation[] = [
 		id: 'cursor.at',
 		title: 'show the account at a time (:at 03:12, :at 45m, :at 2026-11-23T03:12)',
 		keys: [],
-		scope: historyScope,
+		scope: cursorScope,
 		danger: 'read',
 		palette: {name: 'at'},
 		target(_context, args) {

@@ -5,6 +5,7 @@ import {Chart, chartStyle, plotColumns, type ToneLayer} from '../components/char
 import {useKeyHints} from '../components/key-hints.js';
 import {usePodtop, useServices, useView} from '../components/services.js';
 import {Table} from '../components/table.js';
+import {formatMoment} from '../format/moment-text.js';
 import {formatPrice} from '../format/numbers.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {podCost} from '../store/pod-figures.js';
@@ -20,6 +21,8 @@ const columns: readonly Column[] = [
 	{title: 'SPENT', width: 10, align: 'right'},
 	{title: '$/H NOW', width: 8, align: 'right'},
 ];
+/** In the past, each resource's $/h is its last bucket closed before the moment. */
+const pastColumns: readonly Column[] = columns.with(3, {title: '$/H THEN', width: 8, align: 'right'});
 
 const kindWords = {pod: 'pod', endpoint: 'endpoint', volume: 'volume'} as const;
 
@@ -33,23 +36,26 @@ const resourceName = (line: ResourceSpendLine) => (line.name ? sanitizeLine(line
 /**
 `4`, `:spend`: the account's bills (REST v2) per bucket stacked by category over 24h, 7d, 30d or 1y; today, yesterday,
 the same day last week, month to date and its forecast; the costliest pods, endpoints and volumes over the window, Enter
-opens a pod or an endpoint. Read while shown, once per billing route per 5 minutes.
+opens a pod or an endpoint. Read while shown, once per billing route per 5 minutes. With the time cursor in the past,
+the window ends at its moment: the bills up to then, the day figures of its day, each resource's $/h as billed then.
 */
 export function SpendView({width, height}: Props) {
 	const {colors, glyphs, view} = useServices();
-	const {window, index} = useView(useShallow(state => ({window: state.spend.window, index: state.spend.index})));
+	const {window, index, cursor} = useView(useShallow(state => ({window: state.spend.window, index: state.spend.index, cursor: state.cursor})));
 	const {pods, balance} = usePodtop(useShallow(state => ({pods: state.pods, balance: state.balance})));
 	const hints = useKeyHints('spend', ['spend.open', 'back']);
-	const {data, problem, loading} = useSpend(window);
+	const {data, problem, loading} = useSpend(window, cursor);
+	const past = cursor !== undefined;
 	const lines = useMemo(
 		() =>
 			(data?.resources ?? [])
 				.map(line => {
-					const pod = line.kind === 'pod' ? pods.byId[line.id]?.record : undefined;
+					// Live, a pod's $/h is the fleet's now; in the past, every one's is what its bills said then.
+					const pod = line.kind === 'pod' && !past ? pods.byId[line.id]?.record : undefined;
 					return {...line, perHour: pod ? podCost(pod).now : line.lastClosed};
 				})
 				.sort((a, b) => b.total - a.total || a.id.localeCompare(b.id)),
-		[data, pods],
+		[data, pods, past],
 	);
 	const keys = useMemo(() => lines.map(line => `${line.kind}:${line.id}`), [lines]);
 	useEffect(() => {
@@ -57,7 +63,8 @@ export function SpendView({width, height}: Props) {
 	}, [view, keys]);
 
 	const resourcesPerHour = lines.reduce((sum, line) => sum + (line.perHour ?? 0), 0);
-	const perHour = balance !== undefined && balance !== 'not-published' ? balance.spendPerHour : data ? resourcesPerHour : undefined;
+	// A forecast goes on at the $/h of its moment: the account's now, or in the past what the resources' bills said then.
+	const perHour = !past && balance !== undefined && balance !== 'not-published' ? balance.spendPerHour : data ? resourcesPerHour : undefined;
 	const figures = data ? spendFigures(data.account, data.readAt, perHour) : undefined;
 	const buckets = data ? chartBuckets(data.account, window, data.from) : [];
 	const style = chartStyle(glyphs, true);
@@ -80,7 +87,7 @@ export function SpendView({width, height}: Props) {
 		...(line.name ? {} : {dim: true}),
 	}));
 	const {dot} = glyphs;
-	const title = `Spend ${dot} ${window} by ${bucketSize}${data ? ` ${dot} ${formatPrice(windowTotal)}` : ''}${loading ? ` ${dot} reading the bills…` : ''}${hints ? `  ${hints}` : ''}`;
+	const title = `Spend ${dot} ${window} by ${bucketSize}${past ? ` to ${formatMoment(cursor, {seconds: false})}` : ''}${data ? ` ${dot} ${formatPrice(windowTotal)}` : ''}${loading ? ` ${dot} reading the bills…` : ''}${hints ? `  ${hints}` : ''}`;
 	const lastWeekDay = data ? new Date(data.readAt - 7 * 86_400_000).toLocaleDateString('en-US', {weekday: 'short', timeZone: 'UTC'}) : '';
 	return (
 		<Box flexDirection='column' width={width} height={height}>
@@ -94,7 +101,7 @@ export function SpendView({width, height}: Props) {
 			) : (
 				<Text wrap='truncate'>
 					{figures
-						? `today ${formatPrice(figures.today)} ${dot} yesterday ${formatPrice(figures.yesterday)} ${dot} last ${lastWeekDay} ${formatPrice(figures.lastWeek)} (UTC days)`
+						? `${past ? 'that day' : 'today'} ${formatPrice(figures.today)} ${dot} ${past ? 'the day before' : 'yesterday'} ${formatPrice(figures.yesterday)} ${dot} last ${lastWeekDay} ${formatPrice(figures.lastWeek)} (UTC days)`
 						: ' '}
 				</Text>
 			)}
@@ -117,9 +124,9 @@ export function SpendView({width, height}: Props) {
 				empty={problem ?? (loading ? 'reading the bills…' : 'nothing billed in this window')}
 			/>
 			<Table
-				columns={columns}
+				columns={past ? pastColumns : columns}
 				rows={rows}
-				contentWidths={contentWidths(columns, rows)}
+				contentWidths={contentWidths(past ? pastColumns : columns, rows)}
 				selected={Math.min(index, Math.max(0, rows.length - 1))}
 				height={Math.max(1, height - figureLines - chartHeight)}
 				width={width}

@@ -1,6 +1,9 @@
 import type {SpendBucketSize, SpendCategory, SpendQuery} from '../model/spend.js';
 import type {SpendWindowName} from '../view-state/view-state.js';
+import {dayMs, hourMs, utcDay, utcHour, utcMonth} from '../store/month-forecast.js';
 import type {Tone} from './row.js';
+
+export {spendFigures, type SpendFigures} from '../store/month-forecast.js';
 
 /** A bucket of bills as the engine reads them (the account's, or one resource's). */
 export type SpendRow = {
@@ -9,9 +12,6 @@ export type SpendRow = {
 	readonly total: number;
 	readonly byCategory: Readonly<Partial<Record<SpendCategory, number>>>;
 };
-
-const hourMs = 3_600_000;
-const dayMs = 24 * hourMs;
 
 /** What each window of the Spend pane charts: its buckets, how many. */
 export const spendWindowBuckets: Readonly<Record<SpendWindowName, {readonly bucketSize: SpendBucketSize; readonly count: number}>> = {
@@ -30,13 +30,6 @@ export const spendGroups: ReadonlyArray<{readonly label: string; readonly tone: 
 	{label: 'storage', tone: 'bad', categories: ['storageStandard', 'storageHighPerformance']},
 	{label: 'clusters', tone: 'muted', categories: ['clusterGpu', 'clusterDisk', 'clusterNetworking']},
 ];
-
-const utcDay = (at: number) => Math.floor(at / dayMs) * dayMs;
-const utcHour = (at: number) => Math.floor(at / hourMs) * hourMs;
-const utcMonth = (at: number, months = 0) => {
-	const date = new Date(at);
-	return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1);
-};
 
 /**
 The two reads of the pane, in UTC buckets: the account's (one read: hourly at 24h, daily otherwise, reaching back to
@@ -58,30 +51,6 @@ export function spendQueries(window: SpendWindowName, now: number): {readonly ac
 		},
 		resources: {bucketSize, from, to: bucketSize === 'hour' ? to : bucketSize === 'day' ? utcDay(now) + dayMs : utcMonth(now, 1)},
 		from,
-	};
-}
-
-const sumWithin = (rows: readonly SpendRow[], from: number, to: number) =>
-	rows.reduce((sum, row) => (row.from >= from && row.from < to ? sum + row.total : sum), 0);
-
-/** The day figures (UTC days), month to date, and the forecast to month end at `perHour`. */
-export type SpendFigures = {
-	readonly today: number;
-	readonly yesterday: number;
-	readonly lastWeek: number;
-	readonly monthToDate: number;
-	readonly forecast: number | undefined;
-};
-
-export function spendFigures(rows: readonly SpendRow[], now: number, perHour: number | undefined): SpendFigures {
-	const today = utcDay(now);
-	const monthToDate = sumWithin(rows, utcMonth(now), today + dayMs);
-	return {
-		today: sumWithin(rows, today, today + dayMs),
-		yesterday: sumWithin(rows, today - dayMs, today),
-		lastWeek: sumWithin(rows, today - 7 * dayMs, today - 6 * dayMs),
-		monthToDate,
-		forecast: perHour === undefined ? undefined : monthToDate + (perHour * Math.max(0, utcMonth(now, 1) - now)) / hourMs,
 	};
 }
 

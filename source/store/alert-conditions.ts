@@ -3,6 +3,7 @@ import {formatLasting} from '../format/balance-text.js';
 import {formatDuration} from '../format/duration.js';
 import {formatSpan} from '../lib/time-spec.js';
 import {endpointDiagnosis} from './endpoint-diagnosis.js';
+import {spendFigures, utcDay, utcMonth} from './month-forecast.js';
 import {stockOf} from './gpu-stock.js';
 import {formatCostNow, meanGpuUtil, podCost, podCostTotals} from './pod-figures.js';
 import {probeFigures} from './probe-figures.js';
@@ -118,11 +119,24 @@ export function holdingNow(rule: AlertRule, state: PodtopState, now: number): Ho
 		}
 
 		case 'idle-pod': {
+			// Each look reads the pods as last polled; the evaluator holds a pod from look to look, and any look where it is busy or not running starts it over.
 			return state.pods.order.flatMap(id => {
 				const {record} = state.pods.byId[id]!;
 				const util = meanGpuUtil(record);
-				return record.desiredStatus === 'RUNNING' && util !== undefined && util < rule.underPercent && matches(rule.pod, id, record.name)
-					? [{subject: id, subjectName: record.name ?? id, message: `GPU ${util} % (under ${rule.underPercent} %) at ${formatCostNow(podCost(record))}`}]
+				const cost = podCost(record);
+				return record.desiredStatus === 'RUNNING' &&
+					util !== undefined &&
+					util < rule.underPercent &&
+					cost.now !== undefined &&
+					cost.now > rule.costingOver &&
+					matches(rule.pod, id, record.name)
+					? [
+							{
+								subject: id,
+								subjectName: record.name ?? id,
+								message: `GPU ${util} % (under ${rule.underPercent} %) at ${formatCostNow(cost)}${costTodayText(cost.now, record.runtime?.uptimeInSeconds ?? undefined, state.pods.updatedAt ?? now)}`,
+							},
+						]
 					: [];
 			});
 		}
@@ -156,6 +170,10 @@ export function holdingNow(rule: AlertRule, state: PodtopState, now: number): Ho
 				: [];
 		}
 
+		case 'budget': {
+			return budgetHolding(rule.monthly, state, now);
+		}
+
 		case 'latency': {
 			return endpoints(rule.endpoint).flatMap(({id, name}) => {
 				const {p95Ms: value, finished} = probeFigures(state.probes.byEndpoint[id], now - rule.windowMs, now, {rank: rule.percentile, measure: rule.measure});
@@ -182,4 +200,63 @@ export function holdingNow(rule: AlertRule, state: PodtopState, now: number): Ho
 				: [];
 		}
 	}
+}
+
+/**
+What a running pod has cost today (UTC, as the service bills): its $/h over the part of its uptime that fell today,
+`, ~$3.20 so far today`, as of the poll that read the uptime (so it moves poll by poll, as a queue's length does); nothing
+when its uptime is not known.
+*/
+function costTodayText(perHour: number, uptimeSeconds: number | undefined, polledAt: number): string {
+	if (uptimeSeconds === undefined || !Number.isFinite(uptimeSeconds) || uptimeSeconds < 0) {
+		return '';
+	}
+
+	const ranTodayMs = Math.min(uptimeSeconds * 1000, polledAt - utcDay(polledAt));
+	return `, ~$${((perHour * ranTodayMs) / 3_600_000).toFixed(2)} so far today`;
+}
+
+/**
+The spend per hour a forecast goes on at: the account's (GraphQL's `myself`) while it is published, else what
+the pods cost now (running pods' price, stopped pods' volumes); undefined before either is read.
+*/
+function perHourNow(state: PodtopState): {readonly perHour: number; readonly of: string} | undefined {
+	const read = state.balance;
+	if (read !== undefined && read !== 'not-published') {
+		return {perHour: read.spendPerHour, of: ''};
+	}
+
+	if (state.pods.updatedAt === undefined) {
+		return undefined;
+	}
+
+	const {running, stopped} = podCostTotals(state.pods.order.map(id => state.pods.byId[id]!.record));
+	return {perHour: running.perHr + stopped.perHr, of: " (the pods')"};
+}
+
+/**
+The month's forecast (the Spend pane's: month to date plus the current $/h to the month's end) over the budget, as of
+the read of the bills (so the text moves with each read and each $/h read, not every second); bills read in another
+month than now's say nothing of this one.
+*/
+function budgetHolding(monthly: number, state: PodtopState, now: number): Holding[] {
+	const billed = state.monthSpend;
+	const rate = perHourNow(state);
+	if (billed === undefined || rate === undefined || utcMonth(billed.readAt) !== utcMonth(now)) {
+		return [];
+	}
+
+	const {monthToDate, forecast = monthToDate} = spendFigures(billed.buckets, billed.readAt, rate.perHour);
+	if (forecast <= monthly) {
+		return [];
+	}
+
+	const left = Math.max(0, utcMonth(billed.readAt, 1) - billed.readAt);
+	return [
+		{
+			subject: 'account',
+			subjectName: 'monthly budget',
+			message: `forecast $${forecast.toFixed(2)} this month, over the $${monthly.toFixed(2)} budget: $${monthToDate.toFixed(2)} billed so far and ${money(rate.perHour)}${rate.of} for the ${formatLasting(left / 3_600_000, 1)} to the month's end`,
+		},
+	];
 }

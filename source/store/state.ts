@@ -1,5 +1,6 @@
 import type {BalanceRead} from '../model/balance.js';
 import type {ServerlessDiscount} from '../model/endpoint.js';
+import type {BilledBucket} from './month-forecast.js';
 import type {
 	BudgetState,
 	ConnectionState,
@@ -41,6 +42,9 @@ export type TrackedJobs = {
 export type Profile = {readonly name: string; readonly color: string | undefined};
 
 /** What podtop knows of the service. Data only: its writers live beside it (`write-*.ts`). */
+/** The account's bills of a month so far (UTC days) and when they were read. */
+export type MonthSpend = {readonly buckets: readonly BilledBucket[]; readonly readAt: number};
+
 export type PodtopState = {
 	readonly mode: 'demo' | 'live';
 	/** Host of the job API, for the header (no path, no query, no key). */
@@ -64,6 +68,8 @@ export type PodtopState = {
 	readonly serverlessDiscount: ServerlessDiscount | undefined;
 	/** The account's balance and spend per hour as last read (`not-published` once the API no longer says); undefined before the first read. */
 	readonly balance: BalanceRead | undefined;
+	/** The account's bills of this month so far, by UTC day, as last read (for a `budget` rule only; absent when none asks). */
+	readonly monthSpend?: MonthSpend;
 	readonly gpus: Collection<GpuState>;
 	readonly jobs: TrackedJobs;
 	readonly connection: Readonly<Record<SourceName, ConnectionState>>;

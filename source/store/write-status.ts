@@ -1,6 +1,6 @@
 import {deepEqual} from '../lib/deep-equal.js';
 import type {BalanceRead} from '../model/balance.js';
-import type {GetState, SetState} from './state.js';
+import type {GetState, MonthSpend, SetState} from './state.js';
 import type {BudgetState, PaneName, SourceName} from './types.js';
 
 export type StatusWrites = {
@@ -11,6 +11,8 @@ export type StatusWrites = {
 	readonly setFocus: (pane: PaneName) => void;
 	/** The account's balance and spend per hour as just read. */
 	readonly setBalance: (balance: BalanceRead) => void;
+	/** The account's bills of this month so far, as just read (for the `budget` alert). */
+	readonly setMonthSpend: (monthSpend: MonthSpend) => void;
 	/** Where podtop is connected, once known (the DEMO simulator picks its port and key at start). */
 	readonly setService: (apiHost: string, keyFingerprint: string) => void;
 };
@@ -40,6 +42,10 @@ export function statusWrites(set: SetState, get: GetState): StatusWrites {
 			if (!deepEqual(get().balance, balance)) {
 				set({balance});
 			}
+		},
+		setMonthSpend(monthSpend) {
+			// Its read time too: a forecast runs from it (one write per read, every 5 minutes).
+			set({monthSpend});
 		},
 		setService(apiHost, keyFingerprint) {
 			if (get().apiHost !== apiHost || get().keyFingerprint !== keyFingerprint) {

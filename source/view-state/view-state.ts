@@ -103,6 +103,14 @@ export const windowStepMs: Readonly<Record<HistoryWindow, number>> = {
 	'30d': 6 * 3_600_000,
 };
 
+/** How far `[` and `]` move the time cursor in the Spend pane: a bucket of its window (a month as 30 days). */
+export const spendStepMs: Readonly<Record<SpendWindowName, number>> = {
+	'24h': 3_600_000,
+	'7d': 86_400_000,
+	'30d': 86_400_000,
+	'1y': 30 * 86_400_000,
+};
+
 /** Which tracked jobs the endpoint details list, by status. */
 export const jobStatusFilters = ['all', 'active', 'completed', 'failed', 'cancelled'] as const;
 export type JobStatusFilter = (typeof jobStatusFilters)[number];
@@ -196,6 +204,11 @@ export function initialViewState(options: {
 		},
 		cursor: undefined,
 	};
+}
+
+/** How far `[` and `]` move the time cursor on the place on screen. */
+export function cursorStepMs(state: ViewState): number {
+	return currentView(state).type === 'spend' ? spendStepMs[state.spend.window] : windowStepMs[currentWindow(state)];
 }
 
 /** The window of the place on screen. */

@@ -24,7 +24,7 @@ const problem = (text: string) => {
 };
 
 describe('alert rules (TOML)', () => {
-	test("the readme's example reads as eight rules and a webhook", () => {
+	test("the readme's example reads as eleven rules and a webhook", () => {
 		const {rules, webhook} = parseAlertRules(readmeExample, 'alerts.toml');
 		expect(webhook).toEqual({url: 'https://hooks.slack.com/services/T000/B000/XXXX', retries: 5});
 		expect(rules).toEqual([
@@ -34,10 +34,11 @@ describe('alert rules (TOML)', () => {
 			{name: 'crash-loop', kind: 'crash-loop', endpoint: '*'},
 			{name: 'stuck queue', kind: 'stuck-queue', endpoint: '*', forMs: 300_000},
 			{name: 'H100 running out', kind: 'gpu-stock', gpu: '*H100*', at: 'Low'},
-			{name: 'paying for nothing', kind: 'idle-pod', pod: '*', underPercent: 5, forMs: 1_800_000},
+			{name: 'paying for nothing', kind: 'idle-pod', pod: '*', underPercent: 5, forMs: 1_800_000, costingOver: 0.5},
 			{name: 'spend', kind: 'spend', over: 40},
 			{name: 'balance running out', kind: 'balance', underMs: 86_400_000},
 			{name: 'near the spend limit', kind: 'spend-limit', nearPercent: 90, limit: 80},
+			{name: 'over budget', kind: 'budget', monthly: 500},
 		]);
 	});
 
@@ -56,7 +57,7 @@ describe('alert rules (TOML)', () => {
 
 	test("each mistake is named at its rule's line, with what to write instead", () => {
 		expect(problem('[[rule]]\nkind = "queue"\nover = 5\n\n[[rule]]\nkind = "queues"\n')).toBe(
-			'alerts.toml line 5 (rule 2): kind must be one of queue, failure-rate, workers, crash-loop, stuck-queue, gpu-stock, idle-pod, spend, balance, spend-limit, latency, not "queues"',
+			'alerts.toml line 5 (rule 2): kind must be one of queue, failure-rate, workers, crash-loop, stuck-queue, gpu-stock, idle-pod, spend, balance, spend-limit, budget, latency, not "queues"',
 		);
 		expect(problem('[[rule]]\nkind = "queue"\nover = 5\nfor = "soon"\n')).toBe('alerts.toml line 1 (rule 1): for must be a duration like "90s", "5m" or "1h"');
 		expect(problem('[[rule]]\nkind = "queue"\n')).toBe('alerts.toml line 1 (rule 1): over must be a number ≥ 0 (it is required for this kind)');

@@ -30,7 +30,10 @@ const keys = {enter: '\r', escape: '\u001B'};
 async function dashboard(pods: string) {
 	sim = await startTestSim({graphqlRate: 1000});
 	folder = mkdtempSync(join(tmpdir(), 'podtop-timeline-'));
-	const rules = parseAlertRules(`[[rule]]\nname = "paying for nothing"\nkind = "idle-pod"\nunder = 101\nfor = "0s"\npod = "${pods}"\n`, 'alerts.toml');
+	const rules = parseAlertRules(
+		`[[rule]]\nname = "paying for nothing"\nkind = "idle-pod"\nunder = 101\nfor = "0s"\ncosting = 0\npod = "${pods}"\n`,
+		'alerts.toml',
+	);
 	engine = await engineFor(sim, {
 		poll: ['endpoints', 'pods', 'gpus'],
 		budget: {graphqlPerWindow: 200},

@@ -1,6 +1,9 @@
 import {describe, expect, test} from 'vitest';
 import {App} from '../../source/dashboard/app.js';
 import {closedAfterEach, engineFor, simStats} from '../helpers/engine.js';
+import {formatPrice} from '../../source/format/numbers.js';
+import {spendQueries} from '../../source/rows/spend-figures.js';
+import {cursorStepMs, initialViewState} from '../../source/view-state/view-state.js';
 import {startTestSim, waitFor} from '../helpers/sim-client.js';
 import {frameMatching, renderWith, tick} from '../helpers/ui-fixture.js';
 
@@ -81,5 +84,47 @@ describe('the Spend pane', () => {
 		await press(':');
 		await press('spend\r');
 		await frameMatching(lastFrame, /no bills: REST v2 publishes them/, 15_000);
+	});
+
+	test('under the time cursor the pane shows the window ending at its moment, from the bills of that window; . is live again', async () => {
+		const {lastFrame, press, view} = await dashboard();
+		await press('4');
+		const live = await frameMatching(lastFrame, /^Spend .* 24h by hour .* \$[\d.]+/m, 15_000);
+		expect(live).toMatch(/today \$[\d.]+ . yesterday/);
+		expect(live).toMatch(/\$\/H NOW/);
+		// Two days back, on a bucket's edge plus a minute: the 24 hours up to that hour.
+		const at = Math.floor((Date.now() - 2 * 86_400_000) / 3_600_000) * 3_600_000 + 60_000;
+		view.dispatch({type: 'cursor', at});
+		const queries = spendQueries('24h', at);
+		const report = await running.engine!.spend(queries.account, 'category');
+		const expected = report.rows.reduce((sum, row) => (row.from >= queries.from && row.from < queries.account.to! ? sum + row.total : sum), 0);
+		const past = await frameMatching(
+			lastFrame,
+			new RegExp(
+				String.raw`^Spend .* 24h by hour to \S+ \d\d:\d\d . \$` +
+					formatPrice(expected)
+						.slice(1)
+						.replace('.', String.raw`\.`),
+				'm',
+			),
+			15_000,
+		);
+		expect(past).toMatch(/that day \$[\d.]+ . the day before \$[\d.]+/);
+		expect(past).toMatch(/\$\/H THEN/);
+		expect(past).not.toMatch(/\$\/H NOW/);
+		// The moment's bills differ from now's: the pane does not show the live window under the cursor.
+		expect(past.split('\n')[3]).not.toBe(live.split('\n')[3]);
+		await press('.');
+		await frameMatching(lastFrame, /^Spend . 24h by hour . \$[\d.]+/m, 15_000);
+	});
+
+	test('[ and ] step the cursor by a bucket of the Spend window: an hour at 24h, a day at 7d and 30d, 30 days at 1y', () => {
+		const state = initialViewState({columns: 120, rows: 40});
+		const onSpend = {...state, views: [{type: 'spend' as const}]};
+		expect(cursorStepMs({...onSpend, spend: {...onSpend.spend, window: '24h'}})).toBe(3_600_000);
+		expect(cursorStepMs({...onSpend, spend: {...onSpend.spend, window: '30d'}})).toBe(86_400_000);
+		expect(cursorStepMs({...onSpend, spend: {...onSpend.spend, window: '1y'}})).toBe(30 * 86_400_000);
+		// Elsewhere, the place's history window says (24h: 15 minutes).
+		expect(cursorStepMs({...state, windows: {...state.windows, endpoints: '24h'}})).toBe(900_000);
 	});
 });
