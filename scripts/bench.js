@@ -115,3 +115,9 @@ const podsShown = spawnSync(process.execPath, [`${here}bench/pods-shown.js`], {s
 if (podsShown.status !== 0) {
 	console.log('the Pods pane benchmark failed');
 }
+
+console.log('');
+const logs = spawnSync(process.execPath, [`${here}bench/logs.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
+if (logs.status !== 0) {
+	console.log('the log view benchmark failed');
+}

@@ -6,6 +6,7 @@ import {UsageError} from '../lib/usage-error.js';
 import type {WebhookReport} from '../poll/alert-notifier.js';
 import {serveAgent} from '../serve/agent-server.js';
 import {createLogHub} from '../serve/log-hub.js';
+import {followTroubledWorkers} from '../serve/troubled-workers.js';
 import {groupId} from '../serve/socket-file.js';
 import {createMetrics} from '../serve/metrics.js';
 import {serveMetrics} from '../serve/metrics-server.js';
@@ -98,8 +99,10 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 				},
 			};
 			const about = () => ({version: cli.pkg.version, rateLimited: engine.rateLimitedRecently()});
-			const logs = engine.openLogs && createLogHub(engine.openLogs);
+			const logs = engine.openLogs && createLogHub(engine.openLogs, {keptLogs: engine.history.keptLogs, log});
 			const server = await serveAgent({store: engine.store, socketPath, secret, gid, log, history, about, logs});
+			// Workers that may die with their crash in their last lines: followed by the agent itself, those lines kept in the history file.
+			const troubled = logs && followTroubledWorkers({store: engine.store, hub: logs});
 			const metrics = exportAt ? createMetrics(engine.store) : undefined;
 			const exporter =
 				metrics && exportAt
@@ -128,6 +131,7 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 				await untilSignal();
 			} finally {
 				unsubscribe();
+				troubled?.close();
 				metrics?.close();
 				await exporter?.close();
 				await server.close();

@@ -45,8 +45,12 @@ ${readingConnectionHelp}
 	lines: it never ends a stream by itself). Every line is made inert for a terminal; a line over
 	16 kB is cut ([truncated]), one the service sent as other than its JSON is shown as it came ([raw]).
 
-	Exit status: 0 ok, 2 usage, 3 authentication, 4 no such pod, endpoint or worker (a worker that
-	is gone has no log at the service), 5 network or timeout, 1 other.
+	A worker that is gone has no log at the service (404): its last lines are printed if the agent
+	kept them (it keeps those of workers that crash-loop, go UNHEALTHY or die young), from the agent
+	while one runs, else from the history file, and stderr says they are what the agent kept.
+
+	Exit status: 0 ok, 2 usage, 3 authentication, 4 no such pod, endpoint or worker (a gone worker
+	with nothing kept), 5 network or timeout, 1 other.
 
 	Examples
 	  $ podtop logs pod my-pod --tail 50

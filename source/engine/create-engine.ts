@@ -422,7 +422,14 @@ export async function createEngine({
 		openLogs:
 			managementApi.streamLogs &&
 			((subject, query) => {
-				const session = openLogSession({subject, query, logStream: agentLogs.logStream, workers: async endpointId => api.workers(endpointId, 'visible')});
+				const session = openLogSession({
+					subject,
+					query,
+					logStream: agentLogs.logStream,
+					workers: async endpointId => api.workers(endpointId, 'visible'),
+					// What the agent kept of a gone worker, in the history file (while an agent runs, it sends them itself).
+					kept: async (endpointId, workerId) => history.reader()?.keptLines?.(endpointId, workerId),
+				});
 				logSessions.add(session);
 				return {
 					...session,

@@ -1,3 +1,4 @@
+import type {LogLine} from '../model/log-line.js';
 import type {AccountSnapshot} from '../store/account-snapshot.js';
 import type {FiringAlert} from '../store/types.js';
 import type {EndpointWorkers} from '../store/worker-track.js';
@@ -157,6 +158,8 @@ export type HistoryReader = {
 	/** The span recorded: the oldest and newest moment of any tier. */
 	readonly span: () => Promise<{readonly from: number; readonly to: number} | undefined>;
 	readonly info: (options?: {readonly integrity?: boolean}) => Promise<HistoryInfo>;
+	/** The last lines the agent kept of a gone worker (the SQLite file only); undefined when it kept none. */
+	readonly keptLines?: (endpointId: string, workerId: string) => Promise<readonly LogLine[] | undefined>;
 	readonly close: () => Promise<void>;
 };
 

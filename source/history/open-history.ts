@@ -20,6 +20,7 @@ import {
 	type WriterLock,
 } from './history-file.js';
 import type {HistoryReader, RecordingState} from './history-types.js';
+import {keptLogsIn, type KeptLogs} from './kept-logs.js';
 import {createMaintenance, type Maintenance} from './maintenance.js';
 import {createPrometheusReader} from './prometheus-reader.js';
 import {createRecorder, type Recorder} from './recorder.js';
@@ -57,6 +58,8 @@ export type History = {
 	readonly standBy: (on: boolean) => void;
 	/** Events for the timeline this process did not see itself (what attached clients forward to the agent). */
 	readonly record: (events: readonly EventRow[]) => void;
+	/** Where the agent keeps gone workers' last lines: the file it records into; undefined while this process does not record. */
+	readonly keptLogs: () => KeptLogs | undefined;
 	readonly close: () => Promise<void>;
 };
 
@@ -140,6 +143,7 @@ export function openHistory({
 			ready: Promise.resolve(),
 			standBy() {},
 			record() {},
+			keptLogs: () => undefined,
 			close: async () => remote.close(),
 		};
 	}
@@ -154,6 +158,7 @@ export function openHistory({
 			ready: Promise.resolve(),
 			standBy() {},
 			record() {},
+			keptLogs: () => undefined,
 			close: async () => undefined,
 		};
 	}
@@ -174,6 +179,8 @@ export function openHistory({
 	/** The database being recorded into, and how many files were found damaged (and moved aside) so far. */
 	let writing: SqliteDatabase | undefined;
 	let damagedFiles = 0;
+	/** The kept lines of the file being recorded into (made once per file). */
+	let kept: {readonly db: SqliteDatabase; readonly logs: KeptLogs} | undefined;
 
 	/**
 	The file was found damaged inside its tables (a write, the upkeep or the recorder's first read failed on it): let go
@@ -426,6 +433,7 @@ export function openHistory({
 					void reader?.close();
 					lock?.release();
 					[maintenance, recorder, reader, lock] = [undefined, undefined, undefined, undefined];
+					writing = undefined;
 					log('the agent records this account: this podtop stopped recording its own and reads the history');
 				}
 
@@ -448,6 +456,17 @@ export function openHistory({
 			} else {
 				waiting = [...waiting, ...events].slice(-maxWaitingEvents);
 			}
+		},
+		keptLogs() {
+			if (!writing || closed) {
+				return undefined;
+			}
+
+			if (kept?.db !== writing) {
+				kept = {db: writing, logs: keptLogsIn(writing, {writable: true})};
+			}
+
+			return kept.logs;
 		},
 		flush(at) {
 			recorder?.flush(at);

@@ -12,6 +12,7 @@ import {
 	type Tier,
 	tiers,
 } from './history-types.js';
+import {keptLogsIn, type KeptLogs} from './kept-logs.js';
 import {mergePoints} from './merge-points.js';
 import {defaultRetention, type Retention, tierStepMs} from './retention.js';
 import {stateAt} from './state-at.js';
@@ -57,6 +58,7 @@ type Options = {
 
 /** Range queries over one account's SQLite file. Each call reads what it needs by seeks on (time, series). */
 export function createSqliteReader({db, file, retention = defaultRetention, ownsDatabase = true}: Options): HistoryReader {
+	let kept: KeptLogs | undefined;
 	const statements = {
 		things: db.prepare(`SELECT kind, key, name, first_at, deleted_at FROM series ORDER BY kind, name`).raw(),
 		thingsOfKind: db.prepare(`SELECT kind, key, name, first_at, deleted_at FROM series WHERE kind = ? ORDER BY name`).raw(),
@@ -198,6 +200,10 @@ export function createSqliteReader({db, file, retention = defaultRetention, owns
 			return stateAt(db, at, spans());
 		},
 		stateAtNow: (at, options) => stateAt(db, at, spans(), options),
+		async keptLines(endpointId, workerId) {
+			kept ??= keptLogsIn(db, {writable: false});
+			return kept.read(endpointId, workerId);
+		},
 		async events(from, to, limit = 10_000) {
 			const rows = statements.events.all(from, to, limit) as Array<[number, HistoryEvent['type'], SeriesKind | null, string | null, string | null, string]>;
 			return rows.reverse().map(([eventAt, type, kind, subject, name, data]) => ({

@@ -27,6 +27,8 @@ export type LogSessionOptions = {
 	) => Promise<{readonly ended: Promise<void>}>;
 	/** The endpoint's active workers (undefined: the endpoint is gone), for a merged view. */
 	readonly workers: (endpointId: string) => Promise<WorkerList | undefined>;
+	/** The last lines the agent kept of a gone worker (the history file), shown when the service answers 404 for a worker it no longer lists. */
+	readonly kept?: (endpointId: string, workerId: string) => Promise<readonly LogLine[] | undefined>;
 	readonly capacity?: number;
 	readonly listEveryMs?: number;
 	readonly follow?: Pick<LogFollowOptions, 'stallMs' | 'backoff' | 'random'>;
@@ -48,6 +50,7 @@ export function openLogSession({
 	query,
 	logStream,
 	workers,
+	kept,
 	capacity = logBufferLines,
 	listEveryMs = workerListEveryMs,
 	follow: followOptions = {},
@@ -91,12 +94,55 @@ export function openLogSession({
 				changed();
 			},
 			onStatus(status) {
-				if (stream.generation === generation) {
-					stream.status = status;
-					changed();
+				if (stream.generation !== generation) {
+					return;
 				}
+
+				const {target} = stream;
+				if (status.state === 'gone' && target.kind === 'worker' && subject.kind === 'worker' && kept && !ring.toArray().some(line => line.origin === origin)) {
+					// Said gone once what the agent kept of it is in the buffer (a backlog read waits for every stream to settle).
+					void showKept(target, kept, status).then(shown => {
+						if (stream.generation === generation && !closed) {
+							stream.status = shown;
+							changed();
+						}
+					});
+					return;
+				}
+
+				stream.status = status;
+				changed();
 			},
 		});
+	};
+
+	/** A gone worker's kept lines into the buffer; its status says they are what the agent kept. */
+	const showKept = async (
+		target: Extract<LogTarget, {kind: 'worker'}>,
+		read: NonNullable<LogSessionOptions['kept']>,
+		status: FollowStatus,
+	): Promise<FollowStatus> => {
+		let lines: readonly LogLine[] | undefined;
+		try {
+			lines = await read(target.endpointId, target.workerId);
+		} catch {
+			return status;
+		}
+
+		// As the service would have answered the query: the source asked for, the lines since its time, its tail.
+		const {source, since, tail} = currentQuery;
+		const matching = (lines ?? []).filter(line => (source === undefined || line.source === source) && (since === undefined || line.ts >= since));
+		const shown = tail === undefined ? matching : tail === 0 ? [] : matching.slice(-tail);
+		if (closed || shown.length === 0) {
+			return status;
+		}
+
+		for (const line of shown) {
+			ring.push({...line, origin: target.workerId, seq: ++seq});
+		}
+
+		const count = shown.length === 1 ? 'the line before is' : `the ${shown.length} lines before are`;
+		return {...status, reason: `${status.reason ?? 'gone'}; ${count} the last the agent kept of it (from the history file)`};
 	};
 
 	const add = (target: LogTarget) => {

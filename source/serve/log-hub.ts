@@ -1,11 +1,13 @@
-import type {LogQuery, LogSource, LogTarget} from '../model/log-line.js';
+import type {KeptLogs} from '../history/kept-logs.js';
+import type {LogLine, LogQuery, LogSource, LogTarget} from '../model/log-line.js';
 import type {LogSession, LogSubject, SessionLine} from '../model/log-session.js';
+import {sanitizeLine} from '../format/sanitize.js';
 
 /** The service's own backlog when a query names neither `tail` nor `since`. */
 const serviceTail = 100;
 /** Lines kept of a worker whose stream the service ended as gone (the service keeps the logs of active workers only)… */
 export const goneWorkerLines = 200;
-/** …for this many such workers per endpoint, the oldest forgotten first (in memory: ~50 × 200 lines of at most 16 kB). */
+/** …for this many such workers per endpoint, the oldest forgotten first (in memory: ~50 × 200 lines of at most 16 kB; in the history file too, when the agent records it). */
 export const goneWorkersPerEndpoint = 50;
 
 /** How a followed log ends: `gone` (404), `failed` (refused). */
@@ -17,7 +19,7 @@ export type LogDelivery = {readonly lines: readonly string[]} | LogEnd;
 export type LogHub = {
 	/** One client's one open log: `send` gets its lines and end; the function returned lets go of it. */
 	readonly follow: (target: LogTarget, query: LogQuery, send: (delivery: LogDelivery) => void) => () => void;
-	/** The workers of an endpoint whose last lines the hub kept after the service let them go, oldest first. */
+	/** The workers of an endpoint whose last lines the hub kept after the service let them go (in the file, then in memory), oldest first. */
 	readonly goneWorkers: (endpointId: string) => readonly string[];
 	/** Upstream streams open now. */
 	readonly upstreamCount: () => number;
@@ -25,9 +27,27 @@ export type LogHub = {
 };
 
 /** A line as the hub holds it: enough to choose a backlog, and its JSON. */
-type HeldLine = {readonly id: string; readonly ts: number; readonly source: LogSource; readonly json: string};
+type HeldLine = {readonly id: string; readonly ts: number; readonly source: LogSource; readonly json: string; readonly line: LogLine};
 
-type Follower = {readonly send: (delivery: LogDelivery) => void; lastSeq: number};
+/** `kept`: how many lines the agent kept of a gone worker this follower was sent first (its end says so). */
+type Follower = {readonly send: (delivery: LogDelivery) => void; lastSeq: number; readonly kept: number};
+
+type Options = {
+	/** Where kept lines outlive the agent (the history file it records into); undefined while it records none. */
+	readonly keptLogs?: () => KeptLogs | undefined;
+	/** One line for the agent's log (a kept worker's lines that could not be written). */
+	readonly log?: (line: string) => void;
+	readonly now?: () => number;
+};
+
+/** The end a follower that was sent kept lines hears: the service's 404, and that what it got is what the agent kept. */
+const keptEnd = (end: LogEnd, kept: number): LogEnd =>
+	end.end === 'gone' && kept > 0
+		? {
+				...end,
+				reason: `${end.reason ?? 'gone'}; the ${kept === 1 ? 'line' : `${kept} lines`} before ${kept === 1 ? 'is' : 'are'} the last the agent kept of it`,
+			}
+		: end;
 type Upstream = {readonly session: LogSession; readonly followers: Set<Follower>; readonly stop: () => void};
 
 const keyOf = (target: LogTarget, source: LogSource | undefined) =>
@@ -67,9 +87,13 @@ later follower starts from the session's buffer (its `tail`, `since` or `lastEve
 at most the lines the agent saw), then gets each new line with its event id, serialised once for
 all. A stream that ends (gone, refused) says so to every follower and is let go. The last
 `goneWorkerLines` of a worker whose stream ended as gone are kept (its crash is in them): a later
-follower of that worker gets them before the end.
+follower of that worker gets them before the end, told so; with `keptLogs` they are written to
+the history file too, and read from it for a worker the agent no longer holds (it was restarted).
 */
-export function createLogHub(openLogs: (subject: LogSubject, query: LogQuery) => LogSession): LogHub {
+export function createLogHub(
+	openLogs: (subject: LogSubject, query: LogQuery) => LogSession,
+	{keptLogs = () => undefined, log = () => undefined, now = Date.now}: Options = {},
+): LogHub {
 	const upstreams = new Map<string, Upstream>();
 	/** Endpoint id → worker id → its last lines, in the order the workers went. */
 	const gone = new Map<string, Map<string, readonly HeldLine[]>>();
@@ -88,17 +112,49 @@ export function createLogHub(openLogs: (subject: LogSubject, query: LogQuery) =>
 	const keep = (endpointId: string, workerId: string, lines: readonly SessionLine[]) => {
 		const workers = gone.get(endpointId) ?? new Map<string, readonly HeldLine[]>();
 		gone.set(endpointId, workers);
-		const held = [...(workers.get(workerId) ?? []), ...lines.map(line => ({id: line.id, ts: line.ts, source: line.source, json: jsonOf(line)}))];
+		const held = [...(workers.get(workerId) ?? []), ...lines.map(line => ({id: line.id, ts: line.ts, source: line.source, json: jsonOf(line), line}))];
 		// Two sources' streams of one worker: one list in order of id, each line once.
 		const unique = [...new Map(held.map(line => [`${line.source}\0${line.id}`, line])).values()].toSorted((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+		const last = unique.slice(-goneWorkerLines);
 		workers.delete(workerId);
-		workers.set(workerId, unique.slice(-goneWorkerLines));
+		workers.set(workerId, last);
 		for (const oldest of workers.keys()) {
 			if (workers.size <= goneWorkersPerEndpoint) {
 				break;
 			}
 
 			workers.delete(oldest);
+		}
+
+		try {
+			keptLogs()?.keep(
+				endpointId,
+				workerId,
+				last.map(({line}) => {
+					const {origin: _origin, seq: _seq, ...logLine} = line as SessionLine;
+					return logLine;
+				}),
+				now(),
+			);
+		} catch (error) {
+			// A full disk, a file being set aside: the lines stay in memory, and polling goes on.
+			log(`the last lines of gone worker ${sanitizeLine(workerId)} were not written to the history file (${sanitizeLine(String(error))})`);
+		}
+	};
+
+	/** What the agent kept of a gone worker: in memory, or in the file (kept before the agent last started). */
+	const keptOf = (endpointId: string, workerId: string): readonly HeldLine[] | undefined => {
+		const held = gone.get(endpointId)?.get(workerId);
+		if (held) {
+			return held;
+		}
+
+		try {
+			return keptLogs()
+				?.read(endpointId, workerId)
+				?.map(line => ({id: line.id, ts: line.ts, source: line.source, json: JSON.stringify(line), line}));
+		} catch {
+			return undefined;
 		}
 	};
 
@@ -138,7 +194,7 @@ export function createLogHub(openLogs: (subject: LogSubject, query: LogQuery) =>
 					...(ended.refusal ? {refusal: ended.refusal} : {}),
 				};
 				for (const follower of followers) {
-					follower.send(end);
+					follower.send(keptEnd(end, follower.kept));
 				}
 
 				followers.clear();
@@ -152,21 +208,21 @@ export function createLogHub(openLogs: (subject: LogSubject, query: LogQuery) =>
 	return {
 		follow(target, query, send) {
 			const key = keyOf(target, query.source);
-			const kept = target.kind === 'worker' ? gone.get(target.endpointId)?.get(target.workerId) : undefined;
-			if (kept) {
+			const kept = target.kind === 'worker' ? keptOf(target.endpointId, target.workerId) : undefined;
+			const keptLines = kept
+				? backlogFor(
+						kept.filter(line => query.source === undefined || line.source === query.source),
+						query,
+					)
+				: [];
+			if (keptLines.length > 0) {
 				// A worker the service no longer has: what the agent kept of it, then the service's 404 as the end.
-				const lines = backlogFor(
-					kept.filter(line => query.source === undefined || line.source === query.source),
-					query,
-				);
-				if (lines.length > 0) {
-					send({lines: lines.map(line => line.json)});
-				}
+				send({lines: keptLines.map(line => line.json)});
 			}
 
 			const upstream = upstreams.get(key) ?? open(key, target, query);
 			const {lines} = upstream.session.snapshot();
-			const follower: Follower = {send, lastSeq: lines.at(-1)?.seq ?? 0};
+			const follower: Follower = {send, lastSeq: lines.at(-1)?.seq ?? 0, kept: keptLines.length};
 			const backlog = backlogFor(lines, query);
 			if (backlog.length > 0) {
 				send({lines: backlog.map(line => jsonOf(line))});
@@ -181,7 +237,14 @@ export function createLogHub(openLogs: (subject: LogSubject, query: LogQuery) =>
 			};
 		},
 		upstreamCount: () => upstreams.size,
-		goneWorkers: endpointId => [...(gone.get(endpointId)?.keys() ?? [])],
+		goneWorkers(endpointId) {
+			let inFile: readonly string[] = [];
+			try {
+				inFile = keptLogs()?.workers(endpointId) ?? [];
+			} catch {}
+
+			return [...new Set([...inFile, ...(gone.get(endpointId)?.keys() ?? [])])];
+		},
 		close() {
 			for (const upstream of upstreams.values()) {
 				upstream.followers.clear();

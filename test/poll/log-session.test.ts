@@ -1,7 +1,7 @@
 import {afterEach, describe, expect, test} from 'vitest';
 import {Pools} from '../../source/api/pools.js';
 import {createRestApi} from '../../source/api/rest/rest-api.js';
-import type {LogQuery} from '../../source/model/log-line.js';
+import type {LogLine, LogQuery} from '../../source/model/log-line.js';
 import type {LogSession, LogSnapshot, LogSubject} from '../../source/model/log-session.js';
 import {openLogSession} from '../../source/poll/open-log-session.js';
 import {createScheduledApi} from '../../source/poll/scheduled-api.js';
@@ -21,9 +21,14 @@ afterEach(async () => {
 	await closeRestSims();
 });
 
-type Follow = {stallMs?: number; capacity?: number; listEveryMs?: number};
+type Follow = {
+	stallMs?: number;
+	capacity?: number;
+	listEveryMs?: number;
+	kept?: (endpointId: string, workerId: string) => Promise<readonly LogLine[] | undefined>;
+};
 
-function open(baseUrl: string, subject: LogSubject, query: LogQuery, {stallMs, capacity, listEveryMs}: Follow = {}) {
+function open(baseUrl: string, subject: LogSubject, query: LogQuery, {stallMs, capacity, listEveryMs, kept}: Follow = {}) {
 	const pools = new Pools();
 	const scheduler = new Scheduler();
 	const managementApi = createRestApi({
@@ -49,6 +54,7 @@ function open(baseUrl: string, subject: LogSubject, query: LogQuery, {stallMs, c
 		workers: async endpointId => api.workers(endpointId, 'visible'),
 		capacity,
 		listEveryMs,
+		kept,
 		follow: {stallMs, backoff: {firstMs: 20, maxMs: 100}},
 	});
 	cleanups.push(async () => {
@@ -162,6 +168,37 @@ describe('a followed log', () => {
 		expect(snapshot.dropped).toBe(19_000);
 		expect(snapshot.lines[0]!.line).toMatch(/^line 19001 /);
 		expect(snapshot.lines.at(-1)!.seq).toBe(20_000);
+	});
+
+	test('a worker the service answers 404 for shows what the agent kept of it (the history file) before it says gone, as the query asks', async () => {
+		const sim = await startRestSim({apiKey, restQuota: {minute: 10_000, hour: 100_000, day: 1_000_000}});
+		const endpoint = sim.endpoints[0]!;
+		const asked: string[] = [];
+		const keptLine = (index: number, source: LogLine['source']): LogLine => ({
+			id: `2026-12-01T12:00:0${index}Z/000000000001`,
+			ts: index,
+			source,
+			line: `kept ${index}`,
+		});
+		const {session} = open(
+			sim.url,
+			{kind: 'worker', endpointId: endpoint.id, workerId: 'w-gone'},
+			{tail: 2, source: 'container'},
+			{
+				async kept(endpointId, workerId) {
+					asked.push(`${endpointId}/${workerId}`);
+					return [keptLine(1, 'container'), keptLine(2, 'system'), keptLine(3, 'container'), keptLine(4, 'container')];
+				},
+			},
+		);
+		const seen: LogSnapshot[] = [];
+		session.subscribe(() => seen.push(session.snapshot()));
+		const ended = await until(session, ({streams}) => streams[0]?.state === 'gone');
+		expect(asked).toEqual([`${endpoint.id}/w-gone`]);
+		// The container's last two, and the reason says whose they are; never gone with nothing shown yet.
+		expect(ended.lines.map(line => line.line)).toEqual(['kept 3', 'kept 4']);
+		expect(ended.streams[0]!.reason).toMatch(/; the 2 lines before are the last the agent kept of it \(from the history file\)$/);
+		expect(seen.filter(snapshot => snapshot.streams[0]?.state === 'gone' && snapshot.lines.length === 0)).toEqual([]);
 	});
 
 	test('against the simulator: a 429 on connect waits as the budget says, then the stream opens; a gone worker is gone', async () => {
