@@ -5,6 +5,8 @@ import {sanitizeLine} from '../format/sanitize.js';
 import {UsageError} from '../lib/usage-error.js';
 import type {WebhookReport} from '../poll/alert-notifier.js';
 import {serveAgent} from '../serve/agent-server.js';
+import {hostDemo, type DemoHost} from '../serve/demo-host.js';
+import {demoSocketPath, findDemoLink} from '../api/demo-link.js';
 import {createLogHub} from '../serve/log-hub.js';
 import {followTroubledWorkers} from '../serve/troubled-workers.js';
 import {groupId} from '../serve/socket-file.js';
@@ -45,6 +47,9 @@ ${alertHelp}
 	from the file when they run as the same user, over the socket otherwise (a --group member);
 	they hand the agent what only they know (their tracked jobs, and a member's writes).
 
+	DEMO (no key, or --demo): the agent keeps the demo's simulator running, and your other podtop
+	commands use it (\`run --no-follow\`, then \`job <id>\` finds the job), until it is stopped.
+
 	With --alerts, the agent evaluates the rules and posts to their webhook: attached clients show
 	their own rules but leave posting to the agent (one poller, one poster). It sends the file's
 	[[probe]] jobs too (each a billed job: podtop doctor says what they cost a day).
@@ -80,10 +85,33 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 			);
 		},
 	};
+	let demoHost: DemoHost | undefined;
 	await withHeadlessEngine(
 		target,
-		{budget, allVisible: true, poll: ['endpoints', 'pods', 'gpus', 'workers'], alerts, history, record: true, auditPath, notice: log},
+		resolved =>
+			resolved.mode === 'demo'
+				? // DEMO: the agent keeps the demo's simulator running for this user's other podtops, and does nothing else.
+					{
+						poll: [],
+						history: {disabled: true},
+						auditPath,
+						notice: log,
+						demoShare: {
+							// One of this user's podtops serves one already: nothing is started, the agent says so.
+							find: findDemoLink,
+							async host(link) {
+								demoHost = await hostDemo(link);
+								return demoHost;
+							},
+						},
+					}
+				: {budget, allVisible: true, poll: ['endpoints', 'pods', 'gpus', 'workers'], alerts, history, record: true, auditPath, notice: log},
 		async engine => {
+			if (engine.mode === 'demo') {
+				await keepDemo(demoHost, log);
+				return;
+			}
+
 			if (!engine.agentLink) {
 				throw new UsageError('the agent serves a live account: set RUNPOD_API_KEY (or point --api-url and --graphql-url at a `podtop sim`)');
 			}
@@ -138,4 +166,16 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 			}
 		},
 	);
+}
+
+/** DEMO: the simulator stays up, and this user's `snapshot`, `run`, `job`… use it, until a signal; refused when a podtop of this user serves one already. */
+async function keepDemo(host: DemoHost | undefined, log: (line: string) => void): Promise<void> {
+	if (!host) {
+		throw new Error(
+			`a podtop of yours (a DEMO dashboard or agent) serves the demo's simulator already, or ${demoSocketPath()} cannot be used: the commands use that one`,
+		);
+	}
+
+	log(`DEMO: serving the demo's simulator to your podtop commands on ${host.socketPath} (mode 0600) until Ctrl-C`);
+	await untilSignal();
 }

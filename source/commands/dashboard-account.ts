@@ -91,6 +91,13 @@ export function openAccount<Options extends AccountOptions>({
 				alerts: options.alerts ? {rules: options.alerts} : undefined,
 				history: options.history,
 				record: true,
+				// DEMO: this user's other podtops (`snapshot`, `run`, `job`…) use this dashboard's simulator while it runs.
+				demoShare: {
+					async host(link) {
+						const {hostDemo} = await import('../serve/demo-host.js');
+						return hostDemo(link);
+					},
+				},
 				notice(line) {
 					view.dispatch({type: 'message', text: line, tone: 'info'});
 				},

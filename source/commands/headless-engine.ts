@@ -1,3 +1,4 @@
+import {findDemoLink} from '../api/demo-link.js';
 import {ApiError, describeError, keyRefusalStatus} from '../api/errors.js';
 import {redact} from '../api/redact.js';
 import {createEngine, type Engine, type EngineOptions} from '../engine/create-engine.js';
@@ -10,7 +11,8 @@ import {exitCodeFor} from './exit-code.js';
 
 /**
 How every headless command (`snapshot`, `watch`, `job`, and the write verbs) meets the service:
-resolve the target, say its warnings on stderr, start the engine, run, and on failure print one
+resolve the target, say its warnings on stderr, start the engine (DEMO: on the simulator a podtop
+of this user keeps running, if one does), run, and on failure print one
 key-free, sanitised line and set the exit status from the one table. The engine is always closed.
 The options may depend on the target (DEMO or live), given as a function of it.
 */
@@ -27,7 +29,8 @@ export async function withHeadlessEngine(
 	const apiKey = resolved.mode === 'live' ? resolved.apiKey : undefined;
 	let engine: Engine | undefined;
 	try {
-		engine = await createEngine({...(typeof options === 'function' ? options(resolved) : options), target: resolved});
+		// DEMO: the simulator a dashboard (or the agent) of this user keeps running, when one does: one account across commands.
+		engine = await createEngine({demoShare: {find: findDemoLink}, ...(typeof options === 'function' ? options(resolved) : options), target: resolved});
 		await run(engine);
 	} catch (error) {
 		// A refused key: what to do about it, not only what the service said.

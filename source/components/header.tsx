@@ -3,7 +3,7 @@ import {useEffect, useMemo, useState, useSyncExternalStore} from 'react';
 import {createStore} from 'zustand';
 import {useShallow} from 'zustand/react/shallow';
 import {formatAgo, formatClock} from '../format/clock.js';
-import {formatAge, formatAgeBound} from '../format/duration.js';
+import {formatAge, formatAgeBound, formatDuration} from '../format/duration.js';
 import {balanceTexts} from '../format/balance-text.js';
 import {budgetLabel} from '../format/budget-label.js';
 import {bar, type Glyphs} from '../format/glyphs.js';
@@ -76,7 +76,9 @@ function useSimulatedPast(ellipsis: string): string {
 		};
 	}, [engine]);
 	const span = engine?.simulatedPastMs;
-	return span === undefined ? '' : ready ? ` past ${formatSpan(span)} simulated ` : ` simulating the past ${formatSpan(span)}${ellipsis} `;
+	// The demo's world begins on the hour: its past is 2h17m as often as 2h (`6h` when on the hour).
+	const text = span === undefined ? '' : span % 3_600_000 === 0 ? formatSpan(span) : formatDuration(span / 1000);
+	return span === undefined ? '' : ready ? ` past ${text} simulated ` : ` simulating the past ${text}${ellipsis} `;
 }
 
 /**

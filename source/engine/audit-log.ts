@@ -1,15 +1,14 @@
 import {createHash} from 'node:crypto';
 import {constants} from 'node:fs';
 import {lstat, mkdir, open} from 'node:fs/promises';
-import {homedir} from 'node:os';
 import {dirname, join} from 'node:path';
 import {inertJson} from '../format/sanitize.js';
 import type {AuditRecord} from '../history/audit-record.js';
+import {stateDirectory} from '../lib/state-directory.js';
 
 /** `$XDG_STATE_HOME/podtop/audit.jsonl`, `~/.local/state/podtop/audit.jsonl` by default. */
 export function defaultAuditPath(env: NodeJS.ProcessEnv = process.env): string {
-	const state = env.XDG_STATE_HOME?.startsWith('/') ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
-	return join(state, 'podtop', 'audit.jsonl');
+	return join(stateDirectory(env), 'audit.jsonl');
 }
 
 export function inputDigest(input: unknown): {inputBytes: number; inputSha256: string | undefined} {

@@ -33,6 +33,7 @@ import type {RunningSimulator} from '../sim/start-simulator.js';
 import {createPodtopStore, type PodtopStore, type StoreWrites} from '../store/create-store.js';
 import {healthKeepFor} from '../store/health-keep.js';
 import type {PaneName} from '../store/types.js';
+import type {DemoLink} from '../api/demo-link.js';
 import {createAgentForwarding} from './agent-forwarding.js';
 import {createAgentLogs} from './agent-logs.js';
 import {resolveLogSubject, type LogNames, type ResolvedLogSubject} from './log-subject.js';
@@ -42,7 +43,7 @@ import {seedHealthFromHistory} from './health-seed.js';
 import {createNameResolver, type NameResolver} from './name-resolver.js';
 import {perform, type PerformResult} from './perform.js';
 import {createProbeLoop} from './probe-loop.js';
-import {demoPastMs, recordSimulatedPast} from './demo-past.js';
+import {demoOrigin, demoPastMs, recordSimulatedPast} from './demo-past.js';
 import {readWorkers, type WorkersReport} from './read-workers.js';
 import {restUrlFor, type Target} from './resolve-target.js';
 import {snapshotOfAccount, takeSnapshot, type Snapshot} from './take-snapshot.js';
@@ -152,6 +153,18 @@ export type EngineOptions = {
 	readonly notice?: (line: string) => void;
 	/** The scheduler's monotonic clock in ms (default `performance.now`): a test holds it still to count what the budgets let go, not time. */
 	readonly schedulerClock?: () => number;
+	/** DEMO: one simulator for this user's podtops, while one of them keeps it running. */
+	readonly demoShare?: DemoShare;
+};
+
+/**
+DEMO, shared: `find` the simulator a podtop of this user keeps running and use it instead of starting
+one (a command that ends: `snapshot`, `run`, `job`); or start one and `host` it, telling the others
+where it is until this engine closes (a dashboard, the agent).
+*/
+export type DemoShare = {
+	readonly find?: () => Promise<DemoLink | undefined>;
+	readonly host?: (link: DemoLink) => Promise<{readonly close: () => Promise<void>} | undefined>;
 };
 
 /** Everything behind the UI, built outside React: the demo simulator when needed, clients, scheduler, store, pollers. */
@@ -172,8 +185,10 @@ export async function createEngine({
 	record = false,
 	notice,
 	schedulerClock,
+	demoShare,
 }: EngineOptions): Promise<Engine> {
 	let demo: RunningSimulator | undefined;
+	let demoHost: {readonly close: () => Promise<void>} | undefined;
 	let service: {
 		readonly apiUrl: string;
 		readonly graphqlUrl: string;
@@ -184,15 +199,24 @@ export async function createEngine({
 	// DEMO, recording the whole account: the simulator runs its past hours first, for history to hold them.
 	const recordsAll = record && !endpointFilter?.length;
 	const demoPast = historyOptions.demoPastMs ?? demoPastMs;
+	const now = Date.now();
+	const origin = target.mode === 'demo' && demoPast > 0 ? demoOrigin(now, demoPast) : undefined;
 	const simulatedPastMs =
-		target.mode === 'demo' && recordsAll && !historyOptions.disabled && historyOptions.prometheusUrl === undefined && demoPast > 0 ? demoPast : undefined;
+		origin !== undefined && recordsAll && !historyOptions.disabled && historyOptions.prometheusUrl === undefined ? now - origin : undefined;
 	if (target.mode === 'live') {
 		service = target;
 	} else {
-		// Loaded only for DEMO: a live session never pays for the simulator's code. Its own thread: its past and its load run beside the UI.
-		const {startSimulatorThread} = await import('../sim/start-simulator-thread.js');
-		demo = await startSimulatorThread({port: 0, host: '127.0.0.1', load: true, past: simulatedPastMs});
-		service = {apiUrl: `${demo.url}/v2`, graphqlUrl: `${demo.url}/graphql`, managementApi: target.managementApi, apiKey: demo.apiKey};
+		const shared = await demoShare?.find?.();
+		if (shared) {
+			service = {apiUrl: `${shared.url}/v2`, graphqlUrl: `${shared.url}/graphql`, managementApi: target.managementApi, apiKey: shared.apiKey};
+		} else {
+			// Loaded only for DEMO: a live session never pays for the simulator's code. Its own thread: its past and its load run beside the UI.
+			// Always from the hour the demo's world begins (recorded or not): every podtop started within that hour sees one fleet and one past.
+			const {startSimulatorThread} = await import('../sim/start-simulator-thread.js');
+			demo = await startSimulatorThread({port: 0, host: '127.0.0.1', load: true, origin});
+			service = {apiUrl: `${demo.url}/v2`, graphqlUrl: `${demo.url}/graphql`, managementApi: target.managementApi, apiKey: demo.apiKey};
+			demoHost = await demoShare?.host?.({url: demo.url, apiKey: demo.apiKey});
+		}
 	}
 
 	const {apiUrl, graphqlUrl, apiKey} = service;
@@ -462,6 +486,7 @@ export async function createEngine({
 				await probeLoop?.settle();
 				await history.close();
 				await pools.close();
+				await demoHost?.close();
 				await demo?.close();
 			})();
 			return closing;

@@ -13,6 +13,18 @@ idle cores, where 6 h would take 3 to 4 s (`--demo-past 6h` for those).
 */
 export const demoPastMs = 2 * 3_600_000;
 
+const hourMs = 3_600_000;
+
+/**
+Where the demo's world begins: the hour at least `pastMs` before `now`. The simulator's fleet and its
+past follow from its seed and this moment alone, so every podtop started within the same hour (a
+\`snapshot\`, then a \`snapshot --at 1h\`) sees the same account, its past the same to the millisecond;
+the past run is `pastMs` to an hour longer (2 to 3 h: some 1 to 1.5 s of the simulator's thread).
+*/
+export function demoOrigin(now: number, pastMs: number): number {
+	return Math.floor((now - pastMs) / hourMs) * hourMs;
+}
+
 /** One observation through the store's writers, as the pollers write a poll's answers, then the alert rules as the alert loop runs them. */
 function feed(target: BackfillTarget, observation: PastObservation, evaluate: ((at: number) => void) | undefined): void {
 	const {writes} = target;

@@ -1,8 +1,8 @@
 import {createHash} from 'node:crypto';
 import {closeSync, existsSync, openSync, renameSync} from 'node:fs';
-import {homedir} from 'node:os';
 import {dirname, join} from 'node:path';
 import Database from 'libsql';
+import {stateDirectory} from '../lib/state-directory.js';
 import {keepFilePrivate, makePrivateFolder, unsafeFile} from './private-folder.js';
 import {appName, fieldRows, schemaStatements, schemaVersion} from './schema.js';
 
@@ -15,8 +15,7 @@ export class HistoryUnavailableError extends Error {
 
 /** `$XDG_STATE_HOME/podtop/history`, `~/.local/state/podtop/history` by default: beside the audit log. */
 export function defaultHistoryDirectory(env: NodeJS.ProcessEnv = process.env): string {
-	const state = env.XDG_STATE_HOME?.startsWith('/') ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
-	return join(state, 'podtop', 'history');
+	return join(stateDirectory(env), 'history');
 }
 
 type Service = {readonly apiUrl: string; readonly graphqlUrl: string; readonly apiKey: string};

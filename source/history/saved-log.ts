@@ -1,15 +1,14 @@
 import {constants} from 'node:fs';
 import {open, type FileHandle} from 'node:fs/promises';
-import {homedir} from 'node:os';
 import {join} from 'node:path';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {SessionLine} from '../model/log-session.js';
+import {stateDirectory} from '../lib/state-directory.js';
 import {makePrivateFolder} from './private-folder.js';
 
 /** `$XDG_STATE_HOME/podtop/logs`, `~/.local/state/podtop/logs` by default: beside the history and the audit log. */
 export function defaultLogDirectory(env: NodeJS.ProcessEnv = process.env): string {
-	const state = env.XDG_STATE_HOME?.startsWith('/') ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
-	return join(state, 'podtop', 'logs');
+	return join(stateDirectory(env), 'logs');
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');

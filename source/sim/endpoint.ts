@@ -1,6 +1,6 @@
 import type {SimClock, SimTimer} from './clock.js';
 import type {EndpointSpec} from './endpoint-spec.js';
-import {createJobId} from './ids.js';
+import {createClientJobId, createJobId} from './ids.js';
 import {createJob, isTerminal, notifyWaiters, resetForRetry, type Job, type TerminalStatus} from './job.js';
 import type {JobRequest} from './job-request.js';
 import type {Random} from './random.js';
@@ -101,8 +101,12 @@ export class Endpoint {
 		return isQueueFull(this.#queue.length, this.spec.workersMax);
 	}
 
-	submit(request: JobRequest, sync: boolean, retention: number): Job {
-		const job = createJob(createJobId(this.#options.random, sync), this.id, request, sync, retention, this.#options.clock.now());
+	/** A job into the queue: a client's (`/run`, `/runsync`), or the background load's (its id from the seed). */
+	submit(request: JobRequest, sync: boolean, retention: number, from: 'client' | 'load' = 'client'): Job {
+		// Drawn for a client's job too: the seeded stream moves as it always has, whoever sent the job.
+		const seeded = createJobId(this.#options.random, sync);
+		const id = from === 'load' ? seeded : createClientJobId(sync);
+		const job = createJob(id, this.id, request, sync, retention, this.#options.clock.now());
 		this.#jobs.set(job.id, job);
 		this.#queue.push(job);
 		this.#armExpiry(job);

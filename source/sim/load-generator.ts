@@ -96,6 +96,7 @@ export class LoadGenerator {
 						},
 						false,
 						asyncRetention,
+						'load',
 					);
 				}
 

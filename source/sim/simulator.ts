@@ -40,6 +40,11 @@ export type SimulatorConfig = {
 	readonly pastMs?: number;
 	/** The present the past runs up to (simulated epoch ms); the wall clock when absent. */
 	readonly startAt?: number;
+	/**
+	The simulated epoch ms the clock starts at, exactly: its past runs from there to the present (instead
+	of `pastMs`). The same origin and seed give the same fleet and the same past (the demo's one world).
+	*/
+	readonly origin?: number;
 };
 
 /** The simulated service: one fleet that the job API (and later the GraphQL API) reads and changes. */
@@ -64,7 +69,8 @@ export class Simulator {
 
 	constructor(config: SimulatorConfig) {
 		this.config = config;
-		this.clock = new SimClock(config.speed, config.startAt ?? Date.now(), config.pastMs ?? 0);
+		const present = config.startAt ?? Date.now();
+		this.clock = new SimClock(config.speed, present, config.origin === undefined ? (config.pastMs ?? 0) : Math.max(0, present - config.origin));
 		this.random = createRandom(config.seed);
 		this.restWindows = new RateWindows(config.restQuota ?? defaultRestQuota, () => this.clock.now());
 		this.limiter = new RateLimiter({scale: config.rateLimitScale, workerAllowance: config.workerAllowance});

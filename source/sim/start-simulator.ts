@@ -49,6 +49,8 @@ export type StartSimulatorOptions = {
 	readonly pastCadence?: PastCadence;
 	/** The present the past runs up to (epoch ms; tests pin it); the wall clock when absent. */
 	readonly startAt?: number;
+	/** Where the clock starts (epoch ms), exactly, instead of `past` (the demo's world begins on the hour: the same for every podtop). */
+	readonly origin?: number;
 };
 
 export type RunningSimulator = {
@@ -86,6 +88,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 		graphql: options.graphql ?? 'on',
 		pastMs: options.past,
 		startAt: options.startAt,
+		origin: options.origin,
 	});
 	for (const fault of options.faults ?? []) {
 		sim.faults.add(fault);

@@ -75,6 +75,13 @@ describe('Header', () => {
 		expect(lastFrame()!.split('\n')[0]!.length).toBeLessThanOrEqual(120);
 	});
 
+	test("a past that is not whole hours (the demo's world begins on the hour) reads as hours and minutes", async () => {
+		const state = createPodtopStore({mode: 'demo', apiHost: '127.0.0.1:4000', keyFingerprint: '••••9f00'});
+		const engine = {simulatedPastMs: (2 * 3600 + 17 * 60) * 1000 + 670, history: {ready: Promise.resolve()}} as unknown as Engine;
+		const {lastFrame} = renderWith(state, <Header width={120} readOnly={false} />, {engine});
+		await frameMatching(lastFrame, /^podtop +DEMO +past 2h17m simulated +127\.0\.0\.1:4000 │/m);
+	});
+
 	test('LIVE (and a DEMO without a simulated past) says nothing of one', async () => {
 		const engine = {simulatedPastMs: undefined, history: {ready: Promise.resolve()}} as unknown as Engine;
 		const {lastFrame} = renderWith(testStore(), <Header width={120} readOnly={false} />, {engine});

@@ -14,11 +14,13 @@ describe.runIf(hasTmux)('the dashboard in a real terminal', () => {
 	test("120×40: every pane with live numbers, navigation, filter, help, palette, a job's stream, resize, q restores the terminal", async () => {
 		session = new TmuxSession(120, 40);
 		// The first frame, before any figure: it says the demo's past is being simulated (or, on a fast machine, that it is).
-		let screen = await session.waitFor(/podtop +DEMO +(?:simulating the past 2h…|past 2h simulated) +127\.0\.0\.1:\d+ │ key ••••[\dA-F]{4}/);
+		let screen = await session.waitFor(
+			/podtop +DEMO +(?:simulating the past 2h(?:\d\dm)?…|past 2h(?:\d\dm)? simulated) +127\.0\.0\.1:\d+ │ key ••••[\dA-F]{4}/,
+		);
 		// The first figures once the simulator has run its past and reached now (seconds; longer on a loaded machine).
 		screen = await session.waitFor(/Endpoints \(9\)[\s\S]*llama-3-8b-instruct-v\S*(?: +\d+){3}/, 60_000);
 		// Then the past is recorded: two hours of history are there, and the header says they are simulated.
-		screen = await session.waitFor(/podtop +DEMO +past 2h simulated +127\.0\.0\.1/, 60_000);
+		screen = await session.waitFor(/podtop +DEMO +past 2h(?:\d\dm)? simulated +127\.0\.0\.1/, 60_000);
 		expect(screen).toMatch(/NAME▲ +RUN IDLE INIT THR UNH MIN-MAX QUEUE PROG +DONE +FAIL RETRY +RATE FAIL% QUEUE TREND +ETA/);
 		expect(screen.trimEnd().split('\n').length).toBeLessThanOrEqual(39);
 

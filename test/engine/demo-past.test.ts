@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, test, vi} from 'vitest';
 import {createEngine, type Engine} from '../../source/engine/create-engine.js';
-import {demoPastMs} from '../../source/engine/demo-past.js';
+import {demoOrigin, demoPastMs} from '../../source/engine/demo-past.js';
 import type {Series} from '../../source/history/history-types.js';
 
 const minute = 60_000;
@@ -20,7 +20,9 @@ describe("DEMO's history: the simulated past", () => {
 	test('once ready, it holds 6 h of every endpoint, pod and GPU type, moving as the fleet did; the live store shows only the present, continuing it', async () => {
 		const startedAt = Date.now();
 		engine = await createEngine({target: demo, record: true, allVisible: true, history: {demoPastMs: 6 * hour}});
-		expect(engine.simulatedPastMs).toBe(6 * hour);
+		// From the hour at least 6 h back: the demo's world begins on the hour.
+		expect(engine.simulatedPastMs).toBeGreaterThanOrEqual(6 * hour);
+		expect(engine.simulatedPastMs).toBeLessThan(7 * hour);
 		engine.start();
 		await engine.history.ready;
 		expect(engine.history.status.getState().state).toBe('recording');
@@ -74,9 +76,10 @@ describe("DEMO's history: the simulated past", () => {
 		}
 	}, 300_000);
 
-	test('only a DEMO that records the whole account runs a past: 2 h unless told', async () => {
+	test('only a DEMO that records the whole account records a past: 2 to 3 h (from the hour) unless told', async () => {
 		engine = await createEngine({target: demo, record: true});
-		expect(engine.simulatedPastMs).toBe(demoPastMs);
+		expect(engine.simulatedPastMs).toBeGreaterThanOrEqual(demoPastMs);
+		expect(engine.simulatedPastMs).toBeLessThan(demoPastMs + hour);
 		expect(demoPastMs).toBe(2 * hour);
 		await engine.close();
 		engine = undefined;
@@ -95,5 +98,14 @@ describe("DEMO's history: the simulated past", () => {
 			await engine.close();
 			engine = undefined;
 		}
+	});
+});
+
+describe("the demo's world", () => {
+	test('begins on the hour at least the past before now: every podtop started within that hour runs the same one', () => {
+		const at = Date.UTC(2026, 10, 29, 1, 44, 21);
+		expect(new Date(demoOrigin(at, 2 * hour)).toISOString()).toBe('2026-11-28T23:00:00.000Z');
+		expect(demoOrigin(Date.UTC(2026, 10, 29, 1, 59, 59), 2 * hour)).toBe(demoOrigin(Date.UTC(2026, 10, 29, 1, 0, 0), 2 * hour));
+		expect(demoOrigin(Date.UTC(2026, 10, 29, 2, 0, 0), 2 * hour) - demoOrigin(Date.UTC(2026, 10, 29, 1, 59, 59), 2 * hour)).toBe(hour);
 	});
 });

@@ -1,11 +1,33 @@
 import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 
 export const cliPath = fileURLToPath(new URL('../../dist/bundle/podtop.js', import.meta.url));
 
-/** The environment for a child podtop: no inherited key, a home without a config file, CI unset. */
+let stateHome: string | undefined;
+
+/**
+A state folder of this test file's own (\`XDG_STATE_HOME\` unless a test gives one): the fallback home is
+one for every test on the machine, and a DEMO dashboard serves its simulator to the podtops of the
+same state folder (readme: the demo is one account), which would join tests that run side by side.
+*/
+export function testStateHome(): string {
+	if (stateHome === undefined) {
+		const made = mkdtempSync(path.join(tmpdir(), 'podtop-test-state-'));
+		stateHome = made;
+		process.once('exit', () => {
+			rmSync(made, {recursive: true, force: true});
+		});
+	}
+
+	return stateHome;
+}
+
+/** The environment for a child podtop: no inherited key, a home without a config file, a state folder of this test file's, CI unset. */
 export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-	const env: NodeJS.ProcessEnv = {...process.env, HOME: '/nonexistent-podtop-home', NODE_ENV: 'production', ...extra};
+	const env: NodeJS.ProcessEnv = {...process.env, HOME: '/nonexistent-podtop-home', XDG_STATE_HOME: testStateHome(), NODE_ENV: 'production', ...extra};
 	delete env.RUNPOD_API_KEY;
 	delete env.CI;
 	for (const [key, value] of Object.entries(extra)) {

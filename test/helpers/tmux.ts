@@ -1,5 +1,5 @@
 import {execFileSync} from 'node:child_process';
-import {cliPath} from './run-cli.js';
+import {cliPath, testStateHome} from './run-cli.js';
 
 /** Whether tmux is installed: the real-terminal tests need it (`.ci/run` installs it). */
 export const hasTmux = (() => {
@@ -51,7 +51,7 @@ export class TmuxSession {
 		/** More environment for podtop (say, RUNPOD_API_KEY for a test simulator); values must not need quoting. */
 		env: Readonly<Record<string, string>> = {},
 	) {
-		const extra = Object.entries(env)
+		const extra = Object.entries({XDG_STATE_HOME: testStateHome(), ...env})
 			.map(([name, value]) => `${name}=${value}`)
 			.join(' ');
 		// The shell prints a marker before and after, so the test can see the terminal restored.

@@ -160,9 +160,6 @@ describe('attaching to podtop agent', () => {
 		const group = await runCli(['agent', '--group', 'no-such-group-here', ...service], env());
 		expect(group.code).toBe(2);
 		expect(group.stderr).toContain('there is no group "no-such-group-here"');
-		const demo = await runCli(['agent', '--demo'], env());
-		expect(demo.code).toBe(2);
-		expect(demo.stderr).toContain('the agent serves a live account');
 	}, 30_000);
 
 	test.skipIf(!hasTmux)(
