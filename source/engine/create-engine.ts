@@ -36,6 +36,7 @@ import type {PaneName} from '../store/types.js';
 import {createAgentForwarding} from './agent-forwarding.js';
 import {createAgentLogs} from './agent-logs.js';
 import {resolveLogSubject, type LogNames, type ResolvedLogSubject} from './log-subject.js';
+import {billedSpend} from './billed-spend.js';
 import {spendReport, type SpendReport} from './spend-report.js';
 import {createNameResolver, type NameResolver} from './name-resolver.js';
 import {perform, type PerformResult} from './perform.js';
@@ -150,6 +151,8 @@ export type EngineOptions = {
 	readonly notice?: (line: string) => void;
 	/** The scheduler's monotonic clock in ms (default `performance.now`): a test holds it still to count what the budgets let go, not time. */
 	readonly schedulerClock?: () => number;
+	/** The wall clock bills are kept by (default `Date.now`): a test holds it inside one 5-minute billing run, or moves it past one. */
+	readonly billClock?: () => number;
 };
 
 /** Everything behind the UI, built outside React: the demo simulator when needed, clients, scheduler, store, pollers. */
@@ -170,6 +173,7 @@ export async function createEngine({
 	record = false,
 	notice,
 	schedulerClock,
+	billClock,
 }: EngineOptions): Promise<Engine> {
 	let demo: RunningSimulator | undefined;
 	let service: {
@@ -292,6 +296,8 @@ export async function createEngine({
 				})
 			: undefined;
 	const names = createNameResolver(api, store);
+	/** Bills through the history file: the service is asked only for the buckets it lacks or that were open. */
+	const billed = billedSpend(api, () => history.bills(), billClock);
 	const performWrite: Engine['perform'] = async (id, writeTarget, input) =>
 		perform(
 			{api, writes, pollers, mode: target.mode, readOnly, readOnlyReason, auditPath, apiKey, account, label: names.label, onWrite: forwarding.wrote},
@@ -382,7 +388,7 @@ export async function createEngine({
 
 			startPolling();
 		},
-		spend: async (query, split) => spendReport(api, query, split),
+		spend: async (query, split) => spendReport({...api, ...billed}, query, split),
 		focus: writes.setFocus,
 		showing: pollers.showing,
 		watchPod: pollers.watchPod,
