@@ -2,7 +2,7 @@ import {useEffect, useState} from 'react';
 import {ApiError} from '../api/errors.js';
 import {useServices} from '../components/services.js';
 import type {Engine} from '../engine/create-engine.js';
-import type {ResourceTotal} from '../engine/spend-report.js';
+import type {ResourceTotal, SpendReport} from '../engine/spend-report.js';
 import type {SpendSplit} from '../model/spend.js';
 import {spendQueries, type SpendRow} from '../rows/spend-figures.js';
 import type {SpendWindowName} from '../view-state/view-state.js';
@@ -40,39 +40,76 @@ export function spendProblem(error: unknown): string {
 	return `billing: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-/**
-The last read of each window, per engine: coming back to the pane, or to a window, within 5 minutes shows it
-again without asking (the pane reads at most once per billing route per 5 minutes).
-*/
-const lastReads = new WeakMap<Engine, Map<SpendWindowName, {readonly at: number; readonly read: SpendRead}>>();
+/** What one read of the bills brought: the account's rows, and each kind's report (rows per resource per bucket). */
+type BillsRead = {readonly account: readonly SpendRow[]; readonly reports: readonly SpendReport[]; readonly readAt: number};
 
-async function readSpend(engine: Engine, window: SpendWindowName, now: number): Promise<SpendData> {
+/** The windows one read serves: 7d and 30d share one daily read (the 30 days), so their days are the same figures. */
+const readKey = (window: SpendWindowName): SpendWindowName => (window === '7d' ? '30d' : window);
+
+/** A window's figures from a read: each resource's total over the window's buckets alone, the costliest first, and its $/h in the last bucket that closed. */
+function dataFor(window: SpendWindowName, read: BillsRead): SpendData {
+	const queries = spendQueries(window, read.readAt);
+	const now = read.readAt;
+	const to = queries.resources.to!;
+	const resources = read.reports.flatMap((report, index) => {
+		const kind = resourceSplits[index]!;
+		const rows = report.rows.filter(row => row.from >= queries.from && row.from < to);
+		// The last bucket that closed before now (the one in progress is billed so far only).
+		const closed = rows.filter(row => row.to <= now);
+		const lastFrom = Math.max(-Infinity, ...closed.map(row => row.from));
+		const totals = new Map<string, {id: string; name: string; total: number; lastClosed: number}>();
+		for (const row of rows) {
+			const id = row.id ?? '';
+			const line = totals.get(id) ?? {id, name: row.name ?? '', total: 0, lastClosed: 0};
+			line.total += row.total;
+			if (row.to <= now && row.from === lastFrom) {
+				line.lastClosed += row.total / ((row.to - row.from) / 3_600_000);
+			}
+
+			totals.set(id, line);
+		}
+
+		return [...totals.values()].sort((a, b) => b.total - a.total || a.id.localeCompare(b.id)).map(line => ({...line, kind}));
+	});
+	return {account: read.account, resources, from: queries.from, to, readAt: now};
+}
+
+async function readBills(engine: Engine, window: SpendWindowName, now: number): Promise<BillsRead> {
 	const queries = spendQueries(window, now);
 	const [account, ...reports] = await Promise.all([
 		engine.spend(queries.account, 'category'),
 		...resourceSplits.map(async split => engine.spend(queries.resources, split)),
 	]);
-	const resources = reports.flatMap((report, index) => {
-		const kind = resourceSplits[index]!;
-		// The last bucket that closed before now (the one in progress is billed so far only).
-		const closed = report.rows.filter(row => row.to <= now);
-		const lastFrom = Math.max(-Infinity, ...closed.map(row => row.from));
-		return report.resources.map(resource => ({
-			...resource,
-			kind,
-			lastClosed: closed.reduce((sum, row) => (row.id === resource.id && row.from === lastFrom ? sum + row.total / ((row.to - row.from) / 3_600_000) : sum), 0),
-		}));
-	});
-	return {account: account.rows, resources, from: queries.from, to: queries.resources.to!, readAt: now};
+	return {account: account.rows, reports, readAt: now};
 }
 
-type WindowReads = Map<SpendWindowName, {readonly at: number; readonly read: SpendRead}>;
+type LastRead = {readonly at: number; readonly bills?: BillsRead; readonly problem?: string};
 
-function readsOf(engine: Engine): WindowReads {
-	const reads = lastReads.get(engine) ?? new Map<SpendWindowName, {readonly at: number; readonly read: SpendRead}>();
+/**
+The last read of each read key, per engine: coming back to the pane, or to a window, within 5 minutes shows it
+again without asking (the pane reads at most once per billing route per 5 minutes).
+*/
+const lastReads = new WeakMap<Engine, Map<SpendWindowName, LastRead>>();
+
+function readsOf(engine: Engine): Map<SpendWindowName, LastRead> {
+	const reads = lastReads.get(engine) ?? new Map<SpendWindowName, LastRead>();
 	lastReads.set(engine, reads);
 	return reads;
 }
+
+/** Each read's figures per window, derived once (30 days of 10,000 pods' rows), not at every frame. */
+const derived = new WeakMap<BillsRead, Map<SpendWindowName, SpendData>>();
+
+function dataOnce(window: SpendWindowName, bills: BillsRead): SpendData {
+	const windows = derived.get(bills) ?? new Map<SpendWindowName, SpendData>();
+	derived.set(bills, windows);
+	const data = windows.get(window) ?? dataFor(window, bills);
+	windows.set(window, data);
+	return data;
+}
+
+const shownAs = (window: SpendWindowName, read: LastRead | undefined): SpendRead | undefined =>
+	read && {data: read.bills && dataOnce(window, read.bills), problem: read.problem, loading: false};
 
 const loading: SpendRead = {loading: true};
 
@@ -82,7 +119,8 @@ bills are never shown for this one (they are drawn in buckets of their own): unt
 */
 export function useSpend(window: SpendWindowName): SpendRead {
 	const {engine} = useServices();
-	const [shown, setShown] = useState<{readonly window: SpendWindowName; readonly read: SpendRead} | undefined>(undefined);
+	const key = readKey(window);
+	const [shown, setShown] = useState<{readonly key: SpendWindowName; readonly read: LastRead} | undefined>(undefined);
 	useEffect(() => {
 		if (!engine) {
 			return;
@@ -102,21 +140,21 @@ export function useSpend(window: SpendWindowName): SpendRead {
 
 		const run = async () => {
 			const now = Date.now();
-			let next: SpendRead;
+			let next: LastRead;
 			try {
-				next = {data: await readSpend(engine, window, now), loading: false};
+				next = {at: now, bills: await readBills(engine, key, now)};
 			} catch (error) {
-				next = {...reads.get(window)?.read, loading: false, problem: spendProblem(error)};
+				next = {at: now, bills: reads.get(key)?.bills, problem: spendProblem(error)};
 			}
 
-			reads.set(window, {at: now, read: next});
+			reads.set(key, next);
 			if (!stopped) {
-				setShown({window, read: next});
+				setShown({key, read: next});
 				schedule(now);
 			}
 		};
 
-		const last = reads.get(window);
+		const last = reads.get(key);
 		if (last && Date.now() - last.at < spendRefreshMs) {
 			schedule(last.at);
 		} else {
@@ -127,10 +165,7 @@ export function useSpend(window: SpendWindowName): SpendRead {
 			stopped = true;
 			clearTimeout(timer);
 		};
-	}, [engine, window]);
-	if (shown?.window === window) {
-		return shown.read;
-	}
-
-	return (engine ? lastReads.get(engine)?.get(window)?.read : undefined) ?? loading;
+	}, [engine, key]);
+	const read = shown?.key === key ? shown.read : engine ? lastReads.get(engine)?.get(key) : undefined;
+	return shownAs(window, read) ?? loading;
 }
