@@ -9,6 +9,7 @@ import {createLogHub} from '../serve/log-hub.js';
 import {groupId} from '../serve/socket-file.js';
 import {createMetrics} from '../serve/metrics.js';
 import {serveMetrics} from '../serve/metrics-server.js';
+import {createSpendFeed} from '../serve/spend-metrics.js';
 import {listenAddress} from './listen-address.js';
 import {alertHelp, loadAlertRules} from './alert-flags.js';
 import {connectionHelp, readConnectionFlags} from './connection-flags.js';
@@ -100,10 +101,12 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 			const about = () => ({version: cli.pkg.version, rateLimited: engine.rateLimitedRecently()});
 			const logs = engine.openLogs && createLogHub(engine.openLogs);
 			const server = await serveAgent({store: engine.store, socketPath, secret, gid, log, history, about, logs});
-			const metrics = exportAt ? createMetrics(engine.store) : undefined;
+			const spend = exportAt ? createSpendFeed(engine.spend) : undefined;
+			const metrics = exportAt ? createMetrics(engine.store, {spendToday: spend?.today}) : undefined;
 			const exporter =
 				metrics && exportAt
 					? await serveMetrics(metrics.registry, exportAt.host, exportAt.port).catch(async (error: unknown) => {
+							spend?.close();
 							await server.close();
 							const reason = (error as NodeJS.ErrnoException).code ?? String(error);
 							throw new UsageError(`cannot listen on ${exportAt.host}:${exportAt.port} (${reason}): choose another --export`);
@@ -128,6 +131,7 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 				await untilSignal();
 			} finally {
 				unsubscribe();
+				spend?.close();
 				metrics?.close();
 				await exporter?.close();
 				await server.close();
