@@ -115,3 +115,9 @@ const podsShown = spawnSync(process.execPath, [`${here}bench/pods-shown.js`], {s
 if (podsShown.status !== 0) {
 	console.log('the Pods pane benchmark failed');
 }
+
+console.log('');
+const billing = spawnSync(process.execPath, [`${here}bench/billing-requests.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
+if (billing.status !== 0) {
+	console.log('the billing requests benchmark failed');
+}

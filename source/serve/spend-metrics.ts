@@ -72,7 +72,7 @@ engine (and so the history file's bills). A failed read (a key without billing) 
 */
 export function createSpendFeed(
 	spend: (query: SpendQuery, split: SpendSplit) => Promise<SpendReport>,
-	{everyMs = 300_000, now = Date.now}: {readonly everyMs?: number; readonly now?: () => number} = {},
+	{everyMs = 300_000, now = Date.now, start = true}: {readonly everyMs?: number; readonly now?: () => number; readonly start?: boolean} = {},
 ): {readonly today: () => TodaySpend | undefined; readonly read: () => Promise<void>; readonly close: () => void} {
 	let latest: TodaySpend | undefined;
 	let timer: NodeJS.Timeout | undefined;
@@ -105,7 +105,10 @@ export function createSpendFeed(
 		}
 	};
 
-	void loop();
+	if (start) {
+		void loop();
+	}
+
 	return {
 		today: () => latest,
 		read,
