@@ -121,3 +121,9 @@ const logs = spawnSync(process.execPath, [`${here}bench/logs.js`], {stdio: 'inhe
 if (logs.status !== 0) {
 	console.log('the log view benchmark failed');
 }
+
+console.log('');
+const billing = spawnSync(process.execPath, [`${here}bench/billing-requests.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
+if (billing.status !== 0) {
+	console.log('the billing requests benchmark failed');
+}

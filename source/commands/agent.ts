@@ -12,6 +12,7 @@ import {followTroubledWorkers} from '../serve/troubled-workers.js';
 import {groupId} from '../serve/socket-file.js';
 import {createMetrics} from '../serve/metrics.js';
 import {serveMetrics} from '../serve/metrics-server.js';
+import {createSpendFeed} from '../serve/spend-metrics.js';
 import {listenAddress} from './listen-address.js';
 import {alertHelp, loadAlertRules} from './alert-flags.js';
 import {connectionHelp, readConnectionFlags} from './connection-flags.js';
@@ -131,10 +132,12 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 			const server = await serveAgent({store: engine.store, socketPath, secret, gid, log, history, about, logs});
 			// Workers that may die with their crash in their last lines: followed by the agent itself, those lines kept in the history file.
 			const troubled = logs && followTroubledWorkers({store: engine.store, hub: logs});
-			const metrics = exportAt ? createMetrics(engine.store) : undefined;
+			const spend = exportAt ? createSpendFeed(engine.spend) : undefined;
+			const metrics = exportAt ? createMetrics(engine.store, {spendToday: spend?.today}) : undefined;
 			const exporter =
 				metrics && exportAt
 					? await serveMetrics(metrics.registry, exportAt.host, exportAt.port).catch(async (error: unknown) => {
+							spend?.close();
 							await server.close();
 							const reason = (error as NodeJS.ErrnoException).code ?? String(error);
 							throw new UsageError(`cannot listen on ${exportAt.host}:${exportAt.port} (${reason}): choose another --export`);
@@ -160,6 +163,7 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 			} finally {
 				unsubscribe();
 				troubled?.close();
+				spend?.close();
 				metrics?.close();
 				await exporter?.close();
 				await server.close();

@@ -120,6 +120,7 @@ export const commandFlags = {
 	snapshot: {...readingConnectionFlags, ...historyFlags, ...json, at: {type: 'string'}},
 	spend: {
 		...readingConnectionFlags,
+		...historyFlags,
 		...timeRangeFlags,
 		bucket: {type: 'string', complete: {choices: spendBucketSizes}},
 		by: {type: 'string', complete: {choices: spendSplits}},

@@ -1,5 +1,6 @@
 import {UsageError} from '../lib/usage-error.js';
 import {createMetrics} from '../serve/metrics.js';
+import {createSpendFeed} from '../serve/spend-metrics.js';
 import {serveMetrics} from '../serve/metrics-server.js';
 import {readConnectionFlags, readingConnectionHelp} from './connection-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
@@ -33,7 +34,8 @@ export async function runExport(argv: readonly string[]): Promise<void> {
 	const {target, endpointFilter, budget, agent} = readConnectionFlags(cli.flags);
 	const {host, port} = listenAddress(cli.flags.listen);
 	await withHeadlessEngine(target, {budget, endpointFilter, allVisible: true, poll: ['endpoints', 'pods', 'gpus'], agent}, async engine => {
-		const metrics = createMetrics(engine.store);
+		const spend = createSpendFeed(engine.spend);
+		const metrics = createMetrics(engine.store, {spendToday: spend.today});
 		const server = await serveMetrics(metrics.registry, host, port).catch((error: unknown) => {
 			const reason = (error as NodeJS.ErrnoException).code ?? String(error);
 			throw new UsageError(`cannot listen on ${host}:${port} (${reason}): choose another --listen`);
@@ -43,6 +45,7 @@ export async function runExport(argv: readonly string[]): Promise<void> {
 		try {
 			await untilSignal();
 		} finally {
+			spend.close();
 			metrics.close();
 			await server.close();
 		}

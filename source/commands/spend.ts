@@ -4,6 +4,7 @@ import {UsageError} from '../lib/usage-error.js';
 import {spendBucketSizes, spendSplits, type SpendBucketSize, type SpendSplit} from '../model/spend.js';
 import {commandFlags} from './command-flags.js';
 import {readConnectionFlags, readingConnectionHelp} from './connection-flags.js';
+import {historyHelp, readHistoryFlags} from './history-flags.js';
 import {withHeadlessEngine} from './headless-engine.js';
 import {parseCommandLine} from './parse-command-line.js';
 import {readTimeRange, timeRangeHelp} from './time-range.js';
@@ -19,6 +20,8 @@ export const spendHelp = `
 	in UTC buckets, shown in local time): per bucket by category (pod GPU, CPU and disk; serverless
 	GPU, CPU, disk and fee; storage; public endpoints; clusters), or per pod, endpoint or network
 	volume with its name and id, the costliest first. The bucket in progress is included, so far.
+	Bills are kept in the account's history file: the service is asked only for the buckets the
+	file lacks, or that were still open when read (--no-history asks for all of them).
 
 	Options
 	  --bucket SIZE     hour, day, week (from Monday), month or year           [default: day]
@@ -30,6 +33,7 @@ export const spendHelp = `
 ${timeRangeHelp(defaultSince)}
 	                    The service widens the window to whole buckets.
 ${readingConnectionHelp}
+${historyHelp}
 
 	Exit status: 0 ok, 2 usage, 3 the key is refused or cannot read billing (a team Dev key),
 	5 network or timeout, 1 other.
@@ -67,7 +71,8 @@ export async function runSpend(argv: readonly string[]): Promise<void> {
 	const split: SpendSplit = readChoice('--by', cli.flags.by, spendSplits, 'category');
 	const range = readTimeRange(cli.flags, defaultSince);
 	const {target, budget, agent} = readConnectionFlags(cli.flags);
-	await withHeadlessEngine(target, {budget, poll: [], agent, history: {disabled: true}}, async engine => {
+	const history = readHistoryFlags(cli.flags);
+	await withHeadlessEngine(target, {budget, poll: [], agent, history}, async engine => {
 		const report = await engine.spend({bucketSize, from: range.from, to: range.to}, split);
 		process.stdout.write(cli.flags.json ? `${inertJson(spendDocument(report), 2)}\n` : cli.flags.csv ? spendCsv(report) : spendTable(report));
 	});

@@ -38,6 +38,7 @@ import {createAgentForwarding} from './agent-forwarding.js';
 import {createAgentLogs} from './agent-logs.js';
 import {resolveLogSubject, type LogNames, type ResolvedLogSubject} from './log-subject.js';
 import {createMonthSpendLoop} from './month-spend-loop.js';
+import {billedSpend} from './billed-spend.js';
 import {spendReport, type SpendReport} from './spend-report.js';
 import {seedHealthFromHistory} from './health-seed.js';
 import {createNameResolver, type NameResolver} from './name-resolver.js';
@@ -155,6 +156,8 @@ export type EngineOptions = {
 	readonly schedulerClock?: () => number;
 	/** DEMO: one simulator for this user's podtops, while one of them keeps it running. */
 	readonly demoShare?: DemoShare;
+	/** The wall clock bills are kept by (default `Date.now`): a test holds it inside one 5-minute billing run, or moves it past one. */
+	readonly billClock?: () => number;
 };
 
 /**
@@ -186,6 +189,7 @@ export async function createEngine({
 	notice,
 	schedulerClock,
 	demoShare,
+	billClock,
 }: EngineOptions): Promise<Engine> {
 	let demo: RunningSimulator | undefined;
 	let demoHost: {readonly close: () => Promise<void>} | undefined;
@@ -318,9 +322,12 @@ export async function createEngine({
 					},
 				})
 			: undefined;
-	// The month's bills, only for a `budget` rule's forecast (one request per 5 minutes).
-	const monthSpendLoop = alertLoop && alerts!.rules.rules.some(rule => rule.kind === 'budget') ? createMonthSpendLoop({api, writes}) : undefined;
 	const names = createNameResolver(api, store);
+	/** Bills through the history file: the service is asked only for the buckets it lacks or that were open. */
+	const billed = billedSpend(api, () => history.bills(), billClock);
+	// The month's bills, only for a `budget` rule's forecast (at most one request per 5 minutes; the closed days from the history file).
+	const monthSpendLoop =
+		alertLoop && alerts!.rules.rules.some(rule => rule.kind === 'budget') ? createMonthSpendLoop({api: {...api, ...billed}, writes}) : undefined;
 	const performWrite: Engine['perform'] = async (id, writeTarget, input) =>
 		perform(
 			{api, writes, pollers, mode: target.mode, readOnly, readOnlyReason, auditPath, apiKey, account, label: names.label, onWrite: forwarding.wrote},
@@ -414,7 +421,7 @@ export async function createEngine({
 
 			startPolling();
 		},
-		spend: async (query, split) => spendReport(api, query, split),
+		spend: async (query, split) => spendReport({...api, ...billed}, query, split),
 		focus: writes.setFocus,
 		showing: pollers.showing,
 		watchPod: pollers.watchPod,

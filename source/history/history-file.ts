@@ -4,7 +4,7 @@ import {dirname, join} from 'node:path';
 import Database from 'libsql';
 import {stateDirectory} from '../lib/state-directory.js';
 import {keepFilePrivate, makePrivateFolder, unsafeFile} from './private-folder.js';
-import {appName, fieldRows, schemaStatements, schemaVersion} from './schema.js';
+import {appName, billStatements, fieldRows, schemaStatements, schemaVersion} from './schema.js';
 
 export type SqliteDatabase = InstanceType<typeof Database>;
 
@@ -172,6 +172,11 @@ export function openHistoryForWriting(file: string, now = Date.now()): OpenedHis
 			configure(db);
 			if (what === 'empty') {
 				createSchema(db, now);
+			}
+
+			// Files of before bills were kept have no bill tables: made on opening, once.
+			for (const statement of billStatements) {
+				db.exec(statement);
 			}
 
 			keepPrivate(file);

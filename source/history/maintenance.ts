@@ -1,4 +1,5 @@
 import {setImmediate as yieldToEvents} from 'node:timers/promises';
+import {pruneBills} from './bill-ledger.js';
 import {createBulkInsert} from './bulk-insert.js';
 import {seriesChangedSql} from './write-batch.js';
 import {addToBucket, type Bucket, bucketTexts, emptyBucket} from './bucket.js';
@@ -245,7 +246,15 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 		return true;
 	};
 
-	const steps: Array<() => boolean | Promise<boolean>> = [rollMinute, rollHour, () => prune('raw'), () => prune('minute'), () => prune('hour')];
+	/** The bills past retention (hourly ones as long as minute rollups, the rest as hour rollups): one step, the tables are small. */
+	const pruneBillsOnce = (): boolean => {
+		inTransaction(() => {
+			pruneBills(db, now(), retention.minute, retention.hour);
+		});
+		return false;
+	};
+
+	const steps: Array<() => boolean | Promise<boolean>> = [rollMinute, rollHour, () => prune('raw'), () => prune('minute'), () => prune('hour'), pruneBillsOnce];
 
 	/** Runs each step until it has nothing left, yielding to the event loop between slices. */
 	const drain = async (step: () => boolean | Promise<boolean>): Promise<void> => {

@@ -2,9 +2,11 @@ import {rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {createStore, type StoreApi} from 'zustand/vanilla';
+import type {SpendBucketSize} from '../model/spend.js';
 import type {PodtopStore} from '../store/create-store.js';
 import {auditEvent, readAuditSince, type AuditPosition} from './audit-tail.js';
 import {recordPast, type Backfill} from './backfill.js';
+import {createBillLedger, type BillLedger, type BillRoute, type StoredBill} from './bill-ledger.js';
 import type {EventRow} from './event-rows.js';
 import {
 	defaultHistoryDirectory,
@@ -60,6 +62,11 @@ export type History = {
 	readonly record: (events: readonly EventRow[]) => void;
 	/** Where the agent keeps gone workers' last lines: the file it records into; undefined while this process does not record. */
 	readonly keptLogs: () => KeptLogs | undefined;
+	/**
+	The bills kept in the file: writable when this process records, or records nothing and the file is free (`podtop spend`
+	holds it while it runs); read only while another podtop records; undefined without a file (`--no-history`, Prometheus).
+	*/
+	readonly bills: () => BillLedger | undefined;
 	readonly close: () => Promise<void>;
 };
 
@@ -144,6 +151,7 @@ export function openHistory({
 			standBy() {},
 			record() {},
 			keptLogs: () => undefined,
+			bills: () => undefined,
 			close: async () => remote.close(),
 		};
 	}
@@ -159,6 +167,7 @@ export function openHistory({
 			standBy() {},
 			record() {},
 			keptLogs: () => undefined,
+			bills: () => undefined,
 			close: async () => undefined,
 		};
 	}
@@ -408,7 +417,70 @@ export function openHistory({
 		setStatus({state: 'off', reason}, reason);
 	}
 
+	/**
+	A process that records nothing (`podtop spend`, a filtered view) stores the bills it read by taking the file's writer
+	lock for the write alone: it never keeps the file from a recorder. While another podtop records, it reads only.
+	*/
+	const storeBriefly = (route: BillRoute, size: SpendBucketSize, bills: readonly StoredBill[]) => {
+		const held = takeWriterLock(file);
+		if (!held) {
+			return;
+		}
+
+		try {
+			const opened = openHistoryForWriting(file, now());
+			try {
+				createBillLedger(opened.db, true).store(route, size, bills);
+			} finally {
+				opened.db.close();
+			}
+		} finally {
+			held.release();
+		}
+	};
+
+	/** The ledger over the file this process writes, or over a reading connection of its own. */
+	let ledger: {readonly db: SqliteDatabase; readonly ledger: BillLedger; readonly own: boolean} | undefined;
+	const openBills = (): BillLedger | undefined => {
+		if (ledger && (ledger.own ? writing !== undefined : ledger.db !== writing)) {
+			// This process became the recorder, or stopped being it: the ledger follows the file's writer.
+			if (ledger.own) {
+				ledger.db.close();
+			}
+
+			ledger = undefined;
+		}
+
+		if (writing) {
+			ledger ??= {db: writing, ledger: createBillLedger(writing, true), own: false};
+			return ledger.ledger;
+		}
+
+		if (ledger) {
+			return ledger.ledger;
+		}
+
+		try {
+			let db = openHistoryForReading(file);
+			if (!db && !record) {
+				// No file yet: one is started (private, as a recorder would) for the bills to go in.
+				storeBriefly('account', 'day', []);
+				db = openHistoryForReading(file);
+			}
+
+			if (db) {
+				const reading = createBillLedger(db, false);
+				ledger = {db, ledger: record ? reading : {...reading, writable: true, store: storeBriefly}, own: true};
+			}
+		} catch (error) {
+			log(error instanceof Error ? error.message : String(error));
+		}
+
+		return ledger?.ledger;
+	};
+
 	return {
+		bills: () => (closed ? undefined : openBills()),
 		reader() {
 			if (!readerOpened && !closed) {
 				openReader();
@@ -485,6 +557,12 @@ export function openHistory({
 			readAudit();
 			recorder?.stop();
 			await reader?.close();
+			if (ledger?.own) {
+				ledger.db.close();
+			}
+
+			ledger = undefined;
+
 			lock?.release();
 			if (mode === 'demo') {
 				for (const suffix of ['', '-wal', '-shm', '.lock']) {

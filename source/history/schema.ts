@@ -33,6 +33,16 @@ export const schemaStatements: readonly string[] = [
 	`CREATE INDEX events_ref ON events (ref, at)`,
 ];
 
+/**
+Two tables, created on any file opened for writing (files of before have neither): `bill_reads` says which
+bucket of which route was read when (a resource route lists only what cost something, so a bucket read and
+empty is told from one never read), `bills` holds the rows, keyed by route, bucket and resource.
+*/
+export const billStatements: readonly string[] = [
+	`CREATE TABLE IF NOT EXISTS bill_reads (route TEXT NOT NULL, size TEXT NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL, read_at INTEGER NOT NULL, PRIMARY KEY (route, size, start)) WITHOUT ROWID`,
+	`CREATE TABLE IF NOT EXISTS bills (route TEXT NOT NULL, size TEXT NOT NULL, start INTEGER NOT NULL, resource TEXT NOT NULL, total REAL NOT NULL, amounts TEXT NOT NULL, PRIMARY KEY (route, size, start, resource)) WITHOUT ROWID`,
+];
+
 /** Rows of the `fields` table: the fixed positions of each kind (a pod's per-GPU pairs follow, `gpuN.util`, `gpuN.memory`). */
 export function fieldRows(): Array<[SeriesKind, number, string]> {
 	return (Object.entries(kindFields) as Array<[SeriesKind, readonly string[]]>).flatMap(([kind, names]) =>

@@ -2,7 +2,7 @@ import {useEffect, useState} from 'react';
 import {ApiError} from '../api/errors.js';
 import {useServices} from '../components/services.js';
 import type {Engine} from '../engine/create-engine.js';
-import type {ResourceTotal} from '../engine/spend-report.js';
+import type {ResourceTotal, SpendReport} from '../engine/spend-report.js';
 import type {SpendSplit} from '../model/spend.js';
 import {spendQueries, type SpendRow} from '../rows/spend-figures.js';
 import type {SpendWindowName} from '../view-state/view-state.js';
@@ -41,15 +41,62 @@ export function spendProblem(error: unknown): string {
 	return `billing: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-/** Which read: a window, live or ending at the time cursor's moment. */
+/** What one read of the bills brought: the account's rows, and each kind's report (rows per resource per bucket), up to `readAt`. */
+type BillsRead = {readonly account: readonly SpendRow[]; readonly reports: readonly SpendReport[]; readonly readAt: number};
+
+/** The windows one read serves: 7d and 30d share one daily read (the 30 days), so their days are the same figures. */
+const readKey = (window: SpendWindowName): SpendWindowName => (window === '7d' ? '30d' : window);
+
+/** A window's figures from a read: each resource's total over the window's buckets alone, the costliest first, and its $/h in the last bucket that closed. */
+function dataFor(window: SpendWindowName, read: BillsRead): SpendData {
+	const queries = spendQueries(window, read.readAt);
+	const now = read.readAt;
+	const to = queries.resources.to!;
+	const resources = read.reports.flatMap((report, index) => {
+		const kind = resourceSplits[index]!;
+		const rows = report.rows.filter(row => row.from >= queries.from && row.from < to);
+		// The last bucket that closed before now (the one in progress is billed so far only).
+		const closed = rows.filter(row => row.to <= now);
+		const lastFrom = Math.max(-Infinity, ...closed.map(row => row.from));
+		const totals = new Map<string, {id: string; name: string; total: number; lastClosed: number}>();
+		for (const row of rows) {
+			const id = row.id ?? '';
+			const line = totals.get(id) ?? {id, name: row.name ?? '', total: 0, lastClosed: 0};
+			line.total += row.total;
+			if (row.to <= now && row.from === lastFrom) {
+				line.lastClosed += row.total / ((row.to - row.from) / 3_600_000);
+			}
+
+			totals.set(id, line);
+		}
+
+		return [...totals.values()].sort((a, b) => b.total - a.total || a.id.localeCompare(b.id)).map(line => ({...line, kind}));
+	});
+	return {account: read.account, resources, from: queries.from, to, readAt: now};
+}
+
+/** The bills of the window ending at `at` (now, or the time cursor's moment), through the engine's spend reports. */
+async function readBills(engine: Engine, window: SpendWindowName, at: number): Promise<BillsRead> {
+	const queries = spendQueries(window, at);
+	const [account, ...reports] = await Promise.all([
+		engine.spend(queries.account, 'category'),
+		...resourceSplits.map(async split => engine.spend(queries.resources, split)),
+	]);
+	return {account: account.rows, reports, readAt: at};
+}
+
+type LastRead = {readonly at: number; readonly bills?: BillsRead; readonly problem?: string};
+
+/** Which read: a read key's window, live or ending at the time cursor's moment. */
 type ReadKey = `${SpendWindowName}@${number | 'live'}`;
+type Reads = Map<ReadKey, LastRead>;
 
 /**
-The last read of each window (and of each moment the cursor showed), per engine: coming back to the pane, or to
+The last read of each read key (and of each moment the cursor showed), per engine: coming back to the pane, or to
 a window, within 5 minutes shows it again without asking (the pane reads at most once per billing route per 5
 minutes); a moment in the past is read once.
 */
-const lastReads = new WeakMap<Engine, Map<ReadKey, {readonly at: number; readonly read: SpendRead}>>();
+const lastReads = new WeakMap<Engine, Reads>();
 
 /** Moments in the past kept per engine (each is 4 reports): the cursor stepping back and forth finds the last ones. */
 const pastReadsKept = 24;
@@ -57,37 +104,14 @@ const pastReadsKept = 24;
 /** A cursor stepped in a row (`[` held) reads only where it stops: a moment shown this long. */
 export const pastReadDelayMs = 250;
 
-/** The window ending at `at` (now, or the time cursor's moment), through the engine's spend reports. */
-async function readSpend(engine: Engine, window: SpendWindowName, at: number): Promise<SpendData> {
-	const queries = spendQueries(window, at);
-	const [account, ...reports] = await Promise.all([
-		engine.spend(queries.account, 'category'),
-		...resourceSplits.map(async split => engine.spend(queries.resources, split)),
-	]);
-	const resources = reports.flatMap((report, index) => {
-		const kind = resourceSplits[index]!;
-		// The last bucket that closed before the moment (the one in progress is billed so far only).
-		const closed = report.rows.filter(row => row.to <= at);
-		const lastFrom = Math.max(-Infinity, ...closed.map(row => row.from));
-		return report.resources.map(resource => ({
-			...resource,
-			kind,
-			lastClosed: closed.reduce((sum, row) => (row.id === resource.id && row.from === lastFrom ? sum + row.total / ((row.to - row.from) / 3_600_000) : sum), 0),
-		}));
-	});
-	return {account: account.rows, resources, from: queries.from, to: queries.resources.to!, readAt: at};
-}
-
-type WindowReads = Map<ReadKey, {readonly at: number; readonly read: SpendRead}>;
-
-function readsOf(engine: Engine): WindowReads {
-	const reads = lastReads.get(engine) ?? new Map<ReadKey, {readonly at: number; readonly read: SpendRead}>();
+function readsOf(engine: Engine): Reads {
+	const reads = lastReads.get(engine) ?? new Map<ReadKey, LastRead>();
 	lastReads.set(engine, reads);
 	return reads;
 }
 
 /** Keeps a read, and of the moments in the past only the newest `pastReadsKept` (a Map iterates oldest first). */
-function keep(reads: WindowReads, key: ReadKey, entry: {readonly at: number; readonly read: SpendRead}): void {
+function keep(reads: Reads, key: ReadKey, entry: LastRead): void {
 	reads.delete(key);
 	reads.set(key, entry);
 	const past = [...reads.keys()].filter(each => !each.endsWith('@live'));
@@ -95,6 +119,20 @@ function keep(reads: WindowReads, key: ReadKey, entry: {readonly at: number; rea
 		reads.delete(old);
 	}
 }
+
+/** Each read's figures per window, derived once (30 days of 10,000 pods' rows), not at every frame. */
+const derived = new WeakMap<BillsRead, Map<SpendWindowName, SpendData>>();
+
+function dataOnce(window: SpendWindowName, bills: BillsRead): SpendData {
+	const windows = derived.get(bills) ?? new Map<SpendWindowName, SpendData>();
+	derived.set(bills, windows);
+	const data = windows.get(window) ?? dataFor(window, bills);
+	windows.set(window, data);
+	return data;
+}
+
+const shownAs = (window: SpendWindowName, read: LastRead | undefined): SpendRead | undefined =>
+	read && {data: read.bills && dataOnce(window, read.bills), problem: read.problem, loading: false};
 
 const loading: SpendRead = {loading: true};
 
@@ -105,8 +143,9 @@ for this one (they are drawn in buckets of their own): until this one's are read
 */
 export function useSpend(window: SpendWindowName, cursor?: number): SpendRead {
 	const {engine} = useServices();
-	const key: ReadKey = `${window}@${cursor ?? 'live'}`;
-	const [shown, setShown] = useState<{readonly key: ReadKey; readonly read: SpendRead} | undefined>(undefined);
+	const readWindow = readKey(window);
+	const key: ReadKey = `${readWindow}@${cursor ?? 'live'}`;
+	const [shown, setShown] = useState<{readonly key: ReadKey; readonly read: LastRead} | undefined>(undefined);
 	useEffect(() => {
 		if (!engine) {
 			return;
@@ -126,14 +165,14 @@ export function useSpend(window: SpendWindowName, cursor?: number): SpendRead {
 
 		const run = async () => {
 			const now = Date.now();
-			let next: SpendRead;
+			let next: LastRead;
 			try {
-				next = {data: await readSpend(engine, window, cursor ?? now), loading: false};
+				next = {at: now, bills: await readBills(engine, readWindow, cursor ?? now)};
 			} catch (error) {
-				next = {...reads.get(key)?.read, loading: false, problem: spendProblem(error)};
+				next = {at: now, bills: reads.get(key)?.bills, problem: spendProblem(error)};
 			}
 
-			keep(reads, key, {at: now, read: next});
+			keep(reads, key, next);
 			if (!stopped) {
 				setShown({key, read: next});
 				// The past is billed: read again only what ends now, or a moment whose read failed.
@@ -144,7 +183,7 @@ export function useSpend(window: SpendWindowName, cursor?: number): SpendRead {
 		};
 
 		const last = reads.get(key);
-		if (last && cursor !== undefined && last.read.problem === undefined) {
+		if (last && cursor !== undefined && last.problem === undefined) {
 			// A moment in the past, read before: nothing new to ask.
 		} else if (last && Date.now() - last.at < spendRefreshMs) {
 			schedule(last.at);
@@ -160,10 +199,7 @@ export function useSpend(window: SpendWindowName, cursor?: number): SpendRead {
 			stopped = true;
 			clearTimeout(timer);
 		};
-	}, [engine, window, cursor, key]);
-	if (shown?.key === key) {
-		return shown.read;
-	}
-
-	return (engine ? lastReads.get(engine)?.get(key)?.read : undefined) ?? loading;
+	}, [engine, readWindow, cursor, key]);
+	const read = shown?.key === key ? shown.read : engine ? lastReads.get(engine)?.get(key) : undefined;
+	return shownAs(window, read) ?? loading;
 }

@@ -34,13 +34,17 @@ export const spendGroups: ReadonlyArray<{readonly label: string; readonly tone: 
 /**
 The two reads of the pane, in UTC buckets: the account's (one read: hourly at 24h, daily otherwise, reaching back to
 the start of the month and a week before today so the day figures and month to date come from it too), and the
-resources' over the window itself.
+resources' over the window itself (7d and 30d: over 30 days, one read for both). `from` is where the window starts.
 */
 export function spendQueries(window: SpendWindowName, now: number): {readonly account: SpendQuery; readonly resources: SpendQuery; readonly from: number} {
 	const {bucketSize, count} = spendWindowBuckets[window];
-	const from =
-		bucketSize === 'hour' ? utcHour(now) - (count - 1) * hourMs : bucketSize === 'day' ? utcDay(now) - (count - 1) * dayMs : utcMonth(now, 1 - count);
-	const reachBack = Math.min(from, utcMonth(now), utcDay(now) - 7 * dayMs);
+	const startOf = (buckets: number) =>
+		bucketSize === 'hour' ? utcHour(now) - (buckets - 1) * hourMs : bucketSize === 'day' ? utcDay(now) - (buckets - 1) * dayMs : utcMonth(now, 1 - buckets);
+	const from = startOf(count);
+	// 7d and 30d share one daily read, the longest (their overlapping days are one answer): the shorter window is its tail.
+	const readFrom =
+		bucketSize === 'day' ? startOf(Math.max(...Object.values(spendWindowBuckets).flatMap(each => (each.bucketSize === 'day' ? [each.count] : [])))) : from;
+	const reachBack = Math.min(readFrom, utcMonth(now), utcDay(now) - 7 * dayMs);
 	const to = utcHour(now) + hourMs;
 	const accountBucket = bucketSize === 'hour' ? 'hour' : 'day';
 	return {
@@ -49,7 +53,7 @@ export function spendQueries(window: SpendWindowName, now: number): {readonly ac
 			from: accountBucket === 'hour' ? reachBack : utcDay(reachBack),
 			to: accountBucket === 'hour' ? to : utcDay(now) + dayMs,
 		},
-		resources: {bucketSize, from, to: bucketSize === 'hour' ? to : bucketSize === 'day' ? utcDay(now) + dayMs : utcMonth(now, 1)},
+		resources: {bucketSize, from: readFrom, to: bucketSize === 'hour' ? to : bucketSize === 'day' ? utcDay(now) + dayMs : utcMonth(now, 1)},
 		from,
 	};
 }

@@ -6,6 +6,7 @@ import {podCost, stoppedVolumeDollarsPerGbMonth} from '../store/pod-figures.js';
 import type {PodtopStore} from '../store/create-store.js';
 import type {PodtopState} from '../store/state.js';
 import type {SourceName} from '../store/types.js';
+import {registerSpendMetrics, type TodaySpend} from './spend-metrics.js';
 
 /** A label value from the service: inert, on one line, and of a sane length. */
 const label = (text: string | null | undefined) => sanitizeLine(text ?? '').slice(0, 128);
@@ -80,8 +81,15 @@ The Prometheus registry of `podtop export`: per endpoint, pod and GPU type what 
 shows, and podtop's own health (poll errors, data age, budget use), read from the store at each
 scrape.
 */
-export function createMetrics(store: PodtopStore): {readonly registry: Registry; readonly close: () => void} {
+export function createMetrics(
+	store: PodtopStore,
+	{spendToday}: {readonly spendToday?: () => TodaySpend | undefined} = {},
+): {readonly registry: Registry; readonly close: () => void} {
 	const registry = new Registry();
+	if (spendToday) {
+		registerSpendMetrics(registry, spendToday);
+	}
+
 	const gauge = (name: string, help: string, labelNames: readonly string[], samples: (state: PodtopState, now: number) => Iterable<Sample>) => {
 		fromStore({registry, store}, 'gauge', name, help, labelNames, samples);
 	};

@@ -1,4 +1,4 @@
-import {mkdtempSync, rmSync} from 'node:fs';
+import {mkdtempSync, readdirSync, rmSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
@@ -60,6 +60,32 @@ describe('podtop spend', () => {
 			'from,to,total,podGpu,podCpu,podDisk,serverlessGpu,serverlessCpu,serverlessDisk,serverlessFee,storageStandard,storageHighPerformance,publicEndpoint,clusterGpu,clusterDisk,clusterNetworking',
 		);
 		expect(rows.length).toBeGreaterThanOrEqual(2);
+	});
+
+	test('bills are kept in the history file: a second run over the same closed days asks the service for none, and prints the same', async () => {
+		const billing = async () =>
+			Object.entries<{requests: number}>((await sim.call('GET', '/__sim/stats')).body.endpoints.rest ?? {})
+				.filter(([route]) => route.includes('/billing'))
+				.reduce((sum, [, stats]) => sum + stats.requests, 0);
+		const today = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000);
+		const from = new Date(today.getTime() - 5 * 86_400_000).toISOString();
+		const window = ['--from', from, '--to', today.toISOString(), '--by', 'pod', '--json'];
+		const before = await billing();
+		const first = await runCli(['spend', ...urls, ...window], env());
+		expect(first.code).toBe(0);
+		const afterFirst = await billing();
+		expect(afterFirst - before).toBe(1);
+		const second = await runCli(['spend', ...urls, ...window], env());
+		expect(second.code).toBe(0);
+		expect(await billing()).toBe(afterFirst);
+		expect(second.stdout).toBe(first.stdout);
+		const folder = join(home, 'podtop', 'history');
+		const files = readdirSync(folder).filter(name => name.endsWith('.sqlite'));
+		expect(files).toHaveLength(1);
+		expect(statSync(join(folder, files[0]!)).mode & 0o777).toBe(0o600);
+		// --no-history asks again.
+		expect((await runCli(['spend', ...urls, ...window, '--no-history'], env())).code).toBe(0);
+		expect(await billing()).toBe(afterFirst + 1);
 	});
 
 	test('a key that cannot read billing exits 3 and says so; bad flags exit 2', async () => {

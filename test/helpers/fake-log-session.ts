@@ -99,7 +99,7 @@ export function fakeEngine(store: PodtopStore, openLogs?: Engine['openLogs']): E
 		watchEndpoint: () => () => {},
 		follow: () => () => {},
 		track: (endpointId: string, jobId: string) => `${endpointId}/${jobId}`,
-		history: {reader: () => undefined, status, ready: new Promise(() => {}), standBy() {}, record() {}},
+		history: {reader: () => undefined, status, ready: new Promise(() => {}), standBy() {}, record() {}, bills: () => undefined},
 		simulatedPastMs: undefined,
 		openLogs,
 	} as unknown as Engine;

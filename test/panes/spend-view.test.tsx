@@ -70,6 +70,23 @@ describe('the Spend pane', () => {
 		expect(await billingReads()).toEqual(first);
 	});
 
+	test('7d and 30d share one daily read: the second of them asks nothing, and their last seven days agree', async () => {
+		const {lastFrame, press} = await dashboard();
+		await press('4');
+		await frameMatching(lastFrame, /^Spend .* 24h by hour .* \$[\d.]+/m, 15_000);
+		await press('>');
+		const week = await frameMatching(lastFrame, /^Spend .* 7d by day .* \$[\d.]+/m, 15_000);
+		const afterWeek = await billingReads();
+		await press('>');
+		const month = await frameMatching(lastFrame, /^Spend .* 30d by day .* \$[\d.]+/m, 15_000);
+		await tick(200);
+		expect(await billingReads()).toEqual(afterWeek);
+		// The day figures come from the one read: the same in both.
+		const days = (frame: string) => /today \$[\d.]+ . yesterday \$[\d.]+ . last \w{3} \$[\d.]+/.exec(frame)?.[0];
+		expect(days(month)).toBeDefined();
+		expect(days(month)).toBe(days(week));
+	});
+
 	test('a key that cannot read billing: the pane says so, the rest goes on', async () => {
 		const {lastFrame, press} = await dashboard({key: devKey});
 		await press('4');

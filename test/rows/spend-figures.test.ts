@@ -19,9 +19,19 @@ describe('the Spend pane figures', () => {
 		expect(hourly.account).toEqual({bucketSize: 'hour', from: Date.UTC(2026, 10, 1), to: Date.UTC(2026, 10, 18, 11)});
 		expect(hourly.resources).toEqual({bucketSize: 'hour', from: Date.UTC(2026, 10, 17, 11), to: Date.UTC(2026, 10, 18, 11)});
 		const early = spendQueries('7d', Date.UTC(2026, 10, 3, 5));
-		// A week before today reaches into October: the same day last week is in the read.
-		expect(early.account).toEqual({bucketSize: 'day', from: Date.UTC(2026, 9, 27), to: Date.UTC(2026, 10, 4)});
+		// The daily read (30 days, for 7d and 30d alike) reaches into October: the same day last week is in it.
+		expect(early.account).toEqual({bucketSize: 'day', from: Date.UTC(2026, 9, 5), to: Date.UTC(2026, 10, 4)});
 		expect(spendQueries('1y', now).resources).toEqual({bucketSize: 'month', from: Date.UTC(2025, 11, 1), to: Date.UTC(2026, 11, 1)});
+	});
+
+	test('7d and 30d are one daily read (the 30 days), each window starting where it does', () => {
+		const week = spendQueries('7d', now);
+		const month = spendQueries('30d', now);
+		expect(week.account).toEqual(month.account);
+		expect(week.resources).toEqual({bucketSize: 'day', from: Date.UTC(2026, 9, 20), to: Date.UTC(2026, 10, 19)});
+		expect(month.resources).toEqual(week.resources);
+		expect(week.from).toBe(Date.UTC(2026, 10, 12));
+		expect(month.from).toBe(Date.UTC(2026, 9, 20));
 	});
 
 	test('today, yesterday, the same day last week, month to date, and the forecast at the $/h now to the month end', () => {

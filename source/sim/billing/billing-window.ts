@@ -1,6 +1,6 @@
 import {RestError} from '../rest/rest-error.js';
 import type {RestQuery} from '../rest/query.js';
-import {bucketAfter, bucketBounds, bucketEnd, bucketSizes, bucketStart, type BucketSize} from './buckets.js';
+import {bucketAfter, bucketBounds, bucketEnd, bucketSizes, bucketStart, type BucketSize} from '../../lib/utc-buckets.js';
 
 /** The resolved window of a billing query: aligned to its buckets, end exclusive. */
 export type BillingWindow = {readonly bucketSize: BucketSize; readonly bounds: readonly number[]};
