@@ -94,7 +94,7 @@ function withLogs(context: OperationContext, target: () => LogsView | Unavailabl
 export const logOpenOperations: readonly Operation[] = [
 	defineOperation<LogsView>({
 		id: 'logs.open',
-		title: "the log: the pod's, the worker's, the job's worker's, or every worker of the endpoint merged",
+		title: "the log: the pod's, the worker's (a job's), or every worker of the endpoint merged",
 		keys: ['l'],
 		scope: ['pods', 'pod', 'endpoint', 'job', 'worker'],
 		danger: 'read',

@@ -2,7 +2,6 @@ import {describe, expect, test} from 'vitest';
 import {App} from '../../source/dashboard/app.js';
 import type {WorkerRecord} from '../../source/model/worker.js';
 import {EndpointDetail} from '../../source/panes/endpoint-detail.js';
-import {WorkerView} from '../../source/panes/worker-view.js';
 import {frameMatching, health, renderWith, testStore, tick} from '../helpers/ui-fixture.js';
 
 const worker = (id: string, status: string, more: Partial<WorkerRecord> = {}): WorkerRecord => ({
@@ -135,12 +134,25 @@ describe("a worker's own view", () => {
 		expect(lastFrame()).toMatch(/podtop has not seen this worker/);
 	});
 
-	test('a short terminal keeps the view inside it', async () => {
-		const {lastFrame} = renderWith(workersStore(), <WorkerView endpointId='ep1' workerId='w-flaky' width={78} height={14} />, {view: {columns: 80, rows: 16}});
-		await tick();
-		const lines = lastFrame()!.split('\n');
-		expect(lines.length).toBeLessThanOrEqual(14);
-		expect(lines[0]).toContain('Worker w-flaky of llava');
-		expect(lastFrame()).toMatch(/Tracked jobs it served \(1\)/);
+	test('at 80×24 and 120×40 the worker view and the details with gone workers stay within rows − 1 lines', async () => {
+		for (const [columns, rows] of [
+			[80, 24],
+			[120, 40],
+		] as const) {
+			for (const [last, drawn] of [
+				[{type: 'worker', endpointId: 'ep1', workerId: 'w-flaky'}, /Tracked jobs it served \(1\)/],
+				[{type: 'endpoint', endpointId: 'ep1'}, /Tracked jobs \(3\)/],
+			] as const) {
+				const rendered = renderWith(workersStore(), <App readOnly={false} />, {view: {columns, rows, views: [{type: 'list'}, last]}});
+				const frame = await frameMatching(rendered.lastFrame, drawn);
+				expect(frame.split('\n').length, frame).toBeLessThanOrEqual(rows - 1);
+				expect(frame.split('\n').every(line => [...line].length <= columns)).toBe(true);
+				if (last.type === 'endpoint') {
+					expect(frame).toMatch(/Gone workers \(1/);
+				}
+
+				rendered.unmount();
+			}
+		}
 	});
 });
