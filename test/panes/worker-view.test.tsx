@@ -1,4 +1,7 @@
 import {describe, expect, test} from 'vitest';
+import {createStore} from 'zustand';
+import type {Engine} from '../../source/engine/create-engine.js';
+import type {RecordingState} from '../../source/history/history-types.js';
 import {App} from '../../source/dashboard/app.js';
 import type {WorkerRecord} from '../../source/model/worker.js';
 import {EndpointDetail} from '../../source/panes/endpoint-detail.js';
@@ -18,6 +21,18 @@ const worker = (id: string, status: string, more: Partial<WorkerRecord> = {}): W
 });
 
 const keys = {enter: '\r', escape: '\u001B'};
+
+/** An engine with only what the dashboard calls here: no history, nothing polled, writes allowed (so a write's target is what is asked). */
+const quietEngine = () =>
+	({
+		readOnly: false,
+		history: {reader: () => undefined, ready: Promise.resolve(), status: createStore<RecordingState>()(() => ({state: 'off'}))},
+		showing() {},
+		focus() {},
+		watchPod: () => () => undefined,
+		watchEndpoint: () => () => undefined,
+		follow: () => () => undefined,
+	}) as unknown as Engine;
 
 /**
 `llava`'s workers over four reads: `w-flaky` goes THROTTLED, restarts and goes UNHEALTHY; `w-short\e[2J` lives 40 s and goes
@@ -74,10 +89,17 @@ describe("a worker's own view", () => {
 
 	test('w moves j/k and Enter onto the workers, listed then gone; Enter opens one; l opens its log; Esc goes back', async () => {
 		const state = workersStore();
-		const {lastFrame, stdin, view} = renderWith(state, <App readOnly={false} />, {view: {views: [{type: 'list'}, {type: 'endpoint', endpointId: 'ep1'}]}});
+		const {lastFrame, stdin, view} = renderWith(state, <App readOnly={false} />, {
+			engine: quietEngine(),
+			view: {views: [{type: 'list'}, {type: 'endpoint', endpointId: 'ep1'}]},
+		});
 		await frameMatching(lastFrame, /Tracked jobs \(3\)/);
 		stdin.write('w');
 		await frameMatching(lastFrame, /Workers \(2\) +w jobs · Enter open/);
+		// c and R act on a job: with j/k on the workers, none is selected (a worker's id is never taken for a job).
+		stdin.write('c');
+		await frameMatching(lastFrame, /no job selected/);
+		expect(lastFrame()).not.toMatch(/Cancel/);
 		stdin.write(keys.enter);
 		// The most troubled first: the unhealthy one.
 		await frameMatching(lastFrame, /Worker w-flaky of llava +l logs · Esc back/);
@@ -96,10 +118,10 @@ describe("a worker's own view", () => {
 		expect(frame).toMatch(/Tracked jobs it served \(1\)/);
 		expect(frame).toMatch(/job-c +FAILED/);
 		expect(frame).not.toMatch(/job-a|job-b/);
+		// l is the log operation's, as everywhere: this engine has no log streams (GraphQL), and says so.
 		stdin.write('l');
-		await frameMatching(lastFrame, /logs need REST v2|worker w-flaky of llava/);
-		view.dispatch({type: 'back'});
-		await frameMatching(lastFrame, /Worker w-flaky of llava/);
+		await frameMatching(lastFrame, /logs need REST v2/);
+		expect(lastFrame()).toMatch(/Worker w-flaky of llava/);
 		stdin.write(keys.escape);
 		await frameMatching(lastFrame, /Workers \(2\) +w jobs/);
 		// j twice: past the second listed worker onto the gone one.
