@@ -17,6 +17,7 @@ const placeTitles = {
 	gpu: 'GPU type',
 	pod: 'Pod details',
 	job: 'Job',
+	worker: 'Worker',
 	logs: 'Log',
 	alerts: 'Alerts',
 	events: 'Events',

@@ -24,6 +24,7 @@ import {LogView} from '../panes/log-view.js';
 import {createLogSlot, type LogSlot} from '../operations/log-slot.js';
 import {PodsPane} from '../panes/pods-pane.js';
 import {SpendView} from '../panes/spend-view.js';
+import {WorkerView} from '../panes/worker-view.js';
 import {frameLayout} from '../view-state/layout.js';
 import {currentView, type ListPane, type View} from '../view-state/view-state.js';
 import {useLogSession} from './use-log-session.js';
@@ -65,6 +66,10 @@ function ViewBody({
 
 		case 'endpoint': {
 			return <EndpointDetail endpointId={view.endpointId} width={width} height={height} />;
+		}
+
+		case 'worker': {
+			return <WorkerView endpointId={view.endpointId} workerId={view.workerId} width={width} height={height} />;
 		}
 
 		case 'alerts': {
@@ -160,7 +165,7 @@ export function App({readOnly}: Props) {
 	const focus =
 		current.type === 'job'
 			? 'job'
-			: current.type === 'endpoint' || (current.type === 'logs' && current.subject.kind !== 'pod')
+			: current.type === 'endpoint' || current.type === 'worker' || (current.type === 'logs' && current.subject.kind !== 'pod')
 				? 'endpoints'
 				: current.type === 'logs'
 					? 'pods'
@@ -175,7 +180,14 @@ export function App({readOnly}: Props) {
 	useLogSession(engine, current.type === 'logs' ? current.subject : undefined, logs, view);
 	const watchedPod = current.type === 'pod' ? current.podId : undefined;
 	useEffect(() => (engine && watchedPod ? engine.watchPod(watchedPod) : undefined), [engine, watchedPod]);
-	const watchedEndpoint = current.type === 'endpoint' ? current.endpointId : undefined;
+	// An endpoint's workers are read while its details, one of its workers or one worker's log are shown: what podtop
+	// learnt of them (the gone ones) is kept meanwhile. A merged log reads the list itself, for its streams only.
+	const watchedEndpoint =
+		current.type === 'endpoint' || current.type === 'worker'
+			? current.endpointId
+			: current.type === 'logs' && current.subject.kind === 'worker'
+				? current.subject.endpointId
+				: undefined;
 	useEffect(() => (engine && watchedEndpoint ? engine.watchEndpoint(watchedEndpoint) : undefined), [engine, watchedEndpoint]);
 	const followedEndpoint = current.type === 'job' ? current.endpointId : undefined;
 	const followedJob = current.type === 'job' ? current.jobId : undefined;

@@ -23,7 +23,7 @@ function endpointWorkersOf(endpointId: string, at: number, data: Record<string, 
 	const workers = data.workers
 		.filter(each => isWorker(each))
 		.map(({statusSince, restarts, isStale, ...worker}) => {
-			tracks[worker.id] = {firstSeenAt: statusSince, statusSince, restarts};
+			tracks[worker.id] = {firstSeenAt: statusSince, statusSince, restarts, statuses: [{at: statusSince, status: worker.status}]};
 			return {...worker, isStale: isStale === true};
 		});
 	const endpointVersion = typeof data.endpointVersion === 'number' ? data.endpointVersion : undefined;

@@ -9,14 +9,15 @@ import {selectedIn, selectedKey} from './selection.js';
 
 type JobTarget = {readonly endpointId: string; readonly jobId: string};
 
-/** The job the user is on: the one whose stream is open, or the selected row of the endpoint details. */
+/** The job the user is on: the one whose stream is open, or the selected row of the endpoint details (none while `w` put j/k on its workers). */
 function jobInView(context: OperationContext): JobTarget | undefined {
-	const view = currentView(context.view.getState());
+	const state = context.view.getState();
+	const view = currentView(state);
 	if (view.type === 'job') {
 		return {endpointId: view.endpointId, jobId: view.jobId};
 	}
 
-	const key = view.type === 'endpoint' ? selectedKey(context) : undefined;
+	const key = view.type === 'endpoint' && state.endpointFocus === 'jobs' ? selectedKey(context) : undefined;
 	return key ? splitJobKey(key) : undefined;
 }
 

@@ -4,7 +4,7 @@ import {jobForm} from '../forms/job-form.js';
 import type {Submission} from '../forms/submission.js';
 import {imageModelOf} from '../requests/image-request.js';
 import {splitJobKey} from '../store/job-key.js';
-import {currentView} from '../view-state/view-state.js';
+import {currentView, type View} from '../view-state/view-state.js';
 import {defineOperation, unavailable, type Operation, type OperationContext} from './operation.js';
 import {endpointIdNamed} from './endpoint-named.js';
 import {performFromUi, writeTarget} from './report.js';
@@ -40,9 +40,9 @@ const openJob = ({view}: OperationContext, {endpointId, jobId}: JobTarget) => {
 
 /** Opening, following and sending jobs. */
 export const jobOperations: readonly Operation[] = [
-	defineOperation<JobTarget>({
+	defineOperation<View>({
 		id: 'job.open',
-		title: "open the selected job's stream",
+		title: "open the selected job's stream (a worker's details after w)",
 		keys: ['enter'],
 		scope: ['endpoint'],
 		danger: 'read',
@@ -50,9 +50,17 @@ export const jobOperations: readonly Operation[] = [
 		footer: 'open',
 		target(context) {
 			const key = selectedKey(context);
-			return key ? splitJobKey(key) : unavailable('no job to open: press t to send a test job');
+			const view = context.view.getState();
+			const current = currentView(view);
+			if (view.endpointFocus === 'workers' && current.type === 'endpoint') {
+				return key ? {type: 'worker', endpointId: current.endpointId, workerId: key} : unavailable('no worker to open: w goes back to the jobs');
+			}
+
+			return key ? {type: 'job', ...splitJobKey(key)} : unavailable('no job to open: press t to send a test job');
 		},
-		run: openJob,
+		run({view}, target) {
+			view.dispatch({type: 'open', view: target});
+		},
 	}),
 	defineOperation<undefined>({
 		id: 'jobs.status-filter',

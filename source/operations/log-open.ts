@@ -48,7 +48,7 @@ function namedLogs(state: PodtopState, args: readonly string[]): LogsView | Unav
 		: workerLogs(state, endpointId, workerId);
 }
 
-/** What `l` opens here: the selected pod's log, the open pod's, the open endpoint's workers merged, or the worker that ran the open job. */
+/** What `l` opens here: the selected pod's log, the open pod's, the open endpoint's workers merged, the open worker's, or the worker that ran the open job. */
 function logsInView(context: OperationContext): LogsView | Unavailable {
 	const state = context.store.getState();
 	const view = currentView(context.view.getState());
@@ -59,6 +59,10 @@ function logsInView(context: OperationContext): LogsView | Unavailable {
 
 		case 'endpoint': {
 			return workerLogs(state, view.endpointId);
+		}
+
+		case 'worker': {
+			return workerLogs(state, view.endpointId, view.workerId);
 		}
 
 		case 'job': {
@@ -90,9 +94,9 @@ function withLogs(context: OperationContext, target: () => LogsView | Unavailabl
 export const logOpenOperations: readonly Operation[] = [
 	defineOperation<LogsView>({
 		id: 'logs.open',
-		title: "the log: the pod's, the job's worker's, or every worker of the endpoint merged",
+		title: "the log: the pod's, the worker's (a job's), or every worker of the endpoint merged",
 		keys: ['l'],
-		scope: ['pods', 'pod', 'endpoint', 'job'],
+		scope: ['pods', 'pod', 'endpoint', 'job', 'worker'],
 		danger: 'read',
 		hint: 'logs',
 		target: context => withLogs(context, () => logsInView(context)),

@@ -167,7 +167,7 @@ export const navigationOperations: readonly Operation[] = [
 		id: 'back',
 		title: 'back to the previous view',
 		keys: ['esc'],
-		scope: ['endpoint', 'gpu', 'pod', 'job', 'alerts', 'events', 'spend'],
+		scope: ['endpoint', 'gpu', 'pod', 'job', 'worker', 'alerts', 'events', 'spend'],
 		danger: 'read',
 		hint: 'back',
 		footer: 'back',

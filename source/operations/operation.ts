@@ -11,7 +11,7 @@ import type {LogSlot} from './log-slot.js';
 export type Scope = 'global' | 'lists' | Place;
 
 /** What a palette argument names, for Tab completion. */
-export type ArgumentKind = 'endpoint' | 'job' | 'profile';
+export type ArgumentKind = 'endpoint' | 'job' | 'worker' | 'profile';
 
 /** The accounts the dashboard can switch between: the sections of `~/.runpod/config.toml`. */
 export type Accounts = {

@@ -5,6 +5,7 @@ import type {PaletteCycle, Place} from '../view-state/view-state.js';
 import {endpointIdNamed} from './endpoint-named.js';
 import type {ArgumentKind, Operation} from './operation.js';
 import {operationsIn} from './registry.js';
+import {knownWorkerIds} from './worker-view.js';
 
 /** The palette's commands in a place, by name and alias. */
 function commands(place: Place, readOnly: boolean): Array<{name: string; operation: Operation}> {
@@ -59,7 +60,7 @@ function endpointWords(state: PodtopState): string[] {
 		.sort(naturalCompare);
 }
 
-/** What an argument of a kind may be: endpoint names, the tracked job ids of the endpoint before it, or profile names. */
+/** What an argument of a kind may be: endpoint names, the tracked job ids or the workers of the endpoint before it, or profile names. */
 function argumentCandidates(
 	kind: ArgumentKind | undefined,
 	previous: string | undefined,
@@ -74,6 +75,10 @@ function argumentCandidates(
 		case 'job': {
 			const endpointId = previous === undefined ? undefined : endpointIdNamed(state, previous);
 			return [...state.jobs.byKey.values()].filter(job => job.endpointId === endpointId).map(job => job.id);
+		}
+
+		case 'worker': {
+			return knownWorkerIds(state, previous === undefined ? undefined : endpointIdNamed(state, previous));
 		}
 
 		case 'profile': {

@@ -3,6 +3,7 @@ import {endpointWriteOperations} from './endpoint-writes.js';
 import {jobViewOperations} from './job-view.js';
 import {jobWriteOperations} from './job-writes.js';
 import {logOpenOperations} from './log-open.js';
+import {workerViewOperations} from './worker-view.js';
 import {logViewOperations} from './log-view.js';
 import {jobOperations} from './jobs.js';
 import {navigationOperations} from './navigation.js';
@@ -21,6 +22,7 @@ export const operations: readonly Operation[] = [
 	...spendOperations,
 	...jobViewOperations,
 	...logOpenOperations,
+	...workerViewOperations,
 	...logViewOperations,
 	...jobOperations,
 	...jobWriteOperations,
@@ -29,7 +31,7 @@ export const operations: readonly Operation[] = [
 	...profileOperations,
 ];
 
-export const places: readonly Place[] = [...listPanes, 'endpoint', 'gpu', 'pod', 'job', 'logs', 'alerts', 'events', 'spend'];
+export const places: readonly Place[] = [...listPanes, 'endpoint', 'gpu', 'pod', 'job', 'worker', 'logs', 'alerts', 'events', 'spend'];
 
 const isListPane = (place: Place): place is ListPane => (listPanes as readonly string[]).includes(place);
 

@@ -1,12 +1,16 @@
 import {firingInOrder} from '../rows/alert-rows.js';
-import {selectedIndex} from '../view-state/view-reducer.js';
+import {selectedIndex, selectionPlace} from '../view-state/view-reducer.js';
 import {currentView, type ListPane} from '../view-state/view-state.js';
 import type {OperationContext} from './operation.js';
 
-/** The keys of the rows the user moves over now: the pane's shown rows, or the endpoint details' jobs. */
+/** The keys of the rows the user moves over now: the pane's shown rows, or the endpoint details' jobs or workers. */
 export function rowKeys(context: OperationContext): string[] {
 	const view = context.view.getState();
 	const current = currentView(view);
+	if (current.type === 'endpoint' && view.endpointFocus === 'workers') {
+		return context.rows.endpointWorkerKeys(context.store.getState(), current.endpointId);
+	}
+
 	if (current.type === 'endpoint') {
 		return context.rows.endpointJobs(context.store.getState(), current.endpointId, view.jobStatusFilter).rows.map(row => row.key);
 	}
@@ -22,9 +26,7 @@ export function rowKeys(context: OperationContext): string[] {
 export function selectedKey(context: OperationContext): string | undefined {
 	const view = context.view.getState();
 	const keys = rowKeys(context);
-	const {type} = currentView(view);
-	const place = type === 'endpoint' || type === 'alerts' ? type : view.pane;
-	return keys[selectedIndex(view.selected[place], keys)];
+	return keys[selectedIndex(view.selected[selectionPlace(view)], keys)];
 }
 
 /** The selected row of a list pane, when that pane is the one on screen. */

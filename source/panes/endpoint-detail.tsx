@@ -17,6 +17,7 @@ import type {ProbeSample} from '../store/types.js';
 import {windowMs} from '../view-state/view-state.js';
 import {diagnose} from '../store/diagnosis.js';
 import {useNow} from '../components/use-now.js';
+import {goneWorkers} from '../rows/worker-rows.js';
 import {EndpointWorkers, endpointWorkersLines, workerRowsShown} from './endpoint-workers.js';
 
 /** The probes over the window, when a probe rule exists: their P95 (total, queue, run), the cold-start share and how many. */
@@ -74,6 +75,7 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 	const statusFilter = useView(state => state.jobStatusFilter);
 	const jobs = usePodtop(state => selectors.endpointJobs(state, endpointId, statusFilter));
 	const selection = useView(state => state.selected.endpoint);
+	const jobsFocused = useView(state => state.endpointFocus === 'jobs');
 	const window = useView(state => state.windows.endpoint);
 	const cursor = useView(state => state.cursor);
 	const keys = useKeyHints('endpoint', ['back']);
@@ -106,7 +108,7 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 	// The workers' rows take what the charts and the jobs' four lines leave, one to four.
 	const fixedLines = textLines + (probing ? 1 : 0) + 4;
 	const rowsShown = Math.max(1, Math.min(workerRowsShown, height - fixedLines - endpointWorkersLines(diagnosis, 0, 0)));
-	const workersHeight = endpointWorkersLines(diagnosis, workerList?.list.workers.length, rowsShown);
+	const workersHeight = endpointWorkersLines(diagnosis, workerList?.list.workers.length, rowsShown, workerList ? goneWorkers(workerList).length : 0);
 	const facts = [
 		`pools ${record.gpuIds ?? '–'} ×${record.gpuCount ?? 1}`,
 		`scaler ${record.scalerType ?? '–'} ${record.scalerValue ?? ''}`,
@@ -137,7 +139,7 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 	const texts = textLines + (probeText === undefined ? 0 : 1) + workersHeight;
 	const chartsHeight = Math.max(0, height - texts - jobsLines(height, jobs.rows.length));
 	const found = selection.key === undefined ? -1 : jobs.rows.findIndex(row => row.key === selection.key);
-	const selected = found === -1 ? Math.min(selection.index, Math.max(0, jobs.rows.length - 1)) : found;
+	const selected = jobsFocused ? (found === -1 ? Math.min(selection.index, Math.max(0, jobs.rows.length - 1)) : found) : -1;
 	return (
 		<Box flexDirection='column' width={width} height={height}>
 			<Box height={1}>

@@ -1,19 +1,28 @@
 import {Box, Text} from 'ink';
-import {usePodtop, useServices} from '../components/services.js';
+import {useKeyHints} from '../components/key-hints.js';
+import {usePodtop, useServices, useView} from '../components/services.js';
 import {Table} from '../components/table.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import {contentWidths} from '../rows/row.js';
-import {workerColumns, workerRows} from '../rows/worker-rows.js';
+import {goneWorkerColumns, goneWorkerRows, workerColumns, workerRows} from '../rows/worker-rows.js';
+import {selectedIndex} from '../view-state/view-reducer.js';
 import type {Diagnosis} from '../store/diagnosis.js';
 import {diagnosisLines} from '../store/endpoint-diagnosis.js';
 import {rolloutLine} from '../store/rollout-text.js';
 
-/** Worker rows shown at most in the details (the rest are counted in the title): the charts keep the rest of the pane. */
+/** Worker rows shown at most in the details (the rest are counted in the title, and reached with `w` then j/k): the charts keep the rest of the pane. */
 export const workerRowsShown = 4;
 
-/** The lines the workers part of the details takes: the diagnosis, the rollout, the table's title, header and (at most `rowsShown`) rows. */
-export function endpointWorkersLines(diagnosis: Diagnosis, workerCount: number | undefined, rowsShown = workerRowsShown): number {
-	return diagnosisLines(diagnosis).length + (workerCount === undefined ? 1 : 3 + Math.max(1, Math.min(rowsShown, workerCount)));
+/** Gone worker rows shown at most (the newest; j/k on the workers reach the rest). */
+export const goneRowsShown = 2;
+
+/**
+The lines the workers part of the details takes: the diagnosis, the rollout, the table's title, header and (at most `rowsShown`) rows,
+and with gone workers their title, header and (at most `goneRowsShown`) rows.
+*/
+export function endpointWorkersLines(diagnosis: Diagnosis, workerCount: number | undefined, rowsShown = workerRowsShown, goneCount = 0): number {
+	const gone = goneCount > 0 ? 2 + Math.min(goneRowsShown, goneCount) : 0;
+	return diagnosisLines(diagnosis).length + (workerCount === undefined ? 1 : 3 + Math.max(1, Math.min(rowsShown, workerCount)) + gone);
 }
 
 type Props = {
@@ -26,8 +35,10 @@ type Props = {
 };
 
 /**
-An endpoint's workers in its details: the diagnosis in full with its figures, the rollout, and the workers
-(the most troubled first). Over GraphQL, which publishes none, one line says so where they would be.
+An endpoint's workers in its details: the diagnosis in full with its figures, the rollout, the workers
+(the most troubled first), and those podtop saw that the service no longer lists (the newest first). `w`
+moves j/k and Enter onto them (Enter opens a worker's own view). Over GraphQL, which publishes none, one
+line says so where they would be.
 */
 export function EndpointWorkers({endpointId, diagnosis, width, now, rowsShown = workerRowsShown}: Props) {
 	const {colors} = useServices();
@@ -36,6 +47,9 @@ export function EndpointWorkers({endpointId, diagnosis, width, now, rowsShown = 
 	const error = usePodtop(state => state.workers.errors[endpointId]);
 	const unavailable = usePodtop(state => state.workers.unavailable);
 	const gpus = usePodtop(state => state.gpus);
+	const focused = useView(state => state.endpointFocus === 'workers');
+	const selection = useView(state => state.selected.workers);
+	const focusKeys = useKeyHints('endpoint', [{ids: ['workers.focus'], word: focused ? 'jobs' : 'select'}, ...(focused ? ['job.open' as const] : [])]);
 	const [headline, ...findings] = diagnosisLines(diagnosis, unavailable);
 	const troubled = diagnosis.findings.length > 0 || (diagnosis.unservedMs ?? 0) >= 60_000;
 	const lines = (
@@ -67,24 +81,42 @@ export function EndpointWorkers({endpointId, diagnosis, width, now, rowsShown = 
 		gpus.order.map(id => gpus.byId[id]!.record),
 		now,
 	);
-	const shown = rows.slice(0, Math.max(1, rowsShown));
-	const more = rows.length > shown.length ? `, the ${shown.length} most troubled shown` : '';
+	const gone = goneWorkerRows(workers, now);
+	const keys = [...rows.map(row => row.key), ...gone.map(row => row.key)];
+	const selected = focused ? selectedIndex(selection, keys) : -1;
+	const listedShown = Math.min(Math.max(1, rowsShown), Math.max(1, rows.length));
+	const more = rows.length > listedShown ? `, the ${listedShown} most troubled shown` : '';
 	return (
 		<Box flexDirection='column' width={width}>
 			{lines}
 			<Text wrap='truncate'>{rolloutLine(rollout, now)}</Text>
 			<Text bold color={colors.accent} wrap='truncate'>
-				{`Workers (${rows.length}${more})${error === undefined ? '' : ` · last read failed: ${sanitizeLine(error)}`}`}
+				{`Workers (${rows.length}${more})${error === undefined ? '' : ` · last read failed: ${sanitizeLine(error)}`}  ${focusKeys}`}
 			</Text>
 			<Table
 				columns={workerColumns}
-				rows={shown}
-				contentWidths={contentWidths(workerColumns, shown)}
-				selected={-1}
-				height={1 + Math.max(1, shown.length)}
+				rows={rows}
+				contentWidths={contentWidths(workerColumns, rows)}
+				selected={selected < rows.length ? selected : -1}
+				height={1 + listedShown}
 				width={width}
 				emptyText='no active worker'
 			/>
+			{gone.length === 0 ? undefined : (
+				<>
+					<Text bold color={colors.muted} wrap='truncate'>
+						{`Gone workers (${gone.length}, the newest first: the service no longer lists them)`}
+					</Text>
+					<Table
+						columns={goneWorkerColumns}
+						rows={gone}
+						contentWidths={contentWidths(goneWorkerColumns, gone)}
+						selected={selected >= rows.length ? selected - rows.length : -1}
+						height={1 + Math.min(goneRowsShown, gone.length)}
+						width={width}
+					/>
+				</>
+			)}
 		</Box>
 	);
 }

@@ -1,12 +1,14 @@
 import type {Glyphs} from '../format/glyphs.js';
 import type {Collection, PodtopState, TrackedJobs} from '../store/state.js';
 import type {TrackedJob} from '../store/types.js';
+import type {EndpointWorkers} from '../store/worker-track.js';
 import {isWide} from '../view-state/layout.js';
 import {type JobStatusFilter, type ListPane, type SortState, type ViewState, windowMs} from '../view-state/view-state.js';
 import {endpointColumnsFor, endpointRows, type EndpointExtra, type ProbeWindow} from './endpoint-rows.js';
 import {gpuColumns, gpuRows} from './gpu-rows.js';
 import {jobColumns, jobImage, jobLines, jobRows, matchesStatusFilter, splitJobBody, type JobBody} from './job-rows.js';
 import {podColumns, podRows} from './pod-rows.js';
+import {goneWorkers, workerRows} from './worker-rows.js';
 import {ColumnWidths} from './column-widths.js';
 import {contentWidths, type Column, type Row, type SortableRow} from './row.js';
 import {sortShown, type LastShown} from './sort-rows.js';
@@ -219,6 +221,19 @@ export function createRowSelectors(glyphs: Glyphs, options: {readonly pictures?:
 		const rows = jobRows(tracked.filter(job => matchesStatusFilter(job.status, filter)));
 		return {rows, widths: contentWidths(jobColumns, rows), tracked: tracked.length};
 	});
+	// The order the details draw the workers in (uptimes move on together, so the read's time orders them as now would).
+	const workerKeys = memoize((workers: EndpointWorkers | undefined, gpus: PodtopState['gpus']): string[] =>
+		workers
+			? [
+					...workerRows(
+						workers,
+						gpus.order.map(id => gpus.byId[id]!.record),
+						workers.list.readAt,
+					).map(row => row.key),
+					...goneWorkers(workers).map(gone => gone.id),
+				]
+			: [],
+	);
 	const lines = memoize((job: TrackedJob | undefined, width: number) => (job ? jobLines(job, width) : []));
 	const image = memoize((job: TrackedJob | undefined) => jobImage(job));
 	const listPanes = Object.keys(panes) as ListPane[];
@@ -255,6 +270,8 @@ export function createRowSelectors(glyphs: Glyphs, options: {readonly pictures?:
 		},
 		/** The tracked jobs of one endpoint that pass the status filter. */
 		endpointJobs: (state: PodtopState, endpointId: string, filter: JobStatusFilter) => endpointJobs(state.jobs, endpointId, filter),
+		/** The keys of the endpoint details' workers as drawn: those listed (the most troubled first), then the gone (newest first). */
+		endpointWorkerKeys: (state: PodtopState, endpointId: string) => workerKeys(state.workers.byEndpoint[endpointId], state.gpus),
 		jobLines: (job: TrackedJob | undefined, width: number) => lines(job, width),
 		/** The job view's body `rows` high: its text lines, and the box for the job's picture above them. */
 		jobBody: (job: TrackedJob | undefined, width: number, rows: number): JobBody => splitJobBody(lines(job, width), image(job), rows, pictures),

@@ -3,7 +3,7 @@ import {formatDuration} from '../format/duration.js';
 import {sanitizeLine} from '../format/sanitize.js';
 import type {GpuTypeRecord} from '../model/gpu-type.js';
 import type {WorkerRecord} from '../model/worker.js';
-import type {EndpointWorkers} from '../store/worker-track.js';
+import type {EndpointWorkers, GoneWorker} from '../store/worker-track.js';
 import type {Column, Row, Tone} from './row.js';
 
 export const workerColumns = [
@@ -65,4 +65,49 @@ export function workerRows(workers: EndpointWorkers, gpus: readonly GpuTypeRecor
 				tone: tones[rank],
 			};
 		});
+}
+
+/** The gone workers' table: each one's last status, how long it lived, when it went, and whether jobs waited then. */
+export const goneWorkerColumns = [
+	{title: 'GONE WORKER', width: 14, flex: true},
+	{title: 'LAST STATUS', width: 12, legend: 'the status it was last listed with'},
+	{title: 'RST', width: 3, align: 'right'},
+	{title: 'LIVED', width: 7, align: 'right', legend: 'its uptime when last listed (or how long podtop saw it)'},
+	{title: 'WENT', width: 15, legend: 'the read that no longer listed it'},
+	{title: 'QUEUE', width: 6, legend: 'waited: jobs were waiting as it went (no scale-down, then)'},
+] as const satisfies readonly Column[];
+
+/** The workers an endpoint had that the service no longer lists, newest first, each once (its last going), none listed again since. */
+export function goneWorkers(workers: EndpointWorkers): GoneWorker[] {
+	const listed = new Set(workers.list.workers.map(worker => worker.id));
+	const seen = new Set<string>();
+	return workers.gone.toReversed().filter(gone => {
+		if (listed.has(gone.id) || seen.has(gone.id)) {
+			return false;
+		}
+
+		seen.add(gone.id);
+		return true;
+	});
+}
+
+/** How long a gone worker lived: its uptime when last listed, else how long podtop saw it listed. */
+export function goneLifetime(gone: GoneWorker): number | undefined {
+	return gone.uptimeSeconds ?? (gone.track ? Math.max(0, (gone.at - gone.track.firstSeenAt) / 1000) : undefined);
+}
+
+/** An endpoint's gone workers as rows (see `goneWorkers`), muted; the unhealthy or young ones that went as jobs waited in the warning tone. */
+export function goneWorkerRows(workers: EndpointWorkers, now: number): Row[] {
+	return goneWorkers(workers).map(gone => ({
+		key: gone.id,
+		cells: [
+			sanitizeLine(gone.id),
+			sanitizeLine(gone.status),
+			(gone.track?.restarts ?? 0) > 0 ? String(gone.track!.restarts) : '',
+			formatDuration(goneLifetime(gone)),
+			formatClock(gone.at, now),
+			gone.queueWaited ? 'waited' : '',
+		],
+		tone: gone.queueWaited || gone.status === 'UNHEALTHY' ? 'warn' : 'muted',
+	}));
 }

@@ -1,5 +1,11 @@
 import type {Rollout, WorkerList, WorkerRecord} from '../model/worker.js';
 
+/** A status podtop saw a worker take: `restarted`, it was seen again with a reset uptime. */
+export type WorkerStatusChange = {readonly at: number; readonly status: string; readonly restarted?: true};
+
+/** Status changes kept per worker (the newest): a crash-looping worker restarts every minute or two, so this is its last half hour or so. */
+export const statusChangesKept = 20;
+
 /** What podtop learnt of one worker across reads (the service lists only what a worker is now). */
 export type WorkerTrack = {
 	/** When this client first saw it (epoch ms, this machine's clock). */
@@ -9,16 +15,22 @@ export type WorkerTrack = {
 	/** Times it was seen again with a reset uptime (its container restarted). */
 	readonly restarts: number;
 	readonly lastRestartAt?: number;
+	/** The statuses it took as this client saw them, oldest first (the first: as it was first seen), at most `statusChangesKept`. */
+	readonly statuses: readonly WorkerStatusChange[];
 };
 
 /** A worker that was listed and is not any more: how long it had lived, and whether jobs waited as it went. */
 export type GoneWorker = {
 	readonly id: string;
+	/** The read that no longer listed it (epoch ms): it went between the read before and this one. */
 	readonly at: number;
 	readonly status: string;
 	readonly uptimeSeconds?: number;
 	/** Jobs were waiting in the queue when it went: no scale-down, then. */
 	readonly queueWaited: boolean;
+	/** Its record as last listed, and what was learnt of it (absent in what a history file read back). */
+	readonly last?: WorkerRecord;
+	readonly track?: WorkerTrack;
 };
 
 /** An endpoint's workers as the latest read saw them, with what the diagnosis needs across reads. */
@@ -82,16 +94,20 @@ export function trackWorkers(previous: EndpointWorkers | undefined, list: Worker
 		const seen = before.get(worker.id);
 		const track = previous?.tracks[worker.id];
 		if (!seen || !track) {
-			tracks[worker.id] = {firstSeenAt: at, statusSince: at, restarts: 0};
+			tracks[worker.id] = {firstSeenAt: at, statusSince: at, restarts: 0, statuses: [{at, status: worker.status}]};
 			continue;
 		}
 
 		const again = restarted(seen, worker);
+		const changed = seen.status !== worker.status || again;
 		tracks[worker.id] = {
 			firstSeenAt: track.firstSeenAt,
-			statusSince: seen.status === worker.status && !again ? track.statusSince : at,
+			statusSince: changed ? at : track.statusSince,
 			restarts: track.restarts + (again ? 1 : 0),
 			lastRestartAt: again ? at : track.lastRestartAt,
+			statuses: changed
+				? [...track.statuses, {at, status: worker.status, ...(again ? {restarted: true as const} : {})}].slice(-statusChangesKept)
+				: track.statuses,
 		};
 	}
 
@@ -105,6 +121,8 @@ export function trackWorkers(previous: EndpointWorkers | undefined, list: Worker
 			// The uptime it was last seen with: it went some time before this read.
 			uptimeSeconds: worker.uptimeSeconds,
 			queueWaited: queueWaits,
+			last: worker,
+			track: previous?.tracks[worker.id],
 		}));
 	const gone = [...(previous?.gone ?? []), ...went];
 	return {list, tracks, gone: gone.length > goneKept ? gone.slice(gone.length - goneKept) : gone};

@@ -39,6 +39,8 @@ export type ViewAction =
 	/** Enter on a typed confirmation that does not match: it stays open and says so. */
 	| {readonly type: 'reject-confirmation'}
 	| {readonly type: 'next-job-status-filter'}
+	/** In an endpoint's details: j/k and Enter go to the other table (the workers or the jobs). */
+	| {readonly type: 'switch-endpoint-focus'}
 	/** In a pod's details: show or hide its environment's values. */
 	| {readonly type: 'toggle-env'}
 	/** Shows a list pane with one row selected (a pod just deployed). */
@@ -101,10 +103,14 @@ export function selectedIndex(selection: Selection, keys: readonly string[]): nu
 	return index === -1 ? clamp(selection.index, keys.length) : index;
 }
 
-/** The list the selection keys belong to now: the pane's, or the endpoint details' jobs. */
-const selectionPlace = (state: ViewState) => {
+/** The list the selection keys belong to now: the pane's, or the endpoint details' jobs or workers. */
+export const selectionPlace = (state: ViewState): keyof ViewState['selected'] => {
 	const {type} = currentView(state);
-	return type === 'endpoint' || type === 'alerts' ? type : state.pane;
+	if (type === 'endpoint') {
+		return state.endpointFocus === 'workers' ? 'workers' : 'endpoint';
+	}
+
+	return type === 'alerts' ? type : state.pane;
 };
 
 /** Every UI state change: pure, so keys never wait for anything and tests need no terminal. A form that closes leaves its values as a draft. */
@@ -147,13 +153,15 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 
 		case 'open': {
 			const reset =
-				action.view.type === 'endpoint' || action.view.type === 'alerts'
-					? {selected: {...state.selected, [action.view.type]: unselected}}
-					: action.view.type === 'events'
-						? {events: {...state.events, index: 0}}
-						: action.view.type === 'logs'
-							? {logs: {...state.logs, end: undefined, filter: ''}}
-							: {};
+				action.view.type === 'endpoint'
+					? {selected: {...state.selected, endpoint: unselected, workers: unselected}, endpointFocus: 'jobs' as const}
+					: action.view.type === 'alerts'
+						? {selected: {...state.selected, [action.view.type]: unselected}}
+						: action.view.type === 'events'
+							? {events: {...state.events, index: 0}}
+							: action.view.type === 'logs'
+								? {logs: {...state.logs, end: undefined, filter: ''}}
+								: {};
 			return {...state, ...reset, views: [...state.views, action.view], jobEnd: undefined, message: undefined};
 		}
 
@@ -203,6 +211,10 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 				filter: {...state.filter, [action.pane]: ''},
 				selected: {...state.selected, [action.pane]: {key: action.key, index: 0}},
 			};
+		}
+
+		case 'switch-endpoint-focus': {
+			return {...state, endpointFocus: state.endpointFocus === 'jobs' ? 'workers' : 'jobs'};
 		}
 
 		case 'toggle-env': {
@@ -329,7 +341,8 @@ function reduce(state: ViewState, action: ViewAction): ViewState {
 			return {
 				...state,
 				views: [{type: 'list'}],
-				selected: {endpoints: unselected, pods: unselected, gpus: unselected, endpoint: unselected, alerts: unselected},
+				selected: {endpoints: unselected, pods: unselected, gpus: unselected, endpoint: unselected, workers: unselected, alerts: unselected},
+				endpointFocus: 'jobs',
 				overlay: {type: 'none'},
 				jobEnd: undefined,
 				jobStatusFilter: 'all',

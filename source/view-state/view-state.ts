@@ -11,6 +11,8 @@ export type View =
 	| {readonly type: 'gpu'; readonly gpuId: string}
 	| {readonly type: 'pod'; readonly podId: string; readonly showEnv: boolean}
 	| {readonly type: 'job'; readonly endpointId: string; readonly jobId: string}
+	/** One worker of an endpoint, listed now or gone: its record, status changes, the jobs it served. */
+	| {readonly type: 'worker'; readonly endpointId: string; readonly workerId: string}
 	/** A pod's, a worker's or an endpoint's workers' log; `label` names it in the title (sanitised where shown). */
 	| {readonly type: 'logs'; readonly subject: LogSubject; readonly label: string}
 	/** The alerts firing now (`:alerts`). */
@@ -21,7 +23,7 @@ export type View =
 	| {readonly type: 'spend'};
 
 /** Where the user is, for key dispatch and help: a list pane, or a drilled-down view. */
-export type Place = ListPane | 'endpoint' | 'gpu' | 'pod' | 'job' | 'logs' | 'alerts' | 'events' | 'spend';
+export type Place = ListPane | 'endpoint' | 'gpu' | 'pod' | 'job' | 'worker' | 'logs' | 'alerts' | 'events' | 'spend';
 
 /** The spans the Spend pane shows, `<` and `>` step through them: 24h by hour, 7d and 30d by day, 1y by month. */
 export const spendWindows = ['24h', '7d', '30d', '1y'] as const;
@@ -115,6 +117,9 @@ export const spendStepMs: Readonly<Record<SpendWindowName, number>> = {
 export const jobStatusFilters = ['all', 'active', 'completed', 'failed', 'cancelled'] as const;
 export type JobStatusFilter = (typeof jobStatusFilters)[number];
 
+/** Which table of the endpoint details j/k and Enter act on (`w` switches). */
+export type EndpointFocus = 'jobs' | 'workers';
+
 export type SortState = {readonly column: number; readonly descending: boolean};
 
 /** The selected row: its key keeps it selected while rows move; the index is where to land when it goes. */
@@ -126,7 +131,9 @@ export type ViewState = {
 	readonly pane: ListPane;
 	/** Drill-down stack; the last is shown. */
 	readonly views: readonly View[];
-	readonly selected: Readonly<Record<ListPane | 'endpoint' | 'alerts', Selection>>;
+	/** `endpoint`: the details' tracked jobs; `workers`: its workers (listed, then gone). */
+	readonly selected: Readonly<Record<ListPane | 'endpoint' | 'workers' | 'alerts', Selection>>;
+	readonly endpointFocus: EndpointFocus;
 	readonly sort: Readonly<Record<ListPane, SortState>>;
 	readonly filter: Readonly<Record<FilterPlace, string>>;
 	/** The row selected in the events timeline (0: the newest shown), and how many rows it shows (the view says, as it reads them). */
@@ -176,7 +183,8 @@ export function initialViewState(options: {
 		rows: options.rows,
 		pane: 'endpoints',
 		views: options.views ?? [{type: 'list'}],
-		selected: {endpoints: none, pods: none, gpus: none, endpoint: none, alerts: none},
+		selected: {endpoints: none, pods: none, gpus: none, endpoint: none, workers: none, alerts: none},
+		endpointFocus: 'jobs',
 		sort: defaultSort,
 		filter: {endpoints: '', pods: '', gpus: '', events: ''},
 		events: {index: 0, count: 0},
@@ -197,6 +205,7 @@ export function initialViewState(options: {
 			pod: '1h',
 			gpu: '24h',
 			job: '10m',
+			worker: '24h',
 			logs: '10m',
 			alerts: '1h',
 			events: '24h',

@@ -93,6 +93,19 @@ describe('command palette', () => {
 		expect(paletteCompletion('run ', 'endpoints', false, state.store.getState()).candidates).toEqual(['alpha', 'alpine', 'evil1', 'two1', 'two2']);
 	});
 
+	test(':worker completes the workers podtop knows of the endpoint named, listed then gone, each typable; it is offered where workers are about', () => {
+		const state = testStore();
+		state.writes.setEndpoints([{id: 'ep1', name: 'llava'}], 0);
+		const worker = (id: string) => ({id, status: 'RUNNING', isStale: false});
+		state.writes.setWorkers('ep1', {endpointId: 'ep1', workers: [worker('wa1'), worker('wb2'), worker('w\u001B[2J')], readAt: 1000});
+		state.writes.setWorkers('ep1', {endpointId: 'ep1', workers: [worker('wa1'), worker('w\u001B[2J')], readAt: 2000});
+		const complete = (input: string) => completePalette(input, 'endpoint', false, state.store.getState());
+		expect(paletteCompletion('worker llava ', 'endpoint', false, state.store.getState()).candidates).toEqual(['wa1', 'wb2']);
+		expect(complete('worker llava wb')).toBe('worker llava wb2 ');
+		expect(paletteCompletion('wor', 'worker', false, state.store.getState()).candidates).toEqual(['worker']);
+		expect(paletteCompletion('wor', 'endpoints', false, state.store.getState()).candidates).toEqual([]);
+	});
+
 	test('Tab again goes round the candidates, Shift-Tab back; one candidate is completed with a space', () => {
 		const state = testStore();
 		const completion = (input: string) => () => paletteCompletion(input, 'endpoints', false, state.store.getState());

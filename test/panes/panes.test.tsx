@@ -140,7 +140,7 @@ describe('Pods pane', () => {
 			0,
 		);
 		const {lastFrame} = renderWith(store, <PodsPane {...paneProps()} />, {
-			view: {selected: {endpoints: none, pods: {key: 'p1500', index: 0}, gpus: none, endpoint: none, alerts: none}},
+			view: {selected: {endpoints: none, pods: {key: 'p1500', index: 0}, gpus: none, endpoint: none, workers: none, alerts: none}},
 		});
 		await tick();
 		const frame = lastFrame()!;

@@ -131,7 +131,9 @@ describe('the diagnosis of a waiting queue', () => {
 	test('crash loop: workers gone young while jobs waited, and workers that read RUNNING serving nothing while the queue waits', () => {
 		const first = trackWorkers(undefined, list([worker('a', 'RUNNING', {uptimeSeconds: 50})], now - 300_000), true);
 		const second = trackWorkers(first, list([worker('b', 'RUNNING', {uptimeSeconds: 5, startedAt: 2_000_000})], now - 200_000), true);
-		expect(second.gone).toEqual([{id: 'a', at: now - 200_000, status: 'RUNNING', uptimeSeconds: 50, queueWaited: true}]);
+		expect(second.gone).toMatchObject([
+			{id: 'a', at: now - 200_000, status: 'RUNNING', uptimeSeconds: 50, queueWaited: true, last: {id: 'a', status: 'RUNNING'}},
+		]);
 		const history = waiting(5, now - 180_000, now);
 		const diagnosis = diagnose(input({health: health(5, {running: 1}), history, workers: second}));
 		expect(diagnosis.unservedMs).toBe(180_000);
