@@ -2,6 +2,8 @@ import {afterEach, describe, expect, test, vi} from 'vitest';
 import {createEngine, type Engine} from '../../source/engine/create-engine.js';
 import {demoOrigin, demoPastMs} from '../../source/engine/demo-past.js';
 import type {Series} from '../../source/history/history-types.js';
+import {keyframeMs} from '../../source/history/keyframe.js';
+import {figuresWindowMs} from '../../source/store/endpoint-figures.js';
 
 const minute = 60_000;
 const hour = 60 * minute;
@@ -66,7 +68,9 @@ describe("DEMO's history: the simulated past", () => {
 		expect(state.endpoints.updatedAt).toBeGreaterThanOrEqual(startedAt);
 		for (const series of endpoints) {
 			const live = state.endpoints.byId[series.key]!;
-			expect(live.history.every(sample => sample.at >= startedAt)).toBe(true);
+			// Its own polls, after what history recorded of the last minutes before it started (the seed: its rates at once).
+			expect(live.history.every(sample => sample.at >= startedAt - figuresWindowMs - keyframeMs)).toBe(true);
+			expect(live.history.at(-1)!.at).toBeGreaterThanOrEqual(startedAt);
 			const completed = values(series, 'completed').filter((value): value is number => value !== null);
 			const recordedLast = completed.at(-1)!;
 			const sixHours = recordedLast - completed[0]!;
