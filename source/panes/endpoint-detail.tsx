@@ -1,6 +1,6 @@
 import {Box, Text} from 'ink';
 import {useEffect} from 'react';
-import {DataAge} from '../components/data-age.js';
+import {DetailTitle} from '../components/detail-title.js';
 import {useKeyHints} from '../components/key-hints.js';
 import {usePodtop, useServices, useView} from '../components/services.js';
 import {Table} from '../components/table.js';
@@ -142,16 +142,10 @@ export function EndpointDetail({endpointId, width, height}: Props) {
 	const selected = jobsFocused ? (found === -1 ? Math.min(selection.index, Math.max(0, jobs.rows.length - 1)) : found) : -1;
 	return (
 		<Box flexDirection='column' width={width} height={height}>
-			<Box height={1}>
-				<Box flexGrow={1} flexShrink={1} overflow='hidden'>
-					<Text bold color={colors.accent} wrap='truncate'>
-						{`${sanitizeLine(record.name)} (${sanitizeLine(record.id)})  ${keys} ${glyphs.dot} ${window}${recorded ? '' : ' (history off: the last 10m in memory)'} ${windowKeys}`}
-					</Text>
-				</Box>
-				<Box flexShrink={0} marginLeft={1}>
-					<DataAge source='jobApi' width={30} />
-				</Box>
-			</Box>
+			<DetailTitle
+				text={`${sanitizeLine(record.name)} (${sanitizeLine(record.id)})  ${keys} ${glyphs.dot} ${window}${recorded ? '' : ' (history off: the last 10m in memory)'} ${windowKeys}`}
+				source='jobApi'
+			/>
 			<Text wrap='truncate'>{sanitizeLine(facts)}</Text>
 			<Text wrap='truncate'>{workers}</Text>
 			<Text wrap='truncate'>{jobsLine}</Text>

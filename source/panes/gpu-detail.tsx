@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {DataAge} from '../components/data-age.js';
+import {DetailTitle} from '../components/detail-title.js';
 import {useKeyHints} from '../components/key-hints.js';
 import {GpuCharts} from '../components/gpu-charts/index.js';
 import {usePodtop, useServices, useView} from '../components/services.js';
@@ -55,16 +55,10 @@ export function GpuDetail({gpuId, width, height}: Props) {
 	];
 	return (
 		<Box flexDirection='column' width={width} height={height}>
-			<Box height={1}>
-				<Box flexGrow={1} flexShrink={1} overflow='hidden'>
-					<Text bold color={colors.accent} wrap='truncate'>
-						{`${sanitizeLine(record.displayName ?? record.id)} (${sanitizeLine(record.id)}) · ${sanitizeLine(record.manufacturer ?? '?')} · ${record.memoryInGb ?? '?'} GB  ${keys} ${glyphs.dot} ${window}${recorded ? '' : ' (history off)'} ${windowKeys}`}
-					</Text>
-				</Box>
-				<Box flexShrink={0} marginLeft={1}>
-					<DataAge source='graphql' width={30} />
-				</Box>
-			</Box>
+			<DetailTitle
+				text={`${sanitizeLine(record.displayName ?? record.id)} (${sanitizeLine(record.id)}) · ${sanitizeLine(record.manufacturer ?? '?')} · ${record.memoryInGb ?? '?'} GB  ${keys} ${glyphs.dot} ${window}${recorded ? '' : ' (history off)'} ${windowKeys}`}
+				source='graphql'
+			/>
 			<Text wrap='truncate'>
 				{label('stock')}
 				<Text color={colors[stockTone[stock]]}>{`${glyphs.stock[stock]} ${stock === 'Unknown' ? '?' : stock}`}</Text>

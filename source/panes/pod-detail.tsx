@@ -1,6 +1,6 @@
 import {Box, Text} from 'ink';
 import type {PodRecord} from '../model/pod.js';
-import {DataAge} from '../components/data-age.js';
+import {DetailTitle} from '../components/detail-title.js';
 import {useKeyHints} from '../components/key-hints.js';
 import {maxGpuCharts, PodCharts, podChartLayout} from '../components/pod-charts/index.js';
 import {useRecorded} from '../components/use-series/index.js';
@@ -116,16 +116,11 @@ export function PodDetail({podId, showEnv, width, height}: Props) {
 	return (
 		// Each line keeps its height (none shrinks to make room): what does not fit is cut at the bottom, never drawn over.
 		<Box flexDirection='column' width={width} height={height} overflow='hidden'>
-			<Box height={1} flexShrink={0}>
-				<Box flexGrow={1} flexShrink={1} overflow='hidden'>
-					<Text bold color={colors.accent} wrap='truncate'>
-						{`${sanitizeLine(record.name || record.id)} (${sanitizeLine(record.id)}) ${status.label}  ${keys} ${glyphs.dot} ${window}${recorded ? '' : ' (history off)'} ${windowKeys}`}
-					</Text>
-				</Box>
-				<Box flexShrink={0} marginLeft={1}>
-					<DataAge source='graphql' width={30} />
-				</Box>
-			</Box>
+			<DetailTitle
+				fixed
+				text={`${sanitizeLine(record.name || record.id)} (${sanitizeLine(record.id)}) ${status.label}  ${keys} ${glyphs.dot} ${window}${recorded ? '' : ' (history off)'} ${windowKeys}`}
+				source='graphql'
+			/>
 			{facts.map(([name, text]) => (
 				<Box key={name} height={1} flexShrink={0}>
 					<Text wrap='truncate'>

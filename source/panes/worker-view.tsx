@@ -1,6 +1,6 @@
 import {Box, Text} from 'ink';
 import {useEffect, useMemo, useState} from 'react';
-import {DataAge} from '../components/data-age.js';
+import {DetailTitle} from '../components/detail-title.js';
 import {useKeyHints} from '../components/key-hints.js';
 import {usePodtop, useServices, useView} from '../components/services.js';
 import {Table} from '../components/table.js';
@@ -112,16 +112,7 @@ export function WorkerView({endpointId, workerId, width, height}: Props) {
 	const jobsHeight = Math.max(3, body - changesHeight);
 	return (
 		<Box flexDirection='column' width={width} height={height}>
-			<Box height={1}>
-				<Box flexGrow={1} flexShrink={1} overflow='hidden'>
-					<Text bold color={colors.accent} wrap='truncate'>
-						{`Worker ${sanitizeLine(workerId)} of ${sanitizeLine(endpointName)}${found?.gone ? ' (gone)' : ''}  ${keys}`}
-					</Text>
-				</Box>
-				<Box flexShrink={0} marginLeft={1}>
-					<DataAge source='jobApi' width={30} />
-				</Box>
-			</Box>
+			<DetailTitle text={`Worker ${sanitizeLine(workerId)} of ${sanitizeLine(endpointName)}${found?.gone ? ' (gone)' : ''}  ${keys}`} source='jobApi' />
 			{facts.map(line => (
 				<Text key={line} wrap='truncate' color={found?.gone ? colors.warn : found ? undefined : colors.muted}>
 					{line}
