@@ -31,7 +31,8 @@ describe.runIf(hasTmux)('an 80×24 terminal', () => {
 	test('pod details (jupyter-research, 2 ports) keep their title line, and the env line and the ports sit below the charts, nothing drawn over', async () => {
 		session = new TmuxSession(80, 24, ['--demo-past', '1h']);
 		await openJupyter(session);
-		const screen = await session.waitFor(/^env {7}JUPYTER_PASSWORD=•{4}[\s\S]*22 → \d+ +tcp/m);
+		// The charts read the recorded hour first (`reading 1h of history…`, longer while the demo's past is still simulated): wait for their time axis.
+		const screen = await session.waitFor(/\d\d:\d\d.*\nenv {7}JUPYTER_PASSWORD=•{4}[\s\S]*22 → \d+ +tcp/m, 60_000);
 		const lines = screen.split('\n');
 		expect(lines[2], screen).toMatch(/^jupyter-research \(\w+\) RUNNING {2}Esc back/);
 		const env = lines.findIndex(line => line.startsWith('env '));
