@@ -74,7 +74,8 @@ export async function fishComplete(fixture: CompletionFixture, line: string): Pr
 
 /** An interactive shell in a private tmux server (a real line editor): type a line, press Tab, read the screen. */
 export class ShellSession {
-	readonly #socket = `podtop-shell-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+	/** The server's socket, by path: tmux's `kill-server` leaves the file behind (3.3a), so `close` removes it; a name under `-L` piled up in tmux's folder. */
+	readonly #socket = join(tmpdir(), `podtop-shell-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sock`);
 
 	/** `command` runs the shell; `env` is its whole environment. */
 	constructor(command: readonly string[], env: NodeJS.ProcessEnv) {
@@ -108,9 +109,11 @@ export class ShellSession {
 		try {
 			this.#tmux('kill-server');
 		} catch {}
+
+		rmSync(this.#socket, {force: true});
 	}
 
 	#tmux(...args: string[]): string {
-		return execFileSync('tmux', ['-L', this.#socket, '-f', '/dev/null', ...args], {encoding: 'utf8'});
+		return execFileSync('tmux', ['-S', this.#socket, '-f', '/dev/null', ...args], {encoding: 'utf8'});
 	}
 }

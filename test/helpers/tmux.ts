@@ -1,4 +1,7 @@
 import {execFileSync} from 'node:child_process';
+import {rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
 import {cliPath, testStateHome} from './run-cli.js';
 
 /** Whether tmux is installed: the real-terminal tests need it (`.ci/run` installs it). */
@@ -42,7 +45,8 @@ export async function waitForScreen(read: () => string, pattern: RegExp, timeout
 
 /** A private tmux server running podtop in a real terminal: send-keys in, capture-pane out. */
 export class TmuxSession {
-	readonly #socket = `podtop-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+	/** The server's socket, by path: tmux's `kill-server` leaves the file behind (3.3a), so `close` removes it; a name under `-L` piled up in tmux's folder. */
+	readonly #socket = path.join(tmpdir(), `podtop-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sock`);
 
 	constructor(
 		readonly columns: number,
@@ -114,9 +118,11 @@ export class TmuxSession {
 		try {
 			this.#tmux('kill-server');
 		} catch {}
+
+		rmSync(this.#socket, {force: true});
 	}
 
 	#tmux(...args: string[]): string {
-		return execFileSync('tmux', ['-L', this.#socket, '-f', '/dev/null', ...args], {encoding: 'utf8'});
+		return execFileSync('tmux', ['-S', this.#socket, '-f', '/dev/null', ...args], {encoding: 'utf8'});
 	}
 }
