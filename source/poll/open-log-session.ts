@@ -29,6 +29,12 @@ export type LogSessionOptions = {
 	readonly workers: (endpointId: string) => Promise<WorkerList | undefined>;
 	/** The last lines the agent kept of a gone worker (the history file), shown when the service answers 404 for a worker it no longer lists. */
 	readonly kept?: (endpointId: string, workerId: string) => Promise<readonly LogLine[] | undefined>;
+	/**
+	Whether the streams are connected at the background priority, asked at each connect: the agent's own
+	follows are, so a user's `l` gets a stream first (and they wait their turn when the budget is tight). Else a
+	user's: the first connect at `action`, reconnects at `visible`.
+	*/
+	readonly background?: () => boolean;
 	readonly capacity?: number;
 	readonly listEveryMs?: number;
 	readonly follow?: Pick<LogFollowOptions, 'stallMs' | 'backoff' | 'random'>;
@@ -51,6 +57,7 @@ export function openLogSession({
 	logStream,
 	workers,
 	kept,
+	background = () => false,
 	capacity = logBufferLines,
 	listEveryMs = workerListEveryMs,
 	follow: followOptions = {},
@@ -84,7 +91,7 @@ export function openLogSession({
 		const origin = originOf(stream.target);
 		const generation = ++stream.generation;
 		const open: OpenStream = async (resumeQuery, onLine, {signal, onBytes, first}) =>
-			logStream(stream.target, resumeQuery, onLine, {signal, onBytes}, first ? 'action' : 'visible');
+			logStream(stream.target, resumeQuery, onLine, {signal, onBytes}, background() ? 'background' : first ? 'action' : 'visible');
 		return followLog({
 			...followOptions,
 			query: streamQuery,
