@@ -72,6 +72,8 @@ export function openLogSession({
 	let notifyTimer: NodeJS.Timeout | undefined;
 	let listTimer: NodeJS.Timeout | undefined;
 	let listStatus: StreamStatus | undefined;
+	/** A merged view read its first worker list: workers listed later join. */
+	let listed = false;
 
 	const changed = () => {
 		cached = undefined;
@@ -85,6 +87,12 @@ export function openLogSession({
 				listener();
 			}
 		}, notifyEveryMs);
+	};
+
+	/** Podtop's own line in a merged view (a worker joined or left), in the buffer among the workers' lines. */
+	const note = (origin: string, text: string) => {
+		ring.push({id: '', ts: Date.now(), source: 'system', line: sanitizeLine(text), origin, seq: ++seq, note: true});
+		changed();
 	};
 
 	const start = (stream: Omit<Stream, 'follow'>, streamQuery: LogQuery): LogFollow => {
@@ -106,6 +114,11 @@ export function openLogSession({
 				}
 
 				const {target} = stream;
+				if (status.state === 'gone' && stream.status.state !== 'gone' && subject.kind === 'endpoint') {
+					// A merged view says so where it happened, after the worker's last line (which all stay).
+					note(origin, `worker ${origin} left (gone${status.reason ? `: ${status.reason}` : ''})`);
+				}
+
 				if (status.state === 'gone' && target.kind === 'worker' && subject.kind === 'worker' && kept && !ring.toArray().some(line => line.origin === origin)) {
 					// Said gone once what the agent kept of it is in the buffer (a backlog read waits for every stream to settle).
 					void showKept(target, kept, status).then(shown => {
@@ -152,15 +165,17 @@ export function openLogSession({
 		return {...status, reason: `${status.reason ?? 'gone'}; ${count} the last the agent kept of it (from the history file)`};
 	};
 
-	const add = (target: LogTarget) => {
+	/** Follows a stream not followed yet; true when it does. */
+	const add = (target: LogTarget): boolean => {
 		const origin = originOf(target);
 		if (streams.has(origin) || closed) {
-			return;
+			return false;
 		}
 
 		const stream: Omit<Stream, 'follow'> & {follow?: LogFollow} = {target, status: {state: 'connecting'}, generation: 0};
 		stream.follow = start(stream, currentQuery);
 		streams.set(origin, stream as Stream);
+		return true;
 	};
 
 	const readWorkers = async (endpointId: string) => {
@@ -176,9 +191,14 @@ export function openLogSession({
 				return;
 			}
 
+			const joining = listed;
+			listed = true;
 			listStatus = undefined;
 			for (const worker of list.workers) {
-				add({kind: 'worker', endpointId, workerId: worker.id});
+				// Those there when the view opened are its start; a later one joins (one the view had, gone or not, never again).
+				if (add({kind: 'worker', endpointId, workerId: worker.id}) && joining) {
+					note(worker.id, `worker ${worker.id} joined`);
+				}
 			}
 
 			changed();
