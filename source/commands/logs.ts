@@ -121,6 +121,11 @@ function createPrinter(
 		}
 
 		const shown = lines.slice(start).filter(line => {
+			if (line.note) {
+				// A merged view's word of a worker joining or leaving is the view's: stdout is the service's lines (a gone stream is said on stderr).
+				return false;
+			}
+
 			const count = (perOrigin.get(line.origin) ?? 0) + 1;
 			perOrigin.set(line.origin, count);
 			return limit === undefined || count <= limit;

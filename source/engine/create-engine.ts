@@ -102,9 +102,10 @@ export type Engine = {
 	/**
 	Follows a pod's, a worker's or every worker's of an endpoint (merged) log, by ids, until the session is
 	closed (the engine's close closes it too). Each connect goes through v2's budget. Absent where the
-	management plane publishes no logs (`--management-api graphql`).
+	management plane publishes no logs (`--management-api graphql`). `background`: the agent's own
+	follows, connected after a user's (asked at each connect).
 	*/
-	readonly openLogs?: (subject: LogSubject, query: LogQuery) => LogSession;
+	readonly openLogs?: (subject: LogSubject, query: LogQuery, options?: {readonly background?: () => boolean}) => LogSession;
 	/** The ids behind the names a command line gives for `podtop logs` (exit 4 listing candidates when none or several). */
 	readonly resolveLogSubject: (names: LogNames) => Promise<ResolvedLogSubject>;
 	readonly perform: <Id extends WriteId>(id: Id, target: WriteTypes[Id]['target'], input: WriteTypes[Id]['input']) => Promise<PerformResult<Id>>;
@@ -452,10 +453,11 @@ export async function createEngine({
 		resolve: names.resolve,
 		openLogs:
 			managementApi.streamLogs &&
-			((subject, query) => {
+			((subject, query, options) => {
 				const session = openLogSession({
 					subject,
 					query,
+					background: options?.background,
 					logStream: agentLogs.logStream,
 					workers: async endpointId => api.workers(endpointId, 'visible'),
 					// What the agent kept of a gone worker, in the history file (while an agent runs, it sends them itself).

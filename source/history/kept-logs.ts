@@ -73,6 +73,20 @@ function readLine(value: unknown): LogLine | undefined {
 
 const missingTable = (error: unknown) => /no such table/i.test(String(error));
 
+/**
+Lets go of the workers gone before `cutoff` (epoch ms): kept lines are pruned by age as the timeline's
+events are (the hour tier's retention), not only by count. A file that predates the table has none.
+*/
+export function pruneKeptLogs(db: SqliteDatabase, cutoff: number): void {
+	try {
+		db.prepare(`DELETE FROM kept_logs WHERE at < ?`).run(cutoff);
+	} catch (error) {
+		if (!missingTable(error)) {
+			throw error;
+		}
+	}
+}
+
 /** The kept lines in a history file: `writable` for the recorder (the table made if missing), else read only. */
 export function keptLogsIn(db: SqliteDatabase, {writable}: {readonly writable: boolean}): KeptLogs {
 	if (writable) {

@@ -1,5 +1,6 @@
 import {setImmediate as yieldToEvents} from 'node:timers/promises';
 import {pruneBills} from './bill-ledger.js';
+import {pruneKeptLogs} from './kept-logs.js';
 import {createBulkInsert} from './bulk-insert.js';
 import {seriesChangedSql} from './write-batch.js';
 import {addToBucket, type Bucket, bucketTexts, emptyBucket} from './bucket.js';
@@ -246,15 +247,23 @@ export function createMaintenance({db, retention = defaultRetention, now = Date.
 		return true;
 	};
 
-	/** The bills past retention (hourly ones as long as minute rollups, the rest as hour rollups): one step, the tables are small. */
-	const pruneBillsOnce = (): boolean => {
+	/** The bills past retention (hourly ones as long as minute rollups, the rest as hour rollups) and gone workers' lines kept as long as the events: one step, the tables are small. */
+	const pruneSmallTables = (): boolean => {
 		inTransaction(() => {
 			pruneBills(db, now(), retention.minute, retention.hour);
+			pruneKeptLogs(db, now() - retention.hour);
 		});
 		return false;
 	};
 
-	const steps: Array<() => boolean | Promise<boolean>> = [rollMinute, rollHour, () => prune('raw'), () => prune('minute'), () => prune('hour'), pruneBillsOnce];
+	const steps: Array<() => boolean | Promise<boolean>> = [
+		rollMinute,
+		rollHour,
+		() => prune('raw'),
+		() => prune('minute'),
+		() => prune('hour'),
+		pruneSmallTables,
+	];
 
 	/** Runs each step until it has nothing left, yielding to the event loop between slices. */
 	const drain = async (step: () => boolean | Promise<boolean>): Promise<void> => {

@@ -29,4 +29,6 @@ export type GpuTypeRecord = {
 	readonly lowestPrice?: LowestPrice | null;
 	/** The serverless pool the type belongs to (`ADA_24`), where the API says (REST v2). */
 	readonly pool?: string | null;
+	/** Its stock in each data center that offers it (`EU-RO-1` → `Low`), for the same offer as `lowestPrice`, where the API says (REST v2); a data center not named has none. */
+	readonly dataCenterStock?: Readonly<Record<string, string>> | null;
 };

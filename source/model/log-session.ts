@@ -12,6 +12,8 @@ export type SessionLine = LogLine & {
 	readonly origin: string;
 	/** Increases by one per line the session ever took (dropped lines included): a view's anchor while it is paused. */
 	readonly seq: number;
+	/** Podtop's own line in a merged view, not the service's: its worker joined or left (a system line, its id empty). */
+	readonly note?: true;
 };
 
 /** One upstream stream of a session and its state (a merged view has one per worker). */

@@ -29,6 +29,12 @@ export type LogSessionOptions = {
 	readonly workers: (endpointId: string) => Promise<WorkerList | undefined>;
 	/** The last lines the agent kept of a gone worker (the history file), shown when the service answers 404 for a worker it no longer lists. */
 	readonly kept?: (endpointId: string, workerId: string) => Promise<readonly LogLine[] | undefined>;
+	/**
+	Whether the streams are connected at the background priority, asked at each connect: the agent's own
+	follows are, so a user's `l` gets a stream first (and they wait their turn when the budget is tight). Else a
+	user's: the first connect at `action`, reconnects at `visible`.
+	*/
+	readonly background?: () => boolean;
 	readonly capacity?: number;
 	readonly listEveryMs?: number;
 	readonly follow?: Pick<LogFollowOptions, 'stallMs' | 'backoff' | 'random'>;
@@ -51,6 +57,7 @@ export function openLogSession({
 	logStream,
 	workers,
 	kept,
+	background = () => false,
 	capacity = logBufferLines,
 	listEveryMs = workerListEveryMs,
 	follow: followOptions = {},
@@ -65,6 +72,8 @@ export function openLogSession({
 	let notifyTimer: NodeJS.Timeout | undefined;
 	let listTimer: NodeJS.Timeout | undefined;
 	let listStatus: StreamStatus | undefined;
+	/** A merged view read its first worker list: workers listed later join. */
+	let listed = false;
 
 	const changed = () => {
 		cached = undefined;
@@ -80,11 +89,17 @@ export function openLogSession({
 		}, notifyEveryMs);
 	};
 
+	/** Podtop's own line in a merged view (a worker joined or left), in the buffer among the workers' lines. */
+	const note = (origin: string, text: string) => {
+		ring.push({id: '', ts: Date.now(), source: 'system', line: sanitizeLine(text), origin, seq: ++seq, note: true});
+		changed();
+	};
+
 	const start = (stream: Omit<Stream, 'follow'>, streamQuery: LogQuery): LogFollow => {
 		const origin = originOf(stream.target);
 		const generation = ++stream.generation;
 		const open: OpenStream = async (resumeQuery, onLine, {signal, onBytes, first}) =>
-			logStream(stream.target, resumeQuery, onLine, {signal, onBytes}, first ? 'action' : 'visible');
+			logStream(stream.target, resumeQuery, onLine, {signal, onBytes}, background() ? 'background' : first ? 'action' : 'visible');
 		return followLog({
 			...followOptions,
 			query: streamQuery,
@@ -99,6 +114,11 @@ export function openLogSession({
 				}
 
 				const {target} = stream;
+				if (status.state === 'gone' && stream.status.state !== 'gone' && subject.kind === 'endpoint') {
+					// A merged view says so where it happened, after the worker's last line (which all stay).
+					note(origin, `worker ${origin} left (gone${status.reason ? `: ${status.reason}` : ''})`);
+				}
+
 				if (status.state === 'gone' && target.kind === 'worker' && subject.kind === 'worker' && kept && !ring.toArray().some(line => line.origin === origin)) {
 					// Said gone once what the agent kept of it is in the buffer (a backlog read waits for every stream to settle).
 					void showKept(target, kept, status).then(shown => {
@@ -145,15 +165,17 @@ export function openLogSession({
 		return {...status, reason: `${status.reason ?? 'gone'}; ${count} the last the agent kept of it (from the history file)`};
 	};
 
-	const add = (target: LogTarget) => {
+	/** Follows a stream not followed yet; true when it does. */
+	const add = (target: LogTarget): boolean => {
 		const origin = originOf(target);
 		if (streams.has(origin) || closed) {
-			return;
+			return false;
 		}
 
 		const stream: Omit<Stream, 'follow'> & {follow?: LogFollow} = {target, status: {state: 'connecting'}, generation: 0};
 		stream.follow = start(stream, currentQuery);
 		streams.set(origin, stream as Stream);
+		return true;
 	};
 
 	const readWorkers = async (endpointId: string) => {
@@ -169,9 +191,14 @@ export function openLogSession({
 				return;
 			}
 
+			const joining = listed;
+			listed = true;
 			listStatus = undefined;
 			for (const worker of list.workers) {
-				add({kind: 'worker', endpointId, workerId: worker.id});
+				// Those there when the view opened are its start; a later one joins (one the view had, gone or not, never again).
+				if (add({kind: 'worker', endpointId, workerId: worker.id}) && joining) {
+					note(worker.id, `worker ${worker.id} joined`);
+				}
 			}
 
 			changed();

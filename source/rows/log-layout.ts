@@ -116,7 +116,10 @@ export function layoutLine(shown: ShownLine, options: LayoutOptions): LogRow[] {
 		prefix.push({text: `${shortOrigin(line.origin)} `, style: 'origin'});
 	}
 
-	if (options.bothSources && line.source === 'system') {
+	if (line.note) {
+		// Podtop's own word (a worker joined or left), not the service's.
+		prefix.push({text: 'podtop ', style: 'mark'});
+	} else if (options.bothSources && line.source === 'system') {
 		prefix.push({text: 'sys ', style: 'mark'});
 	}
 

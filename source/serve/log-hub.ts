@@ -17,8 +17,11 @@ export type LogEnd = {readonly end: 'gone' | 'failed'; readonly reason?: string;
 export type LogDelivery = {readonly lines: readonly string[]} | LogEnd;
 
 export type LogHub = {
-	/** One client's one open log: `send` gets its lines and end; the function returned lets go of it. */
-	readonly follow: (target: LogTarget, query: LogQuery, send: (delivery: LogDelivery) => void) => () => void;
+	/**
+	One client's one open log: `send` gets its lines and end; the function returned lets go of it.
+	`background`: the agent's own follow, whose stream connects after a user's (a stream a user follows too connects as a user's).
+	*/
+	readonly follow: (target: LogTarget, query: LogQuery, send: (delivery: LogDelivery) => void, options?: {readonly background?: boolean}) => () => void;
 	/** The workers of an endpoint whose last lines the hub kept after the service let them go (in the file, then in memory), oldest first. */
 	readonly goneWorkers: (endpointId: string) => readonly string[];
 	/** Upstream streams open now. */
@@ -48,7 +51,8 @@ const keptEnd = (end: LogEnd, kept: number): LogEnd =>
 				reason: `${end.reason ?? 'gone'}; the ${kept === 1 ? 'line' : `${kept} lines`} before ${kept === 1 ? 'is' : 'are'} the last the agent kept of it`,
 			}
 		: end;
-type Upstream = {readonly session: LogSession; readonly followers: Set<Follower>; readonly stop: () => void};
+/** `users`: its followers that are not the agent's own (while none is, it connects at the background priority). */
+type Upstream = {readonly session: LogSession; readonly followers: Set<Follower>; readonly users: {count: number}; readonly stop: () => void};
 
 const keyOf = (target: LogTarget, source: LogSource | undefined) =>
 	`${target.kind === 'pod' ? `pod\0${target.podId}` : `worker\0${target.endpointId}\0${target.workerId}`}\0${source ?? 'both'}`;
@@ -91,7 +95,7 @@ follower of that worker gets them before the end, told so; with `keptLogs` they 
 the history file too, and read from it for a worker the agent no longer holds (it was restarted).
 */
 export function createLogHub(
-	openLogs: (subject: LogSubject, query: LogQuery) => LogSession,
+	openLogs: (subject: LogSubject, query: LogQuery, options?: {readonly background?: () => boolean}) => LogSession,
 	{keptLogs = () => undefined, log = () => undefined, now = Date.now}: Options = {},
 ): LogHub {
 	const upstreams = new Map<string, Upstream>();
@@ -158,12 +162,15 @@ export function createLogHub(
 		}
 	};
 
-	const open = (key: string, target: LogTarget, query: LogQuery): Upstream => {
-		const session = openLogs(target, query);
+	const open = (key: string, target: LogTarget, query: LogQuery, background: boolean): Upstream => {
+		// The session connects as soon as it is opened: its first follower is counted before.
+		const users = {count: background ? 0 : 1};
+		const session = openLogs(target, query, {background: () => users.count === 0});
 		const followers = new Set<Follower>();
 		const upstream: Upstream = {
 			session,
 			followers,
+			users,
 			stop() {
 				unsubscribe();
 				session.close();
@@ -206,7 +213,7 @@ export function createLogHub(
 	};
 
 	return {
-		follow(target, query, send) {
+		follow(target, query, send, {background = false} = {}) {
 			const key = keyOf(target, query.source);
 			const kept = target.kind === 'worker' ? keptOf(target.endpointId, target.workerId) : undefined;
 			const keptLines = kept
@@ -220,7 +227,12 @@ export function createLogHub(
 				send({lines: keptLines.map(line => line.json)});
 			}
 
-			const upstream = upstreams.get(key) ?? open(key, target, query);
+			const existing = upstreams.get(key);
+			const upstream = existing ?? open(key, target, query, background);
+			if (existing && !background) {
+				existing.users.count++;
+			}
+
 			const {lines} = upstream.session.snapshot();
 			const follower: Follower = {send, lastSeq: lines.at(-1)?.seq ?? 0, kept: keptLines.length};
 			const backlog = backlogFor(lines, query);
@@ -230,7 +242,10 @@ export function createLogHub(
 
 			upstream.followers.add(follower);
 			return () => {
-				upstream.followers.delete(follower);
+				if (upstream.followers.delete(follower) && !background) {
+					upstream.users.count--;
+				}
+
 				if (upstream.followers.size === 0) {
 					upstream.stop();
 				}

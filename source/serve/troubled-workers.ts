@@ -1,5 +1,6 @@
 import type {LogTarget} from '../model/log-line.js';
 import type {WorkerRecord} from '../model/worker.js';
+import {v2BudgetKey} from '../poll/scheduler.js';
 import type {PodtopStore} from '../store/create-store.js';
 import {endpointDiagnosis} from '../store/endpoint-diagnosis.js';
 import type {PodtopState} from '../store/state.js';
@@ -18,6 +19,9 @@ export const unlistedHoldMs = 2 * 60_000;
 export const endedRestMs = 10 * 60_000;
 /** How often the choice is made again without a new worker list (workers age out of young). */
 export const troubledEveryMs = 30_000;
+
+/** v2's budget is tight: podtop sends slower than its share (a 429, its share spent, another tool spending the key). The agent opens no stream of its own then. */
+const budgetTight = (state: PodtopState) => state.budgets[v2BudgetKey]?.slowed !== undefined;
 
 /** Why a worker is followed, most troubled first. */
 const ranks = {unhealthy: 0, crashLoop: 1, restarted: 2, young: 3} as const;
@@ -91,7 +95,8 @@ The agent follows, by itself, the workers whose last lines the service would for
 those of an endpoint the diagnosis calls a crash loop, those that restarted (a reset uptime) and those
 started less than `youngWorkerMs` ago (they may die young), at most `troubledStreamsPerEndpoint` per
 endpoint and `troubledStreams` in all, through the hub (a client following the same worker shares the
-stream). When one goes, its stream ends as gone and the hub keeps its last lines (in the history file).
+stream). They are the agent's own: connected at the background priority (a user's `l` gets a stream
+first), and none is opened while v2's budget is tight (those open stay: an open stream costs nothing). When one goes, its stream ends as gone and the hub keeps its last lines (in the history file).
 A worker no longer worth following is let go; one the list no longer shows is held until its stream
 ends, or `unlistedHoldMs`.
 */
@@ -144,7 +149,7 @@ export function followTroubledWorkers({
 			each.unfollow();
 		}
 
-		for (const {target} of chosen) {
+		for (const {target} of budgetTight(state) ? [] : chosen) {
 			const key = keyOf(target.endpointId, target.workerId);
 			const ofEndpoint = [...followed.values()].filter(each => each.target.endpointId === target.endpointId).length;
 			// Those held for their end count too: never more streams than the bounds say.
@@ -152,13 +157,18 @@ export function followTroubledWorkers({
 				continue;
 			}
 
-			const unfollow = hub.follow(target, followQuery, delivery => {
-				if (!('lines' in delivery)) {
-					// The stream is over (gone: its lines are kept); the hub let go of it.
-					ended.set(key, now());
-					followed.delete(key);
-				}
-			});
+			const unfollow = hub.follow(
+				target,
+				followQuery,
+				delivery => {
+					if (!('lines' in delivery)) {
+						// The stream is over (gone: its lines are kept); the hub let go of it.
+						ended.set(key, now());
+						followed.delete(key);
+					}
+				},
+				{background: true},
+			);
 			if (!ended.has(key)) {
 				followed.set(key, {target, unfollow});
 			}
@@ -174,7 +184,8 @@ export function followTroubledWorkers({
 	};
 
 	const unsubscribe = store.subscribe((next, previous) => {
-		if (next.workers !== previous.workers) {
+		// A new list, or the budget no longer tight: chosen again.
+		if (next.workers !== previous.workers || (budgetTight(previous) && !budgetTight(next))) {
 			choose();
 		}
 	});

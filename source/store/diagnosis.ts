@@ -141,8 +141,35 @@ function atLimit({endpoint, health, workers}: DiagnosisInput): Finding | undefin
 		: undefined;
 }
 
-/** The GPU types of the endpoint's pools (and those its workers run on), with their stock: `L40 Low, RTX 6000 Ada None`. */
-function poolStock({endpoint, workers, gpus}: DiagnosisInput): {readonly text: string; readonly allNone: boolean} {
+/** The endpoint's allowed data centers (`EU-RO-1,US-TX-3`), or undefined: any. */
+const allowedCenters = (endpoint: EndpointRecord): readonly string[] | undefined => {
+	const ids = (endpoint.locations ?? '')
+		.split(',')
+		.map(id => id.trim())
+		.filter(Boolean);
+	return ids.length > 0 ? ids : undefined;
+};
+
+/** A type's stock in each allowed data center (those offering it, without a list), `None` where one offers none: undefined where the catalog gave none by data center. */
+function centerStock(type: GpuTypeRecord, allowed: readonly string[] | undefined): ReadonlyArray<readonly [string, string]> | undefined {
+	const byCenter = type.dataCenterStock;
+	if (!byCenter) {
+		return undefined;
+	}
+
+	return (allowed ?? Object.keys(byCenter)).map(id => [id, byCenter[id] ?? 'None'] as const);
+}
+
+/**
+The GPU types of the endpoint's pools (and those its workers run on), with their stock, in each of its
+data centers where the catalog says (REST v2): `L40 Low (EU-RO-1 Low, US-TX-3 None), RTX 6000 Ada None (EU-RO-1 None, US-TX-3 None)`.
+`allNone`: none free where the endpoint may run; `centers`: of its data centers, how many have one of its types free, and how many there are.
+*/
+function poolStock({endpoint, workers, gpus}: DiagnosisInput): {
+	readonly text: string;
+	readonly allNone: boolean;
+	readonly centers?: {readonly stocked: number; readonly all: number};
+} {
 	const pools = new Set((endpoint.gpuIds ?? '').split(',').map(pool => pool.trim()));
 	const running = new Set(workers?.list.workers.map(worker => worker.gpuTypeId));
 	const types = gpus.filter(type => (type.pool && pools.has(type.pool)) || pools.has(type.id) || running.has(type.id));
@@ -150,24 +177,46 @@ function poolStock({endpoint, workers, gpus}: DiagnosisInput): {readonly text: s
 		return {text: `stock of ${endpoint.gpuIds || 'its pools'}: not known (no GPU type read)`, allNone: false};
 	}
 
-	const stock = types.map(type => ({name: type.displayName ?? type.id, stock: stockOf(type)}));
-	const where = endpoint.locations ? ` in ${endpoint.locations}` : '';
-	return {
-		text: `stock of ${endpoint.gpuIds}${where}: ${stock.map(each => `${each.name} ${each.stock}`).join(', ')}`,
-		allNone: stock.every(each => each.stock === 'None'),
-	};
+	const allowed = allowedCenters(endpoint);
+	const stock = types.map(type => ({name: type.displayName ?? type.id, stock: stockOf(type), centers: centerStock(type, allowed)}));
+	const where = allowed ? ` in ${allowed.join(', ')}` : '';
+	const text = `stock of ${endpoint.gpuIds}${where}: ${stock
+		.map(
+			each =>
+				`${each.name} ${each.stock}${each.centers ? ` (${each.centers.length > 0 ? each.centers.map(([id, level]) => `${id} ${level}`).join(', ') : 'no data center offers it'})` : ''}`,
+		)
+		.join(', ')}`;
+	const byCenter = stock.every(each => each.centers !== undefined);
+	if (!byCenter) {
+		return {text, allNone: stock.every(each => each.stock === 'None')};
+	}
+
+	const centers = new Map<string, boolean>(allowed?.map(id => [id, false]));
+	for (const each of stock) {
+		for (const [id, level] of each.centers!) {
+			centers.set(id, centers.get(id) === true || level !== 'None');
+		}
+	}
+
+	const stocked = [...centers.values()].filter(Boolean).length;
+	return {text, allNone: stocked === 0, centers: {stocked, all: centers.size}};
 }
 
 function noCapacity(input: DiagnosisInput): Finding | undefined {
 	const {health, workers} = input;
 	const throttled = workers ? workers.list.workers.filter(worker => worker.status === 'THROTTLED').length : (health?.workers.throttled ?? 0);
 	const stock = poolStock(input);
+	const centers = stock.centers
+		? stock.centers.stocked === 0
+			? `; none free in ${stock.centers.all === 1 ? 'its data center' : `any of its ${stock.centers.all} data centers`}`
+			: `; free in ${stock.centers.stocked} of its ${plural(stock.centers.all, 'data center')}`
+		: '';
 	if (throttled > 0) {
 		return {
 			kind: 'no-capacity',
 			word: 'no capacity',
 			short: 'no gpu',
-			text: `no capacity: ${plural(throttled, 'worker')} THROTTLED, waiting for a GPU; ${stock.text}`,
+			text: `no capacity: ${plural(throttled, 'worker')} THROTTLED, waiting for a GPU${centers}; ${stock.text}`,
 		};
 	}
 
@@ -176,7 +225,7 @@ function noCapacity(input: DiagnosisInput): Finding | undefined {
 		? workers.list.workers.length === 0
 		: health !== undefined && health.workers.running + health.workers.idle + health.workers.initializing === 0;
 	return queue > 0 && none && stock.allNone
-		? {kind: 'no-capacity', word: 'no capacity', short: 'no gpu', text: `no capacity: no worker up while ${jobsWait(queue)}; ${stock.text}`}
+		? {kind: 'no-capacity', word: 'no capacity', short: 'no gpu', text: `no capacity: no worker up while ${jobsWait(queue)}${centers}; ${stock.text}`}
 		: undefined;
 }
 

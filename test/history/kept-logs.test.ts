@@ -4,6 +4,7 @@ import {join} from 'node:path';
 import {describe, expect, test} from 'vitest';
 import {openHistoryForReading, openHistoryForWriting} from '../../source/history/history-file.js';
 import {keptLineChars, keptLinesPerWorker, keptLogsIn, keptWorkersPerEndpoint} from '../../source/history/kept-logs.js';
+import {createMaintenance} from '../../source/history/maintenance.js';
 import {createSqliteReader} from '../../source/history/sqlite-reader.js';
 import type {LogLine} from '../../source/model/log-line.js';
 
@@ -57,4 +58,25 @@ describe('gone workers’ lines in the history file', () => {
 		await old.close();
 		db.close();
 	});
+});
+
+test('gone workers’ lines go with the timeline’s events, past the hour tier’s retention, however few there are', async () => {
+	const dayMs = 86_400_000;
+	const file = newFile();
+	const {db} = openHistoryForWriting(file, 0);
+	const kept = keptLogsIn(db, {writable: true});
+	kept.keep('ep1', 'w-old', [lineOf(1, 'Killed')], dayMs);
+	kept.keep('ep1', 'w-new', [lineOf(2, 'Killed')], 40 * dayMs);
+	const retention = {raw: dayMs, minute: 7 * dayMs, hour: 30 * dayMs};
+	const errors: unknown[] = [];
+	const onError = (error: unknown) => errors.push(error);
+	await createMaintenance({db, retention, now: () => 40 * dayMs, onError}).run();
+	expect(kept.workers('ep1')).toEqual(['w-new']);
+	expect(kept.read('ep1', 'w-old')).toBeUndefined();
+	// A file whose writer never kept a line (no table) is upkept as before.
+	const other = openHistoryForWriting(newFile(), 0).db;
+	await createMaintenance({db: other, retention, now: () => 40 * dayMs, onError}).run();
+	expect(errors).toEqual([]);
+	other.close();
+	db.close();
 });

@@ -65,6 +65,15 @@ function open(baseUrl: string, subject: LogSubject, query: LogQuery, {stallMs, c
 	return {session, scheduler};
 }
 
+/** A merged view's snapshot once one of the `first` workers is gone (and said to have left) and a later one gave a line. */
+const goneAndJoined =
+	(first: readonly string[]) =>
+	({streams, lines}: LogSnapshot): boolean => {
+		const gone = streams.find(stream => stream.state === 'gone' && first.includes(stream.origin));
+		const joined = streams.find(stream => !first.includes(stream.origin) && lines.some(line => line.origin === stream.origin && !line.note));
+		return gone !== undefined && joined !== undefined && lines.some(line => line.note && line.origin === gone.origin);
+	};
+
 /** The session's snapshot once `ready` accepts it (read at each notification). */
 async function until(session: LogSession, ready: (snapshot: LogSnapshot) => boolean): Promise<LogSnapshot> {
 	return new Promise(resolve => {
@@ -216,6 +225,39 @@ describe('a followed log', () => {
 		expect(ended.streams[0]!.reason).toMatch(/not found/);
 		expect(ended.lines).toEqual([]);
 	});
+
+	test('against the simulator: a worker that goes while its endpoint’s merged view is open keeps its lines, is marked gone, and its leaving and its successor’s joining are said in the view, no line lost or twice', async () => {
+		const sim = await startRestSim({
+			apiKey,
+			speed: 20,
+			restQuota: {minute: 10_000, hour: 100_000, day: 1_000_000},
+			endpoints: [{id: 'mergedgoneep1', worker: 'echo', workersMin: 2, workersMax: 2}],
+			faults: [{kind: 'crash-loop', endpoint: 'mergedgoneep1', cause: 'oom'}],
+		});
+		const first = await waitFor(async () => {
+			const list = (await sim.rest('GET', '/v2/serverless/mergedgoneep1/workers')).body.workers as Array<{id: string}>;
+			return list.length === 2 ? list.map(worker => worker.id) : undefined;
+		}, 30_000);
+		const {session} = open(sim.url, {kind: 'endpoint', endpointId: 'mergedgoneep1'}, {tail: 200}, {listEveryMs: 200});
+		// A worker gives up after its third restart; the service lists another in its place.
+		const snapshot = await until(session, goneAndJoined(first));
+		const gone = snapshot.streams.find(stream => stream.state === 'gone' && first.includes(stream.origin))!;
+		const joined = snapshot.streams.find(stream => !first.includes(stream.origin))!;
+		const linesOf = (origin: string) => snapshot.lines.filter(line => line.origin === origin);
+		// Its lines stay, its crash among them, each once.
+		expect(linesOf(gone.origin).map(line => line.line)).toContain('Container killed: out of memory (OOMKilled, exit code 137)');
+		const told = snapshot.lines.filter(line => !line.note);
+		expect(new Set(told.map(line => `${line.origin} ${line.source} ${line.id}`)).size).toBe(told.length);
+		// Said in the view, after the worker's last line: it left, and who joined.
+		const notes = snapshot.lines.filter(line => line.note);
+		expect(notes.find(line => line.origin === gone.origin)?.line).toMatch(/^worker .+ left \(gone/);
+		expect(linesOf(gone.origin).at(-1)!.note).toBe(true);
+		expect(notes.find(line => line.origin === joined.origin)?.line).toMatch(/^worker .+ joined$/);
+		// The workers there when the view opened joined nothing.
+		expect(notes.filter(line => first.includes(line.origin) && line.line.includes('joined'))).toEqual([]);
+		// Marked gone, and never followed again though a lagging list may still show it.
+		expect(snapshot.streams.filter(stream => stream.origin === gone.origin)).toHaveLength(1);
+	}, 90_000);
 
 	test('against the simulator: an endpoint’s workers merged, each line tagged with its worker', async () => {
 		const sim = await startRestSim({apiKey, speed: 20, restQuota: {minute: 10_000, hour: 100_000, day: 1_000_000}});

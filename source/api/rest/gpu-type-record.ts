@@ -34,8 +34,29 @@ function offerOf(type: V2GpuType, level: Level | undefined, cloud: 'SECURE' | 'C
 	};
 }
 
-/** A v2 GPU type as podtop's record, its stock at `level` (from `include=AVAILABILITY`) for `cloud` (undefined: both). */
-export function gpuTypeRecord(type: V2GpuType, level: Level | undefined, cloud: 'SECURE' | 'COMMUNITY' | undefined): GpuTypeRecord {
+/** Each data center's level in one or more answers for a type (`include=AVAILABILITY`), the better where two clouds name one. */
+export function dataCenterLevels(answers: ReadonlyArray<Pick<V2GpuType, 'dataCenters'>>): Map<string, Level> | undefined {
+	let levelsByCenter: Map<string, Level> | undefined;
+	for (const {dataCenters} of answers) {
+		for (const center of dataCenters ?? []) {
+			levelsByCenter ??= new Map();
+			levelsByCenter.set(center.id, betterLevel(levelsByCenter.get(center.id), center.availability)!);
+		}
+	}
+
+	return levelsByCenter;
+}
+
+/**
+A v2 GPU type as podtop's record, its stock at `level` (from `include=AVAILABILITY`) for `cloud` (undefined: both),
+and by data center where the answers named them (`centers`).
+*/
+export function gpuTypeRecord(
+	type: V2GpuType,
+	level: Level | undefined,
+	cloud: 'SECURE' | 'COMMUNITY' | undefined,
+	centers?: ReadonlyMap<string, Level>,
+): GpuTypeRecord {
 	return {
 		id: type.id,
 		displayName: type.name,
@@ -48,5 +69,8 @@ export function gpuTypeRecord(type: V2GpuType, level: Level | undefined, cloud: 
 		communitySpotPrice: null,
 		lowestPrice: offerOf(type, level, cloud),
 		pool: type.pool ?? null,
+		...(centers && centers.size > 0
+			? {dataCenterStock: Object.fromEntries([...centers].toSorted(([a], [b]) => a.localeCompare(b)).map(([id, each]) => [id, stockWords[each]]))}
+			: {}),
 	};
 }

@@ -8,7 +8,7 @@ import type {Pools} from '../pools.js';
 import {createEndpointBody, needsCurrentScaling, updateEndpointBody} from './endpoint-body.js';
 import {endpointRecord, savedEndpoint} from './endpoint-record.js';
 import {GpuNames} from './gpu-names.js';
-import {betterLevel, gpuTypeRecord, type V2GpuType} from './gpu-type-record.js';
+import {betterLevel, dataCenterLevels, gpuTypeRecord, type V2GpuType} from './gpu-type-record.js';
 import {createLogStream} from './log-stream.js';
 import {createPodBody} from './pod-body.js';
 import {readPodList} from './pod-list.js';
@@ -291,10 +291,12 @@ export function createRestApi({baseUrl = defaultRestBaseUrl, apiKey, pools, onAn
 
 			const seen = new Set<string>();
 			const records: GpuTypeRecord[] = [];
-			for (const type of answers.flat()) {
+			const all = answers.flat();
+			for (const type of all) {
 				if (!seen.has(type.id)) {
 					seen.add(type.id);
-					records.push(gpuTypeRecord(type, levels.get(type.id), cloud));
+					// Each data center's stock, from the same answers (no request more): the diagnosis of a THROTTLED endpoint reads them.
+					records.push(gpuTypeRecord(type, levels.get(type.id), cloud, dataCenterLevels(all.filter(each => each.id === type.id))));
 				}
 			}
 

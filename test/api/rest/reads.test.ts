@@ -139,6 +139,14 @@ describe('REST v2 adapter: reads, each field mapped from what the service sent',
 					uninterruptablePrice: wire.secure ? wire.price.secure : null,
 				},
 				pool: wire.pool,
+				// Each data center's stock, as the answer gives it (the data centers offering none of it are not named).
+				...(wire.dataCenters?.length
+					? {
+							dataCenterStock: Object.fromEntries(
+								(wire.dataCenters as Array<{id: string; availability: string}>).map(center => [center.id, words[center.availability]]),
+							),
+						}
+					: {}),
 			});
 		}
 
