@@ -127,3 +127,9 @@ const billing = spawnSync(process.execPath, [`${here}bench/billing-requests.js`]
 if (billing.status !== 0) {
 	console.log('the billing requests benchmark failed');
 }
+
+console.log('');
+const spendPane = spawnSync(process.execPath, [`${here}bench/spend-pane.js`], {stdio: 'inherit', env: {...process.env, NODE_ENV: 'production'}});
+if (spendPane.status !== 0) {
+	console.log('the Spend pane benchmark failed');
+}

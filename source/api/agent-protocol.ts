@@ -21,11 +21,17 @@ other in the first line, and the client polls on its own.
 */
 export const agentProtocolVersion = 2;
 
-/** What an agent may offer beyond the feed: range reads of its history, recording what clients tell it, and log streams it shares. */
-export type AgentFeature = 'history' | 'record' | 'logs';
+/**
+What an agent may offer beyond the feed: range reads of its history, recording what clients tell it, log streams it
+shares, and `bills`: it reads the account's bills for its clients (`spend` requests), which then ask the service for none.
+*/
+export type AgentFeature = 'history' | 'record' | 'logs' | 'bills';
 
-/** The reads a client may ask of the agent's history: the methods of `HistoryReader`. */
-export const historyMethods = ['series', 'stateAt', 'events', 'things', 'span', 'info'] as const;
+/**
+The reads a client may ask of the agent's history: the methods of `HistoryReader`, and `spend` (an agent offering
+`bills`): the account's bills for a window, as the agent reads them (its history file first, the service for the rest).
+*/
+export const historyMethods = ['series', 'stateAt', 'events', 'things', 'span', 'info', 'bills', 'spend'] as const;
 export type HistoryMethod = (typeof historyMethods)[number];
 
 /** A request line longer than this drops the client: no read needs more (10,000 pod ids are ~200 kB). */
@@ -47,7 +53,7 @@ export type AgentPeer = {readonly socketPath: string; readonly features: readonl
 /** The features named in a snapshot or `attached` line (an older agent names none). */
 export const featuresOf = (message: Readonly<Record<string, unknown>>): AgentFeature[] =>
 	Array.isArray(message.features)
-		? message.features.filter((feature): feature is AgentFeature => feature === 'history' || feature === 'record' || feature === 'logs')
+		? message.features.filter((feature): feature is AgentFeature => feature === 'history' || feature === 'record' || feature === 'logs' || feature === 'bills')
 		: [];
 
 /** A client asks to read the agent's history; answered on the same connection by the `HistoryAnswer` of the same `id`. */

@@ -13,6 +13,7 @@ import {groupId} from '../serve/socket-file.js';
 import {createMetrics} from '../serve/metrics.js';
 import {serveMetrics} from '../serve/metrics-server.js';
 import {createSpendFeed} from '../serve/spend-metrics.js';
+import {createAgentSpend} from '../serve/agent-spend.js';
 import {listenAddress} from './listen-address.js';
 import {alertHelp, loadAlertRules} from './alert-flags.js';
 import {connectionHelp, readConnectionFlags} from './connection-flags.js';
@@ -124,8 +125,10 @@ export async function runAgent(argv: readonly string[]): Promise<void> {
 				record: engine.history.record,
 				features(): AgentFeature[] {
 					const {state} = engine.history.status.getState();
-					return state === 'off' ? [] : state === 'remote' ? ['history'] : ['history', 'record'];
+					// The bills are read for clients whatever the history does (without a file, from the service each time).
+					return [...(state === 'off' ? [] : state === 'remote' ? ['history' as const] : ['history' as const, 'record' as const]), 'bills'];
 				},
+				spend: createAgentSpend(engine.bills),
 			};
 			const about = () => ({version: cli.pkg.version, rateLimited: engine.rateLimitedRecently()});
 			const logs = engine.openLogs && createLogHub(engine.openLogs, {keptLogs: engine.history.keptLogs, log});

@@ -5,6 +5,7 @@ import {historyInfoDocument, historyInfoText} from '../headless/history-info-tex
 import {seriesCsv} from '../headless/series-csv.js';
 import {seriesDocument} from '../headless/series-json.js';
 import {seriesTable} from '../headless/series-table.js';
+import {historySpendDocument, historySpendText, readHistorySpend} from '../headless/recorded-spend-text.js';
 import {thingsCsv, thingsDocument, thingsTable} from '../headless/things-text.js';
 import {type SeriesKind, seriesKinds} from '../history/history-types.js';
 import {NotFoundError} from '../lib/not-found-error.js';
@@ -26,6 +27,9 @@ export const historyCommandHelp = `
 	The recorded series of one thing, named by id or name (an endpoint, a pod, a GPU type, or
 	"account" for the account's totals), as a table, one JSON document or CSV. With no thing, what
 	is recorded: kind, id, name, when first seen, when deleted. Nothing is polled.
+	Under the series, the spend over the window from the bills kept (podtop spend and the Spend
+	pane keep what they read): a pod's or endpoint's own by category; the account's by category
+	and each pod, endpoint and volume by name, the costliest first. Not in --csv.
 
 	Options
 	  --step SPAN       Merge the points into buckets this wide (30s, 1m, 1h); coarser steps read
@@ -33,7 +37,8 @@ export const historyCommandHelp = `
 	  --kind KIND       Look the name up among endpoint, pod, gpu or account only (a name two
 	                    things share)
 	  --json            One JSON document: kind, key, name, deleted, tier, step, from, to, fields,
-	                    and points, each {at, samples, state, <field>: {min, mean, max, last}}
+	                    and points, each {at, samples, state, <field>: {min, mean, max, last}};
+	                    spend as below: {from, to, bucketSize, total, byCategory[, resources]}
 	  --csv             A header line and a row per point: at, key, name, [samples,] [state,] then
 	                    a column per field; merged points give the mean under the field's name and
 	                    <field>_min, <field>_max beside it
@@ -110,6 +115,17 @@ export async function runHistory(argv: readonly string[]): Promise<void> {
 		}
 
 		const width = process.stdout.isTTY ? process.stdout.columns : undefined;
-		process.stdout.write(json ? `${inertJson(seriesDocument(series, range))}\n` : csv ? seriesCsv(series) : seriesTable(series, range, width));
+		if (csv) {
+			process.stdout.write(seriesCsv(series));
+			return;
+		}
+
+		// What it cost over the window, from the bills kept (a GPU type is billed to the pods on it).
+		const spend = thing.kind === 'gpu' ? undefined : await readHistorySpend(reader, range.from, range.to, thing);
+		process.stdout.write(
+			json
+				? `${inertJson({...seriesDocument(series, range), ...(spend && {spend: historySpendDocument(spend)})})}\n`
+				: `${seriesTable(series, range, width)}${spend ? historySpendText(spend) : ''}`,
+		);
 	});
 }

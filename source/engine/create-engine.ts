@@ -17,6 +17,7 @@ import {keyFingerprint, rememberSecret} from '../api/redact.js';
 import type {AlertRules} from '../config/alert-rules.js';
 import {historyAccountId} from '../history/history-file.js';
 import {withAgentHistory, type AgentAwareHistory} from '../history/agent-history.js';
+import type {AgentTransport} from '../history/agent-reader.js';
 import {openHistory, type History, type HistoryOptions} from '../history/open-history.js';
 import {createAlertLoop} from '../poll/alert-loop.js';
 import {createWebhookNotifier, type WebhookReport} from '../poll/alert-notifier.js';
@@ -38,7 +39,8 @@ import {createAgentForwarding} from './agent-forwarding.js';
 import {createAgentLogs} from './agent-logs.js';
 import {resolveLogSubject, type LogNames, type ResolvedLogSubject} from './log-subject.js';
 import {createMonthSpendLoop} from './month-spend-loop.js';
-import {billedSpend} from './billed-spend.js';
+import {billedSpend, type SpendReads} from './billed-spend.js';
+import {spendThroughAgent} from './spend-through-agent.js';
 import {spendReport, type SpendReport} from './spend-report.js';
 import {seedHealthFromHistory} from './health-seed.js';
 import {createNameResolver, type NameResolver} from './name-resolver.js';
@@ -91,6 +93,8 @@ export type Engine = {
 	readonly snapshot: () => Promise<Snapshot>;
 	/** The account's bills for a window, by category or by pod, endpoint or volume (names from the fleet). */
 	readonly spend: (query: SpendQuery, split: SpendSplit) => Promise<SpendReport>;
+	/** The account's bills as this process reads them: through its history file, or through the agent it is attached to (which reads them for all its clients). */
+	readonly bills: SpendReads;
 	/** The 429s this process's requests got in the last hour, and when the last came (`podtop doctor`, through the agent). */
 	readonly rateLimitedRecently: () => {readonly lastHour: number; readonly lastAt: number | undefined};
 	/** The account's recorded history: its reader (range queries) and what the recorder is doing. */
@@ -325,7 +329,12 @@ export async function createEngine({
 			: undefined;
 	const names = createNameResolver(api, store);
 	/** Bills through the history file: the service is asked only for the buckets it lacks or that were open. */
-	const billed = billedSpend(api, () => history.bills(), billClock);
+	/** Attached to an agent that reads bills: asked of it, and this process sends the service no billing request of its own. */
+	let billsAgent: AgentTransport | undefined;
+	const billed = spendThroughAgent(
+		billedSpend(api, () => history.bills(), billClock),
+		() => billsAgent,
+	);
 	// The month's bills, only for a `budget` rule's forecast (at most one request per 5 minutes; the closed days from the history file).
 	const monthSpendLoop =
 		alertLoop && alerts!.rules.rules.some(rule => rule.kind === 'budget') ? createMonthSpendLoop({api: {...api, ...billed}, writes}) : undefined;
@@ -367,9 +376,9 @@ export async function createEngine({
 	const startPolling = () => {
 		stopSeeding ??= seedHealthFromHistory({store, writes, reader: () => history.reader(), ready: history.ready});
 		alertLoop?.start();
-		monthSpendLoop?.start();
 		probeLoop?.start();
 		if (!agentLink || !(poll ?? allPolledData).includes('endpoints')) {
+			monthSpendLoop?.start();
 			pollers.start();
 			return;
 		}
@@ -386,16 +395,14 @@ export async function createEngine({
 				pollers.setAccountPolling(!attached);
 				const now = attached ? peer : undefined;
 				forwarding.attached(now);
-				history.attached(
-					now && {
-						transport: {
-							socketPath: now.socketPath,
-							request: async (method: HistoryMethod, args: readonly unknown[], timeoutMs: number) => feed!.request(method, args, timeoutMs),
-						},
-						sameUser: now.sameUser,
-						records: now.features.includes('history'),
-					},
-				);
+				const transport: AgentTransport | undefined = now && {
+					socketPath: now.socketPath,
+					request: async (method: HistoryMethod, args: readonly unknown[], timeoutMs: number) => feed!.request(method, args, timeoutMs),
+				};
+				billsAgent = now?.features.includes('bills') ? transport : undefined;
+				// The month's bills once it is known who reads them: the agent, or this process (no agent, or one that reads none).
+				monthSpendLoop?.start();
+				history.attached(now && {transport: transport!, sameUser: now.sameUser, records: now.features.includes('history')});
 			},
 		});
 		feed.start();
@@ -423,6 +430,7 @@ export async function createEngine({
 			startPolling();
 		},
 		spend: async (query, split) => spendReport({...api, ...billed}, query, split),
+		bills: billed,
 		focus: writes.setFocus,
 		showing: pollers.showing,
 		watchPod: pollers.watchPod,

@@ -1,7 +1,7 @@
 import type {HistoryMethod} from '../api/agent-protocol.js';
 import {AgentRequestError} from '../api/agent-requests.js';
 import {isAccountSnapshot} from '../store/account-snapshot.js';
-import type {HistoryEvent, HistoryInfo, HistoryReader, KnownThing, PastAccount, Series} from './history-types.js';
+import type {HistoryEvent, RecordedBills, HistoryInfo, HistoryReader, KnownThing, PastAccount, Series} from './history-types.js';
 
 /** How a process reaches an agent's history: requests over its socket (the feed's connection, or one of its own). */
 export type AgentTransport = {
@@ -75,6 +75,28 @@ export function createAgentHistoryReader({transport, timeoutMs = 20_000}: Option
 		async things(kind) {
 			const things = listOf<KnownThing>(await ask('things', kind === undefined ? [] : [kind]), isThing, bad('things'));
 			return things.map(thing => ({...thing, deletedAt: optional(thing.deletedAt)}));
+		},
+		async bills(from, to) {
+			const bills = await ask('bills', [from, to]);
+			if (bills === null || bills === undefined) {
+				return undefined;
+			}
+
+			const isResource = (item: unknown) => isRecord(item) && typeof item.kind === 'string' && typeof item.id === 'string' && typeof item.total === 'number';
+			if (
+				!isRecord(bills) ||
+				!isRecord(bills.account) ||
+				typeof bills.account.total !== 'number' ||
+				typeof bills.from !== 'number' ||
+				typeof bills.to !== 'number' ||
+				!Array.isArray(bills.resources) ||
+				!bills.resources.every(item => isResource(item)) ||
+				!Array.isArray(bills.kinds)
+			) {
+				throw malformed(transport, 'bills');
+			}
+
+			return bills as RecordedBills;
 		},
 		async span() {
 			const span = await ask('span', []);

@@ -20,7 +20,8 @@ export type BillLedger = {
 	readonly store: (route: BillRoute, size: SpendBucketSize, bills: readonly StoredBill[]) => void;
 };
 
-const hasTables = (db: SqliteDatabase) =>
+/** Whether the file has the bill tables (one written before bills were kept has none until it is opened for writing). */
+export const hasBillTables = (db: SqliteDatabase) =>
 	(db.prepare(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('bills', 'bill_reads')`).raw().get() as [number])[0] === 2;
 
 function parseAmounts(text: string): Partial<Record<SpendCategory, number>> {
@@ -42,7 +43,7 @@ export function createBillLedger(db: SqliteDatabase, writable: boolean): BillLed
 	/** Prepared once the tables are there (a file another podtop started before bills were kept has none until it writes some). */
 	let statements: {readonly reads: Statement; readonly rows: Statement} | undefined;
 	const prepared = () => {
-		if (!statements && hasTables(db)) {
+		if (!statements && hasBillTables(db)) {
 			statements = {
 				reads: db.prepare(`SELECT start, end, read_at FROM bill_reads WHERE route = ? AND size = ? AND start >= ? AND start < ? ORDER BY start`).raw(),
 				rows: db
@@ -107,7 +108,7 @@ export function createBillLedger(db: SqliteDatabase, writable: boolean): BillLed
 
 /** Deletes the bills past retention: hourly ones after `hourlyMs` (the minute tier's span), the rest after `longMs` (the hour tier's). */
 export function pruneBills(db: SqliteDatabase, now: number, hourlyMs: number, longMs: number): void {
-	if (!hasTables(db)) {
+	if (!hasBillTables(db)) {
 		return;
 	}
 

@@ -2,6 +2,28 @@ import type {LogLine} from '../model/log-line.js';
 import type {AccountSnapshot} from '../store/account-snapshot.js';
 import type {FiringAlert} from '../store/types.js';
 import type {EndpointWorkers} from '../store/worker-track.js';
+import type {SpendBucketSize, SpendCategory, SpendResourceKind} from '../model/spend.js';
+
+/** What one resource (or the account, `id` empty) cost over a window, in dollars. */
+export type BilledTotal = {readonly total: number; readonly byCategory: Readonly<Partial<Record<SpendCategory, number>>>};
+
+/** A resource's bills over a window: its kind, its id (names are the reader's things'). */
+export type ResourceBilled = BilledTotal & {readonly kind: SpendResourceKind; readonly id: string};
+
+/**
+The bills kept for a window, summed: the account's by category and each resource's, from the bucket size that covers
+the window best (the finest among equals). `from` and `to` are the buckets' own edges, which may reach past the window
+asked (a day's bucket for the hour asked); `kinds` are the resource kinds whose bills were read for those buckets.
+*/
+export type RecordedBills = {
+	readonly size: SpendBucketSize;
+	readonly from: number;
+	readonly to: number;
+	readonly account: BilledTotal;
+	readonly kinds: readonly SpendResourceKind[];
+	/** The costliest first. */
+	readonly resources: readonly ResourceBilled[];
+};
 
 /** What a series is of: an endpoint, a pod, a GPU type, or the account as a whole. */
 export type SeriesKind = 'endpoint' | 'pod' | 'gpu' | 'account';
@@ -155,6 +177,12 @@ export type HistoryReader = {
 	readonly events: (from: number, to: number, limit?: number) => Promise<readonly HistoryEvent[]>;
 	/** The things recorded (for names, completion and `history` lookups); `kind` narrows it. */
 	readonly things: (kind?: SeriesKind) => Promise<readonly KnownThing[]>;
+	/**
+	The bills kept for a window, summed by category and by resource (undefined: none kept for it). Absent where no bills
+	are kept: Prometheus has only the exporter's running total of the UTC day and the 50 costliest resources a kind, not
+	the service's buckets.
+	*/
+	readonly bills?: (from: number, to: number) => Promise<RecordedBills | undefined>;
 	/** The span recorded: the oldest and newest moment of any tier. */
 	readonly span: () => Promise<{readonly from: number; readonly to: number} | undefined>;
 	readonly info: (options?: {readonly integrity?: boolean}) => Promise<HistoryInfo>;

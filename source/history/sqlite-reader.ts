@@ -17,6 +17,7 @@ import {mergePoints} from './merge-points.js';
 import {defaultRetention, type Retention, tierStepMs} from './retention.js';
 import {stateAt} from './state-at.js';
 import {fieldNames} from './fields.js';
+import {readBillTotals} from './bill-totals.js';
 import {flatList, resolveThings} from './read-cache.js';
 
 type Values = Array<number | null>;
@@ -217,6 +218,9 @@ export function createSqliteReader({db, file, retention = defaultRetention, owns
 		},
 		async things(kind) {
 			return things(kind);
+		},
+		async bills(from, to) {
+			return readBillTotals(db, from, to);
 		},
 		async span() {
 			return span();

@@ -74,6 +74,22 @@ function callOf(method: HistoryMethod, args: readonly unknown[]): Call {
 			return async reader => reader.span();
 		}
 
+		case 'bills': {
+			const [from, to] = [moment(args[0], 'from'), moment(args[1], 'to')];
+			return async reader => {
+				if (!reader.bills) {
+					throw new Error('this history keeps no bills');
+				}
+
+				return reader.bills(from, to);
+			};
+		}
+
+		case 'spend': {
+			// Read through the agent's bills (serve/agent-spend.ts), never its history reader.
+			throw new BadArguments('spend is not a read of the history file');
+		}
+
 		case 'info': {
 			// Never the integrity check: it reads every page of the file in one call that blocks, and the
 			// agent would stop polling and ticking meanwhile. `integrity` comes back unset (not checked).

@@ -15,6 +15,7 @@ import {acceptForwardedEvents} from '../history/forwarded-events.js';
 import type {EventRow} from '../history/changes.js';
 import type {HistoryReader} from '../history/history-types.js';
 import {answerHistory} from './agent-history.js';
+import type {AgentSpend} from './agent-spend.js';
 import type {LogDelivery, LogHub} from './log-hub.js';
 
 /** What the agent's history offers its clients. */
@@ -23,8 +24,10 @@ export type AgentHistory = {
 	readonly reader: () => HistoryReader | undefined;
 	/** Records events a client forwarded (checked already) in the timeline. */
 	readonly record: (events: readonly EventRow[]) => void;
-	/** What it offers now: `history` unless it is off (a folder that cannot be used), `record` while it keeps a file. */
+	/** What it offers now: `history` unless it is off (a folder that cannot be used), `record` while it keeps a file, `bills` with `spend`. */
 	readonly features: () => AgentFeature[];
+	/** The account's bills read for clients (`spend` requests); without it, those are answered with an error. */
+	readonly spend?: AgentSpend;
 };
 
 export type Client = {
@@ -98,7 +101,12 @@ export function createClientLines({client, history, send, drop, log, nextTurn, l
 		}
 
 		inFlight++;
-		void nextTurn(async () => (closed ? undefined : answerHistory(history?.reader(), id, method, args)))
+		// The bills wait on the service, not the file: out of the file's turns (a slow answer would hold every client's chart).
+		const answer =
+			method === 'spend'
+				? (history?.spend?.answer(id, args) ?? answerHistory(undefined, id, method, args))
+				: nextTurn(async () => (closed ? undefined : answerHistory(history?.reader(), id, method, args)));
+		void answer
 			.then(text => {
 				if (text !== undefined && !closed) {
 					send(client, text);

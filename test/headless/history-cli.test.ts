@@ -280,6 +280,47 @@ describe('podtop events', () => {
 		expect(table.stdout).toMatch(/write\s+pod .*pod\.stop ok/);
 	});
 
+	test('spend under the series, from the bills kept: the account by category and each resource by name, a pod its own; said when none are kept', async () => {
+		const hour = 3_600_000;
+		const window = ['--from', new Date(Math.floor(Date.now() / hour) * hour - hour).toISOString(), '--to', new Date().toISOString()];
+		const none = await podtop('history', 'account', ...window, '--json');
+		expect(none.code).toBe(0);
+		expect((JSON.parse(none.stdout) as {spend: unknown}).spend).toEqual({none: expect.stringContaining('no bills kept') as unknown});
+
+		// What podtop spend reads it keeps in the history file.
+		const spent: Record<string, {total: number; resources?: Array<{id: string; name: string; total: number}>}> = {};
+		for (const by of ['category', 'pod', 'endpoint', 'volume']) {
+			const read = await podtop('spend', ...window, '--bucket', 'hour', '--by', by, '--json');
+			expect(read.code).toBe(0);
+			spent[by] = JSON.parse(read.stdout) as (typeof spent)[string];
+		}
+
+		const cents = (dollars: number) => Math.round(dollars * 100);
+		type Spend = {
+			bucketSize: string;
+			total: number;
+			byCategory: Record<string, number>;
+			resources: Array<{kind: string; id: string; name: string; total: number}>;
+		};
+		const account = JSON.parse((await podtop('history', 'account', ...window, '--json')).stdout) as {spend: Spend};
+		expect(account.spend.bucketSize).toBe('hour');
+		expect(cents(account.spend.total)).toBe(cents(spent.category!.total));
+		expect(account.spend.total).toBeGreaterThan(0);
+		const pod = spent.pod!.resources!.find(resource => resource.name !== '')!;
+		expect(account.spend.resources).toContainEqual(expect.objectContaining({kind: 'pod', id: pod.id, name: pod.name}));
+		expect(cents(account.spend.resources.filter(resource => resource.kind === 'pod').reduce((sum, resource) => sum + resource.total, 0))).toBe(
+			cents(spent.pod!.total),
+		);
+
+		const own = JSON.parse((await podtop('history', pod.id, ...window, '--json')).stdout) as {spend: Spend};
+		expect(cents(own.spend.total)).toBe(cents(pod.total));
+		expect(own.spend).not.toHaveProperty('resources');
+		const table = await podtop('history', 'account', ...window);
+		expect(table.code).toBe(0);
+		expect(table.stdout).toMatch(/\nspend .*\(recorded bills, UTC hours\): \$\d+\.\d\d\n/);
+		expect(table.stdout).toMatch(new RegExp(String.raw`\n${pod.name.replaceAll(/[.*+?^${}()|[\]\\]/g, String.raw`\$&`)}\s+pod\s+${pod.id}\s+\$`));
+	});
+
 	test('the key is in no output of any command, nor in the agent’s log', () => {
 		expect(outputs.length).toBeGreaterThan(20);
 		for (const output of outputs) {
