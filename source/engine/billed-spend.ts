@@ -39,7 +39,7 @@ const rounded = <T extends Partial<Record<SpendCategory, number>>>(sums: T): T =
 	Object.fromEntries(Object.entries(sums).map(([category, amount]) => [category, round(amount)])) as T;
 
 /** The buckets an answer covered, each with its rows (none where nothing was billed), read at `readAt`. */
-function billsOf(window: SpendWindow, rows: ReadonlyArray<BillRow & {readonly from: number}>, readAt: number): StoredBill[] {
+export function billsOf(window: SpendWindow, rows: ReadonlyArray<BillRow & {readonly from: number}>, readAt: number): StoredBill[] {
 	const edges = bucketBounds(window.from, window.to, window.bucketSize);
 	const byStart = new Map<number, BillRow[]>(edges.slice(0, -1).map(edge => [edge, []]));
 	for (const {from, ...row} of rows) {
@@ -52,10 +52,10 @@ function billsOf(window: SpendWindow, rows: ReadonlyArray<BillRow & {readonly fr
 type Plan = {readonly edges: readonly number[]; readonly kept: ReadonlyMap<number, StoredBill>; readonly ask?: SpendQuery};
 
 /**
-What the ledger holds of a window, and the one read (a span of whole buckets) that brings the rest: those never read,
+What the ledger holds of a window (without its rows when `withRows` is false: when each bucket was read), and the one read (a span of whole buckets) that brings the rest: those never read,
 or read before they settled and in an earlier billing run than this one.
 */
-function plan(ledger: BillLedger, route: BillRoute, query: SpendQuery, now: number): Plan | undefined {
+export function planRead(ledger: BillLedger, route: BillRoute, query: SpendQuery, now: number, withRows = true): Plan | undefined {
 	if (query.lastN !== undefined || query.from === undefined) {
 		return undefined;
 	}
@@ -70,7 +70,7 @@ function plan(ledger: BillLedger, route: BillRoute, query: SpendQuery, now: numb
 	const edges = bucketBounds(from, to, size);
 	let kept: Map<number, StoredBill>;
 	try {
-		kept = new Map(ledger.read(route, size, from, to).map(bill => [bill.from, bill]));
+		kept = new Map(ledger.read(route, size, from, to, withRows).map(bill => [bill.from, bill]));
 	} catch {
 		kept = new Map();
 	}
@@ -92,6 +92,10 @@ function keep(ledger: BillLedger, route: BillRoute, size: SpendQuery['bucketSize
 		kept.set(bill.from, bill);
 	}
 
+	store(ledger, route, size, bills);
+}
+
+function store(ledger: BillLedger, route: BillRoute, size: SpendQuery['bucketSize'], bills: readonly StoredBill[]): void {
 	try {
 		ledger.store(route, size, bills);
 	} catch {
@@ -130,6 +134,18 @@ function resourcesFrom(kind: SpendResourceKind, bills: readonly StoredBill[], wi
 /** Each kind's categories, learned from its answers (the same every time): a window read whole from the ledger totals them too. */
 const kindCategories = new Map<SpendResourceKind, readonly SpendCategory[]>();
 
+/** Keeps the buckets of a kind's answer in the ledger (and the kind's categories, learned from it). */
+export function keepBills(
+	ledger: BillLedger,
+	kind: SpendResourceKind,
+	size: SpendQuery['bucketSize'],
+	bills: readonly StoredBill[],
+	answer: ResourceSpend,
+): void {
+	kindCategories.set(kind, Object.keys(answer.byCategory) as SpendCategory[]);
+	store(ledger, kind, size, bills);
+}
+
 /**
 The spend reads through the history file's bills: a window's buckets come from the file, and the service is asked
 only for the span of those it lacks or that were still open when read (the bucket in progress, always). What it
@@ -141,7 +157,7 @@ export function billedSpend(api: SpendReads, ledgerOf: () => BillLedger | undefi
 		async spend(query: SpendQuery, priority: Priority) {
 			const ledger = ledgerOf();
 			const at = now();
-			const read = ledger && plan(ledger, 'account', query, at);
+			const read = ledger && planRead(ledger, 'account', query, at);
 			if (!ledger || !read) {
 				return api.spend(query, priority);
 			}
@@ -163,7 +179,7 @@ export function billedSpend(api: SpendReads, ledgerOf: () => BillLedger | undefi
 		async resourceSpend(kind: SpendResourceKind, query: SpendQuery, priority: Priority) {
 			const ledger = ledgerOf();
 			const at = now();
-			const read = ledger && plan(ledger, kind, query, at);
+			const read = ledger && planRead(ledger, kind, query, at);
 			if (!ledger || !read) {
 				return api.resourceSpend(kind, query, priority);
 			}

@@ -41,7 +41,8 @@ import {resolveLogSubject, type LogNames, type ResolvedLogSubject} from './log-s
 import {createMonthSpendLoop} from './month-spend-loop.js';
 import {billedSpend, type SpendReads} from './billed-spend.js';
 import {spendThroughAgent} from './spend-through-agent.js';
-import {spendReport, type SpendReport} from './spend-report.js';
+import {spendReport, spendTotals, type ResourceWindowTotal, type SpendReport} from './spend-report.js';
+import {billedTotals, type TotalsWindows} from './billed-totals.js';
 import {seedHealthFromHistory} from './health-seed.js';
 import {createNameResolver, type NameResolver} from './name-resolver.js';
 import {perform, type PerformResult} from './perform.js';
@@ -95,6 +96,8 @@ export type Engine = {
 	readonly spend: (query: SpendQuery, split: SpendSplit) => Promise<SpendReport>;
 	/** The account's bills as this process reads them: through its history file, or through the agent it is attached to (which reads them for all its clients). */
 	readonly bills: SpendReads;
+	/** Each pod's, endpoint's or volume's total over windows of a read (one per start), named, the costliest first: the Spend pane's lists, summed where the bills lie. */
+	readonly spendTotals: (query: SpendQuery, split: Exclude<SpendSplit, 'category'>, windows: TotalsWindows) => Promise<ResourceWindowTotal[][]>;
 	/** The 429s this process's requests got in the last hour, and when the last came (`podtop doctor`, through the agent). */
 	readonly rateLimitedRecently: () => {readonly lastHour: number; readonly lastAt: number | undefined};
 	/** The account's recorded history: its reader (range queries) and what the recorder is doing. */
@@ -335,6 +338,9 @@ export async function createEngine({
 		billedSpend(api, () => history.bills(), billClock),
 		() => billsAgent,
 	);
+	// Totals summed in the history file; attached to an agent, from the records it answers.
+	const localTotals = billedTotals(api, () => history.bills(), billClock);
+	const agentTotals = billedTotals(billed, () => undefined, billClock);
 	// The month's bills, only for a `budget` rule's forecast (at most one request per 5 minutes; the closed days from the history file).
 	const monthSpendLoop =
 		alertLoop && alerts!.rules.rules.some(rule => rule.kind === 'budget') ? createMonthSpendLoop({api: {...api, ...billed}, writes}) : undefined;
@@ -431,6 +437,7 @@ export async function createEngine({
 		},
 		spend: async (query, split) => spendReport({...api, ...billed}, query, split),
 		bills: billed,
+		spendTotals: async (query, split, windows) => spendTotals(api, billsAgent ? agentTotals : localTotals, query, split, windows),
 		focus: writes.setFocus,
 		showing: pollers.showing,
 		watchPod: pollers.watchPod,

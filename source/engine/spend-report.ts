@@ -2,6 +2,7 @@ import {ApiError} from '../api/errors.js';
 import type {ScheduledApi} from '../poll/scheduled-api.js';
 import type {Priority} from '../poll/scheduler.js';
 import type {SpendCategory, SpendQuery, SpendResourceKind, SpendSplit, SpendWindow} from '../model/spend.js';
+import type {KindTotals, TotalsWindows} from './billed-totals.js';
 
 /** One row of a report: a bucket (by category), or a resource's bucket (by resource, with its name from the fleet, empty when gone). */
 export type SpendRow = {
@@ -77,6 +78,40 @@ export async function spendReport(api: ScheduledApi, query: SpendQuery, split: S
 		});
 		const resources = [...totals].map(([id, total]) => ({id, name: names.get(id) ?? '', total})).sort((a, b) => b.total - a.total || a.id.localeCompare(b.id));
 		return {split, window: spend.window, rows, total: spend.total, byCategory: spend.byCategory, resources};
+	} catch (error) {
+		throw forbidden(error);
+	}
+}
+
+/** A resource's spend over a window, named, and its $/h in the window's last bucket that closed. */
+export type ResourceWindowTotal = ResourceTotal & {readonly lastClosed: number};
+
+/** Where a kind's totals over windows come from: the history file's sums, or the kind's records read whole (`billedTotals`). */
+export type TotalsRead = (kind: SpendResourceKind, query: SpendQuery, windows: TotalsWindows, priority: Priority) => Promise<KindTotals[] | undefined>;
+
+/**
+Each resource's total over each window (one per start in `windows`, all within `query`'s read), named from the fleet, the
+costliest first: what the Spend pane lists, without carrying every resource's every bucket.
+*/
+export async function spendTotals(
+	api: ScheduledApi,
+	totals: TotalsRead,
+	query: SpendQuery,
+	split: Exclude<SpendSplit, 'category'>,
+	windows: TotalsWindows,
+	priority: Priority = 'action',
+): Promise<ResourceWindowTotal[][]> {
+	try {
+		const [kinds, names] = await Promise.all([totals(kindOf[split], query, windows, priority), namesOf(api, split)]);
+		if (!kinds) {
+			throw new ApiError('invalid', 'billing: this service has no REST v2, and GraphQL does not publish bills');
+		}
+
+		return kinds.map(({resources}) =>
+			resources
+				.map(({resourceId, total, perHour}) => ({id: resourceId, name: names.get(resourceId) ?? '', total, lastClosed: perHour}))
+				.sort((a, b) => b.total - a.total || a.id.localeCompare(b.id)),
+		);
 	} catch (error) {
 		throw forbidden(error);
 	}

@@ -1,7 +1,8 @@
-import {spendBucketSizes, type SpendBucketSize, type SpendCategory, type SpendResourceKind} from '../model/spend.js';
+import {spendBucketSizes, spendCategories, type SpendBucketSize, type SpendResourceKind} from '../model/spend.js';
 import type {RecordedBills} from './history-types.js';
 import {hasBillTables, type BillRoute} from './bill-ledger.js';
 import type {SqliteDatabase} from './history-file.js';
+import {billColumn} from './schema.js';
 
 const round = (amount: number) => Math.round(amount * 1e6) / 1e6;
 
@@ -19,7 +20,7 @@ export function readBillTotals(db: SqliteDatabase, from: number, to: number): Re
 	// How much of the window each size's account buckets cover.
 	const covered = db
 		.prepare(
-			`SELECT size, sum(min(end, ?2) - max(start, ?1)), min(start), max(end) FROM bill_reads WHERE route = 'account' AND end > ?1 AND start < ?2 GROUP BY size`,
+			`SELECT size, sum(min(end, ?2) - max(start, ?1)), min(start), max(end) FROM bill_buckets WHERE route = 'account' AND end > ?1 AND start < ?2 GROUP BY size`,
 		)
 		.raw()
 		.all(from, to) as Array<[SpendBucketSize, number, number, number]>;
@@ -32,35 +33,25 @@ export function readBillTotals(db: SqliteDatabase, from: number, to: number): Re
 
 	const [size, , start, end] = best;
 	const kinds = (
-		db.prepare(`SELECT DISTINCT route FROM bill_reads WHERE size = ? AND start >= ? AND start < ? ORDER BY route`).raw().all(size, start, end) as Array<
+		db.prepare(`SELECT DISTINCT route FROM bill_buckets WHERE size = ? AND start >= ? AND start < ? ORDER BY route`).raw().all(size, start, end) as Array<
 			[BillRoute]
 		>
 	)
 		.map(([route]) => route)
 		.filter(route => isKind(route));
+	const sums = spendCategories.map(category => `sum(${billColumn(category)})`).join(', ');
 	const totals = db
-		.prepare(`SELECT route, resource, sum(total) FROM bills WHERE size = ? AND start >= ? AND start < ? GROUP BY route, resource`)
+		.prepare(`SELECT route, resource, sum(total), ${sums} FROM bill_rows WHERE size = ? AND start >= ? AND start < ? GROUP BY route, resource`)
 		.raw()
-		.all(size, start, end) as Array<[BillRoute, string, number]>;
-	const amounts = db
-		.prepare(
-			`SELECT b.route, b.resource, a.key, sum(a.value) FROM bills b, json_each(b.amounts) a WHERE b.size = ? AND b.start >= ? AND b.start < ? AND a.type IN ('real', 'integer') GROUP BY b.route, b.resource, a.key`,
-		)
-		.raw()
-		.all(size, start, end) as Array<[BillRoute, string, SpendCategory, number]>;
-	const byResource = new Map<string, {route: BillRoute; id: string; total: number; byCategory: Partial<Record<SpendCategory, number>>}>();
-	for (const [route, id, total] of totals) {
-		byResource.set(`${route}\u0000${id}`, {route, id, total: round(total), byCategory: {}});
-	}
-
-	for (const [route, id, category, amount] of amounts) {
-		const line = byResource.get(`${route}\u0000${id}`);
-		if (line) {
-			line.byCategory[category] = round(amount);
-		}
-	}
-
-	const lines = [...byResource.values()];
+		.all(size, start, end) as Array<[BillRoute, string, number, ...Array<number | null>]>;
+	const lines = totals.map(([route, id, total, ...amounts]) => ({
+		route,
+		id,
+		total: round(total),
+		byCategory: Object.fromEntries(
+			spendCategories.flatMap((category, index) => (typeof amounts[index] === 'number' ? [[category, round(amounts[index])]] : [])),
+		),
+	}));
 	const account = lines.find(line => line.route === 'account');
 	const resources = lines
 		.flatMap(({route, id, total, byCategory}) => (isKind(route) ? [{kind: route, id, total, byCategory}] : []))

@@ -3,6 +3,7 @@ import {closeSync, existsSync, openSync, renameSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import Database from 'libsql';
 import {stateDirectory} from '../lib/state-directory.js';
+import {migrateBills} from './bill-migration.js';
 import {keepFilePrivate, makePrivateFolder, unsafeFile} from './private-folder.js';
 import {appName, billStatements, fieldRows, schemaStatements, schemaVersion} from './schema.js';
 
@@ -177,6 +178,12 @@ export function openHistoryForWriting(file: string, now = Date.now()): OpenedHis
 			// Files of before bills were kept have no bill tables: made on opening, once.
 			for (const statement of billStatements) {
 				db.exec(statement);
+			}
+
+			try {
+				migrateBills(db);
+			} catch {
+				// A full disk: the old rows stay where they were (read as none kept, so asked of the service again); tried again at the next opening.
 			}
 
 			keepPrivate(file);

@@ -1,3 +1,4 @@
+import {spendCategories, type SpendCategory} from '../model/spend.js';
 import {kindFields} from './fields.js';
 import type {SeriesKind} from './history-types.js';
 
@@ -33,14 +34,23 @@ export const schemaStatements: readonly string[] = [
 	`CREATE INDEX events_ref ON events (ref, at)`,
 ];
 
+/** A category's column in `bill_rows`: its name as podtop says it (a fixed list, never service data). */
+export const billColumn = (category: SpendCategory) => `"${category}"`;
+
 /**
-Two tables, created on any file opened for writing (files of before have neither): `bill_reads` says which
+Two tables, created on any file opened for writing (files of before have neither): `bill_buckets` says which
 bucket of which route was read when (a resource route lists only what cost something, so a bucket read and
-empty is told from one never read), `bills` holds the rows, keyed by route, bucket and resource.
+empty is told from one never read), `bill_rows` holds the rows, keyed by route, bucket and resource, each category's
+dollars in a column of its own (NULL where the service billed none), so a window's sums are made where they lie.
+They were once `bill_reads` and `bills`, the amounts JSON text (30 days of 10,000 pods took 2.1 s to sum, walked row
+by row): a file opened for writing moves them over (`migrateBills`). New names, so that an older podtop writing the
+file since finds tables of its own (empty: it asks the service again) rather than buckets marked read with no rows.
 */
 export const billStatements: readonly string[] = [
-	`CREATE TABLE IF NOT EXISTS bill_reads (route TEXT NOT NULL, size TEXT NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL, read_at INTEGER NOT NULL, PRIMARY KEY (route, size, start)) WITHOUT ROWID`,
-	`CREATE TABLE IF NOT EXISTS bills (route TEXT NOT NULL, size TEXT NOT NULL, start INTEGER NOT NULL, resource TEXT NOT NULL, total REAL NOT NULL, amounts TEXT NOT NULL, PRIMARY KEY (route, size, start, resource)) WITHOUT ROWID`,
+	`CREATE TABLE IF NOT EXISTS bill_buckets (route TEXT NOT NULL, size TEXT NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL, read_at INTEGER NOT NULL, PRIMARY KEY (route, size, start)) WITHOUT ROWID`,
+	`CREATE TABLE IF NOT EXISTS bill_rows (route TEXT NOT NULL, size TEXT NOT NULL, start INTEGER NOT NULL, resource TEXT NOT NULL, total REAL NOT NULL, ${spendCategories
+		.map(category => `${billColumn(category)} REAL`)
+		.join(', ')}, PRIMARY KEY (route, size, start, resource)) WITHOUT ROWID`,
 ];
 
 /** Rows of the `fields` table: the fixed positions of each kind (a pod's per-GPU pairs follow, `gpuN.util`, `gpuN.memory`). */

@@ -2,7 +2,7 @@ import {useEffect, useState} from 'react';
 import {ApiError} from '../api/errors.js';
 import {useServices} from '../components/services.js';
 import type {Engine} from '../engine/create-engine.js';
-import type {ResourceTotal, SpendReport} from '../engine/spend-report.js';
+import type {ResourceTotal} from '../engine/spend-report.js';
 import type {SpendSplit} from '../model/spend.js';
 import {spendQueries, type SpendRow} from '../rows/spend-figures.js';
 import type {SpendWindowName} from '../view-state/view-state.js';
@@ -41,48 +41,35 @@ export function spendProblem(error: unknown): string {
 	return `billing: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-/** What one read of the bills brought: the account's rows, and each kind's report (rows per resource per bucket), up to `readAt`. */
-type BillsRead = {readonly account: readonly SpendRow[]; readonly reports: readonly SpendReport[]; readonly readAt: number};
+/** What one read of the bills brought: the account's rows, and for each window it serves each resource's line, up to `readAt`. */
+type BillsRead = {readonly account: readonly SpendRow[]; readonly lines: ReadonlyMap<SpendWindowName, readonly ResourceSpendLine[]>; readonly readAt: number};
 
 /** The windows one read serves: 7d and 30d share one daily read (the 30 days), so their days are the same figures. */
 const readKey = (window: SpendWindowName): SpendWindowName => (window === '7d' ? '30d' : window);
+const servedBy = (window: SpendWindowName): readonly SpendWindowName[] => (window === '30d' ? ['30d', '7d'] : [window]);
 
-/** A window's figures from a read: each resource's total over the window's buckets alone, the costliest first, and its $/h in the last bucket that closed. */
+/** A window's figures from a read: each kind's resources with their total over the window's buckets alone (the costliest first) and $/h in the last bucket that closed. */
 function dataFor(window: SpendWindowName, read: BillsRead): SpendData {
 	const queries = spendQueries(window, read.readAt);
-	const now = read.readAt;
-	const to = queries.resources.to!;
-	const resources = read.reports.flatMap((report, index) => {
-		const kind = resourceSplits[index]!;
-		const rows = report.rows.filter(row => row.from >= queries.from && row.from < to);
-		// The last bucket that closed before now (the one in progress is billed so far only).
-		const closed = rows.filter(row => row.to <= now);
-		const lastFrom = Math.max(-Infinity, ...closed.map(row => row.from));
-		const totals = new Map<string, {id: string; name: string; total: number; lastClosed: number}>();
-		for (const row of rows) {
-			const id = row.id ?? '';
-			const line = totals.get(id) ?? {id, name: row.name ?? '', total: 0, lastClosed: 0};
-			line.total += row.total;
-			if (row.to <= now && row.from === lastFrom) {
-				line.lastClosed += row.total / ((row.to - row.from) / 3_600_000);
-			}
-
-			totals.set(id, line);
-		}
-
-		return [...totals.values()].sort((a, b) => b.total - a.total || a.id.localeCompare(b.id)).map(line => ({...line, kind}));
-	});
-	return {account: read.account, resources, from: queries.from, to, readAt: now};
+	return {account: read.account, resources: read.lines.get(window) ?? [], from: queries.from, to: queries.resources.to!, readAt: read.readAt};
 }
 
-/** The bills of the window ending at `at` (now, or the time cursor's moment), through the engine's spend reports. */
+/**
+The bills of the window ending at `at` (now, or the time cursor's moment): the account's rows, and each kind's totals over
+each window the read serves, summed by the engine (in the history file) rather than carried bucket by bucket.
+*/
 async function readBills(engine: Engine, window: SpendWindowName, at: number): Promise<BillsRead> {
 	const queries = spendQueries(window, at);
-	const [account, ...reports] = await Promise.all([
+	const windows = servedBy(window);
+	const starts = windows.map(each => spendQueries(each, at).from);
+	const [account, ...kinds] = await Promise.all([
 		engine.spend(queries.account, 'category'),
-		...resourceSplits.map(async split => engine.spend(queries.resources, split)),
+		...resourceSplits.map(async split => engine.spendTotals(queries.resources, split, {starts, closedBy: at})),
 	]);
-	return {account: account.rows, reports, readAt: at};
+	const lines = new Map(
+		windows.map((each, index) => [each, kinds.flatMap((perWindow, kind) => perWindow[index]!.map(line => ({...line, kind: resourceSplits[kind]!})))]),
+	);
+	return {account: account.rows, lines, readAt: at};
 }
 
 type LastRead = {readonly at: number; readonly bills?: BillsRead; readonly problem?: string};

@@ -30,6 +30,7 @@ async function billingRequests(sim: TestSim): Promise<Record<string, number>> {
 
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((total, count) => total + count, 0);
 const cents = (dollars: number) => Math.round(dollars * 100);
+const byId = (a: Array<string | number>, b: Array<string | number>) => String(a[0]).localeCompare(String(b[0]));
 
 /** What a report says, to the cent: its total, each bucket's (or resource's bucket's) total, each resource's. */
 const inCents = (report: SpendReport) => ({
@@ -101,6 +102,60 @@ describe('bills kept in the history file', () => {
 		expect(third[0].rows.map(row => row.from)).toEqual(first[0].rows.map(row => row.from));
 		const closedHours = (report: SpendReport) => inCents(report).rows.filter(([from]) => (from as number) + 3_600_000 <= first[0].rows.at(-1)!.from);
 		expect(closedHours(third[1])).toEqual(closedHours(first[1]));
+	});
+
+	test("the Spend pane's totals are summed in the history file: each resource's over each window and its $/h in the last closed bucket, as from its rows read whole, to the cent", async () => {
+		running.sim = await startTestSim({podCount: 12, restQuota: roomy});
+		const directory = folder();
+		const start = Date.now();
+		let clock = start;
+		const hour = Math.floor(start / 3_600_000) * 3_600_000;
+		const query: SpendQuery = {bucketSize: 'hour', from: hour - 12 * 3_600_000, to: hour + 3_600_000};
+		const starts = [query.from!, hour - 5 * 3_600_000];
+		/** What the pane made of the rows read whole: per window, each pod's total and its $/h in the last closed bucket with rows. */
+		const fromRows = (report: SpendReport, from: number) => {
+			const rows = report.rows.filter(row => row.from >= from);
+			const last = Math.max(-Infinity, ...rows.filter(row => row.to <= clock).map(row => row.from));
+			const lines = new Map<string, [number, number]>();
+			for (const row of rows) {
+				const [total, perHour] = lines.get(row.id!) ?? [0, 0];
+				lines.set(row.id!, [total + row.total, perHour + (row.from === last ? row.total / ((row.to - row.from) / 3_600_000) : 0)]);
+			}
+
+			return [...lines].map(([id, [total, perHour]]) => [id, cents(total), cents(perHour)]).sort(byId);
+		};
+
+		const read = async () => {
+			const engine = await engineFor(running.sim!, {poll: [], history: {directory}, billClock: () => clock});
+			try {
+				const totals = await engine.spendTotals(query, 'pod', {starts, closedBy: clock});
+				const whole = await engine.spend(query, 'pod');
+				return {
+					summed: totals.map(lines => lines.map(line => [line.id, cents(line.total), cents(line.lastClosed)]).sort(byId)),
+					whole: starts.map(from => fromRows(whole, from)),
+					names: totals[0]!.map(line => line.name),
+				};
+			} finally {
+				await engine.close();
+			}
+		};
+
+		// Read from the service (nothing kept yet), then from the file alone, then the file with the open hour asked again.
+		const first = await read();
+		expect(first.summed[0]!.length).toBeGreaterThan(0);
+		expect(first.summed).toEqual(first.whole);
+		expect(first.names.every(name => name.length > 0)).toBe(true);
+		expect(first.summed[0]!.some(line => (line[2] as number) > 0)).toBe(true);
+		expect(first.summed[1]).not.toEqual(first.summed[0]);
+		const afterFirst = sum(await billingRequests(running.sim));
+		const second = await read();
+		expect(sum(await billingRequests(running.sim))).toBe(afterFirst);
+		expect(second.summed).toEqual(second.whole);
+		expect(second.summed).toEqual(first.summed);
+		clock = start + 300_000;
+		const third = await read();
+		expect(sum(await billingRequests(running.sim))).toBe(afterFirst + 1);
+		expect(third.summed).toEqual(third.whole);
 	});
 
 	test('--no-history keeps nothing: every read asks the service for the whole window', async () => {

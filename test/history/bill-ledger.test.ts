@@ -56,7 +56,7 @@ test('bills past retention go: hourly ones after the minute tier’s span, daily
 	pruneBills(db, 400 * dayMs, 30 * dayMs, 365 * dayMs);
 	expect(ledger.read('account', 'day', 0, 50 * dayMs).map(kept => kept.from)).toEqual([40 * dayMs]);
 	// Only the day of day 40 is left: rows and reads alike.
-	expect(db.prepare('SELECT count(*) FROM bills').raw().get()).toEqual([1]);
-	expect(db.prepare('SELECT count(*) FROM bill_reads').raw().get()).toEqual([1]);
+	expect(db.prepare('SELECT count(*) FROM bill_rows').raw().get()).toEqual([1]);
+	expect(db.prepare('SELECT count(*) FROM bill_buckets').raw().get()).toEqual([1]);
 	db.close();
 });
