@@ -12,12 +12,14 @@ Ink 8 draws every frame from nothing: each frame's Output makes its own caches (
 characters), cuts every text into styled characters, builds an object for each cell of the screen (120×40:
 4,800) and joins every row again, though most rows are the last frame's; each text node's width is measured
 again before wrapping too. Here the Output's measures outlive the frame, bounded as Ink bounds its other text
-caches (quick-lru, 4,096 entries), a text node's width comes from the layout's cache, and a row whose writes
+caches (quick-lru, as Ink's own), a text node's width comes from the layout's cache, and a row whose writes
 (column and line, in order) are the last frame's keeps the last frame's string: a row is a function of the
 frame's width and its writes alone, drawn by Ink's own code when it changed.
-Measured at 500 endpoints + 2,000 pods, Pods pane, steady, the bundle as its bin, side by side with the build
-before (two minutes after 90 s, load 7.3-8.6): CPU 3.59 → 2.78 % of a core, key→frame p95 106 → 51 ms, peak
-RSS 138.1 → 138.8 MB; Ink's own time per frame (its onRender's renderTime) 26.3 → 8.9 ms with the caches alone.
+Measured side by side with the build before (two builds taking turns against one simulator, the bundle as its bin,
+Pods pane, steady): at 500 endpoints + 2,000 pods (two minutes after 90 s, load 7.6 → 2.5) CPU 3.44 → 2.45 % of a
+core, peak RSS 143.8 → 138.6 MB, key→frame p95 20.9 → 17.5 ms (at load 7.3-8.6: 106 → 51 ms); at 1,000 + 10,000
+(one minute, load 3.7-5.4) CPU 6.00 → 5.03 %, peak RSS 188.6 → 187.8 MB. Ink's time per frame (its onRender's
+renderTime) 26.3 → 8.9 ms at 500 + 2,000 with the caches alone.
 */
 export const inkPatches = [
 	{
@@ -28,14 +30,15 @@ export const inkPatches = [
 				replace: "import stringWidth from 'string-width';\nimport QuickLRU from 'quick-lru';",
 			},
 			{
-				// Widths are numbers, lines and cut lines strings: 4,096 of each (up to twice that in quick-lru) is a few
-				// hundred kilobytes. Styled characters are objects (about 100 bytes a character): they last one frame, as in Ink.
+				// Kept by their text (a line is a few hundred bytes): 1,024 to 2,048 of each (quick-lru keeps two generations) hold a
+				// frame's texts. With 4,096 the caches filled with texts of past frames: peak RSS +11 MB at 1,000 endpoints + 10,000 pods.
+				// Styled characters are objects (about 100 bytes a character): they last one frame, as in Ink.
 				find: '    widths = new Map();\n    blockWidths = new Map();\n    styledChars = new Map();',
 				replace: [
-					'    widths = new QuickLRU({maxSize: 4096});',
-					'    blockWidths = new QuickLRU({maxSize: 4096});',
-					'    lines = new QuickLRU({maxSize: 4096});',
-					'    slices = new QuickLRU({maxSize: 4096});',
+					'    widths = new QuickLRU({maxSize: 1024});',
+					'    blockWidths = new QuickLRU({maxSize: 1024});',
+					'    lines = new QuickLRU({maxSize: 1024});',
+					'    slices = new QuickLRU({maxSize: 1024});',
 					'    styledChars = new Map();',
 					"    /** A text cut into lines at its newlines, styles carried over each (Ink's, from a cache). */",
 					'    getLines(text) {',
