@@ -12,7 +12,7 @@ Ink 8 draws every frame from nothing: each frame's Output makes its own caches (
 characters), cuts every text into styled characters, builds an object for each cell of the screen (120×40:
 4,800) and joins every row again, though most rows are the last frame's; each text node's width is measured
 again before wrapping too. Here the Output's measures outlive the frame, bounded as Ink bounds its other text
-caches (quick-lru, as Ink's own), a text node's width comes from the layout's cache, and a row whose writes
+caches (quick-lru), a text node's width comes from the layout's cache, and a row whose writes
 (column and line, in order) are the last frame's keeps the last frame's string: a row is a function of the
 frame's width and its writes alone, drawn by Ink's own code when it changed.
 Measured side by side with the build before (two builds taking turns against one simulator, the bundle as its bin,
