@@ -5,6 +5,7 @@
 import {chmodSync, rmSync, writeFileSync} from 'node:fs';
 import {readFile} from 'node:fs/promises';
 import {build} from 'esbuild';
+import {inkPatchPlugin} from './ink-patches.js';
 
 /**
 The packages the bundle leaves for Node to load: what cannot be inlined (a native binding). They, and
@@ -110,7 +111,7 @@ const {metafile} = await build({
 		'react-devtools-core': new URL('stubs/react-devtools-core.js', import.meta.url).pathname,
 		ws: new URL('stubs/ws.js', import.meta.url).pathname,
 	},
-	plugins: [leanStartup],
+	plugins: [leanStartup, inkPatchPlugin],
 	define: {'process.env.NODE_ENV': '"production"'},
 	banner: {
 		js: `#!/usr/bin/env -S ${nodeEnvironment} node ${nodeFlags}\nimport {createRequire as __podtopRequire} from 'node:module';\nconst require = __podtopRequire(import.meta.url);`,
