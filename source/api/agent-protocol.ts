@@ -21,8 +21,13 @@ other in the first line, and the client polls on its own.
 */
 export const agentProtocolVersion = 2;
 
-/** What an agent may offer beyond the feed: range reads of its history, recording what clients tell it, and log streams it shares. */
-export type AgentFeature = 'history' | 'record' | 'logs';
+/**
+What an agent may offer beyond the feed: range reads of its history, recording what clients tell it, log streams it shares, and
+the workers it reads in its feed (`workers` events and the snapshot's `workers`), and the account's balance (`balance` events and
+the snapshot's `balance`). A client ignores what it does not know, so an older client and a newer agent, or the reverse, still attach:
+with an older agent a dashboard judges the waiting endpoints on /health alone, and reads the balance itself.
+*/
+export type AgentFeature = 'history' | 'record' | 'logs' | 'workers' | 'balance';
 
 /** The reads a client may ask of the agent's history: the methods of `HistoryReader`. */
 export const historyMethods = ['series', 'stateAt', 'events', 'things', 'span', 'info'] as const;
@@ -47,7 +52,10 @@ export type AgentPeer = {readonly socketPath: string; readonly features: readonl
 /** The features named in a snapshot or `attached` line (an older agent names none). */
 export const featuresOf = (message: Readonly<Record<string, unknown>>): AgentFeature[] =>
 	Array.isArray(message.features)
-		? message.features.filter((feature): feature is AgentFeature => feature === 'history' || feature === 'record' || feature === 'logs')
+		? message.features.filter(
+				(feature): feature is AgentFeature =>
+					feature === 'history' || feature === 'record' || feature === 'logs' || feature === 'workers' || feature === 'balance',
+			)
 		: [];
 
 /** A client asks to read the agent's history; answered on the same connection by the `HistoryAnswer` of the same `id`. */

@@ -24,6 +24,8 @@ export type Pollers = {
 	readonly start: (options?: {readonly account?: boolean}) => void;
 	/** Polls the account's endpoints, health, pods and GPUs (true), or leaves them to an agent (false). */
 	readonly setAccountPolling: (on: boolean) => void;
+	/** An agent that feeds this process carries the balance (its `balance` feature): this process reads none of its own meanwhile. */
+	readonly setBalanceFed: (fed: boolean) => void;
 	/** Refresh everything now (the `r` key). */
 	readonly refresh: () => void;
 	/** Poll these now, after a write changed them: one job, one endpoint's health, the pod list. */
@@ -171,9 +173,14 @@ export function createPollers({
 		() => cadence.budgetPublishMs,
 	);
 
-	// Each process asks for the balance itself (an agent's feed does not carry it): once a minute, on GraphQL's budget.
+	// Once a minute, on GraphQL's budget; not while an agent's feed carries it (each of twenty attached dashboards spent 1 GraphQL request a minute on it).
+	let balanceFed = false;
 	const balanceLoop = createLoop(
 		async () => {
+			if (balanceFed) {
+				return;
+			}
+
 			try {
 				writes.setBalance(await api.balance('background'));
 			} catch {
@@ -220,6 +227,9 @@ export function createPollers({
 			});
 		},
 		setAccountPolling,
+		setBalanceFed(fed) {
+			balanceFed = fed;
+		},
 		refresh() {
 			for (const loop of loops) {
 				loop.trigger();
