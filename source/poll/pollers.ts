@@ -156,7 +156,7 @@ export function createPollers({
 	const {pollJob} = jobs;
 	const podDetail = createPodDetailLoop({api, writes, cadence, now});
 	const podDetailLoop = podDetail.loop;
-	// The workers are this process's own reads (an agent feeds no worker list): of the open endpoint and of those whose jobs wait.
+	// The workers of the open endpoint, and of those whose jobs wait unless an agent feeds this process (its feed carries those).
 	const workers = createWorkersLoop({store, writes, api, cadence, now});
 
 	let publishedBudgets: ReturnType<Scheduler['snapshot']> = {};
