@@ -400,6 +400,7 @@ export async function createEngine({
 			onAttached(attached, peer) {
 				pollers.setAccountPolling(!attached);
 				const now = attached ? peer : undefined;
+				pollers.setBalanceFed(now?.features.includes('balance') ?? false);
 				forwarding.attached(now);
 				const transport: AgentTransport | undefined = now && {
 					socketPath: now.socketPath,

@@ -5,8 +5,11 @@ import type {PodRecord} from '../model/pod.js';
 import type {Health} from '../api/job-types.js';
 import type {PodtopStore, StoreWrites} from '../store/create-store.js';
 import type {HealthResult} from '../store/write-endpoints.js';
+import {balanceOf} from '../store/account-snapshot.js';
+import {readFedWorkers} from '../store/fed-workers.js';
 import {probeOf} from '../store/probe-of.js';
 import type {ConnectionState, SourceName} from '../store/types.js';
+import type {EndpointWorkers} from '../store/worker-track.js';
 
 /** What an agent sends but answers: ticks and change events. */
 type Event = ChangeLine | TickLine;
@@ -51,6 +54,7 @@ export function applyAgentEvents(events: readonly Event[], store: PodtopStore, w
 	const podsRemoved = new Set<string>();
 	const gpus = new Map<string, GpuTypeRecord>();
 	const probes: Array<NonNullable<ReturnType<typeof probeOf>>> = [];
+	const workers = new Map<string, EndpointWorkers | null>();
 	let at = 0;
 	for (const event of events) {
 		at = Math.max(at, timeOf(event));
@@ -115,6 +119,27 @@ export function applyAgentEvents(events: readonly Event[], store: PodtopStore, w
 				break;
 			}
 
+			case 'workers': {
+				// The agent's read of an endpoint's workers (null: it let them go), applied in order with the rest.
+				if (typeof event.endpointId === 'string' && event.endpointId !== '') {
+					const list = event.workers === null ? null : readFedWorkers(event.endpointId, event.workers);
+					if (list !== undefined) {
+						workers.set(event.endpointId, list);
+					}
+				}
+
+				break;
+			}
+
+			case 'balance': {
+				const balance = balanceOf(event.balance);
+				if (balance) {
+					writes.setBalance(balance);
+				}
+
+				break;
+			}
+
 			case 'discount': {
 				writes.setDiscount(isRecord(event.discount) ? event.discount : undefined);
 				break;
@@ -153,6 +178,10 @@ export function applyAgentEvents(events: readonly Event[], store: PodtopStore, w
 
 	writes.addProbes(probes);
 
+	for (const [endpointId, list] of workers) {
+		writes.setFedWorkers(endpointId, list ?? undefined);
+	}
+
 	if (pods.size > 0 || podsRemoved.size > 0) {
 		writes.setPods(
 			merged(
@@ -173,5 +202,25 @@ export function applyAgentEvents(events: readonly Event[], store: PodtopStore, w
 			),
 			at,
 		);
+	}
+}
+
+/**
+The workers an agent's snapshot carries (an older agent's carries none): the fed lists of the last attachment are replaced by these,
+each checked as a `workers` event is.
+*/
+export function adoptFedWorkers(value: unknown, store: PodtopStore, writes: StoreWrites): void {
+	const sent = isRecord(value) ? value : {};
+	for (const endpointId of Object.keys(store.getState().workers.fed ?? {})) {
+		if (!Object.hasOwn(sent, endpointId)) {
+			writes.setFedWorkers(endpointId, undefined);
+		}
+	}
+
+	for (const [endpointId, list] of Object.entries(sent)) {
+		const workers = readFedWorkers(endpointId, list);
+		if (workers) {
+			writes.setFedWorkers(endpointId, workers);
+		}
 	}
 }

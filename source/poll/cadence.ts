@@ -53,3 +53,10 @@ export const defaultCadence: Cadence = {
 	workersQueuedMs: 30_000,
 	releasesMs: 60_000,
 };
+
+/**
+How often a dashboard on its own reads the whole pod list while the Pods pane is shown: `podListMsPerPod` a pod, from
+`podsMs` to `healthStalestMs` (5 s at 500 pods, 20 s at 2,000, 60 s at 10,000).
+*/
+export const shownPodListMs = (cadence: Cadence, podCount: number): number =>
+	Math.min(cadence.healthStalestMs, Math.max(cadence.podsMs, podCount * cadence.podListMsPerPod));

@@ -2,7 +2,7 @@ import {describeError, keyRefusalStatus} from '../api/errors.js';
 import type {PodRecord, PodSummary} from '../model/pod.js';
 import type {PodtopStore, StoreWrites} from '../store/create-store.js';
 import type {PaneName} from '../store/types.js';
-import type {Cadence} from './cadence.js';
+import {shownPodListMs, type Cadence} from './cadence.js';
 import {createLoop} from './loop.js';
 import {createPodsOnScreen} from './pods-on-screen.js';
 import type {ScheduledApi} from './scheduled-api.js';
@@ -65,7 +65,7 @@ export function createPaneLists({store, writes, api, cadence, allVisible, visibl
 	as busy as GraphQL's (2.5 s of 30 against 1.5, at load 15). The dashboard only: `watch` and the agent keep
 	every pod at the cadence.
 	*/
-	const podsShownMs = () => (allVisible ? cadence.podsMs : byLength(cadence.podsMs, cadence.podListMsPerPod));
+	const podsShownMs = () => (allVisible ? cadence.podsMs : shownPodListMs(cadence, store.getState().pods.order.length));
 	// Hidden, less often still (6 ms a pod).
 	const podsHiddenMs = () => byLength(cadence.podsHiddenMs, 6);
 	const podsLoop = listLoop({

@@ -24,6 +24,8 @@ export type Pollers = {
 	readonly start: (options?: {readonly account?: boolean}) => void;
 	/** Polls the account's endpoints, health, pods and GPUs (true), or leaves them to an agent (false). */
 	readonly setAccountPolling: (on: boolean) => void;
+	/** An agent that feeds this process carries the balance (its `balance` feature): this process reads none of its own meanwhile. */
+	readonly setBalanceFed: (fed: boolean) => void;
 	/** Refresh everything now (the `r` key). */
 	readonly refresh: () => void;
 	/** Poll these now, after a write changed them: one job, one endpoint's health, the pod list. */
@@ -154,7 +156,7 @@ export function createPollers({
 	const {pollJob} = jobs;
 	const podDetail = createPodDetailLoop({api, writes, cadence, now});
 	const podDetailLoop = podDetail.loop;
-	// The workers are this process's own reads (an agent feeds no worker list): of the open endpoint and of those whose jobs wait.
+	// The workers of the open endpoint, and of those whose jobs wait unless an agent feeds this process (its feed carries those).
 	const workers = createWorkersLoop({store, writes, api, cadence, now});
 
 	let publishedBudgets: ReturnType<Scheduler['snapshot']> = {};
@@ -171,9 +173,14 @@ export function createPollers({
 		() => cadence.budgetPublishMs,
 	);
 
-	// Each process asks for the balance itself (an agent's feed does not carry it): once a minute, on GraphQL's budget.
+	// Once a minute, on GraphQL's budget; not while an agent's feed carries it (each of twenty attached dashboards spent 1 GraphQL request a minute on it).
+	let balanceFed = false;
 	const balanceLoop = createLoop(
 		async () => {
+			if (balanceFed) {
+				return;
+			}
+
 			try {
 				writes.setBalance(await api.balance('background'));
 			} catch {
@@ -220,6 +227,9 @@ export function createPollers({
 			});
 		},
 		setAccountPolling,
+		setBalanceFed(fed) {
+			balanceFed = fed;
+		},
 		refresh() {
 			for (const loop of loops) {
 				loop.trigger();

@@ -9,8 +9,8 @@ export const workersUnpublished = 'workers are published by REST v2 only: GraphQ
 
 /**
 The workers of the endpoint whose details are open (every `workersOpenMs`, with its releases every
-`releasesMs`) and of every endpoint whose jobs wait (every `workersQueuedMs`; not while an agent feeds this process), on v2's budget;
-the lists of endpoints neither open nor waiting are let go. Over GraphQL it asks nothing and says so once.
+`releasesMs`) and of every endpoint whose jobs wait (every `workersQueuedMs`; while an agent feeds this process, its feed carries
+those, and it lets them go), on v2's budget; the lists of endpoints neither open nor waiting are let go. Over GraphQL it asks nothing and says so once.
 */
 export function createWorkersLoop(options: {
 	readonly store: PodtopStore;
@@ -50,12 +50,16 @@ export function createWorkersLoop(options: {
 
 			const state = store.getState();
 			const at = now();
-			// Fed by an agent, the waiting endpoints' workers are the agent's to read: twenty attached dashboards reading them
-			// each spent 149 v2 requests a minute of the key's 60 between them at the demo's size (58 × 429 in 90 s).
-			const queued = state.via === 'agent' ? [] : state.endpoints.order.filter(id => (state.endpoints.byId[id]?.health?.jobs.inQueue ?? 0) > 0);
+			// Fed by an agent, the waiting endpoints' workers come in its feed, and are its to let go: twenty attached dashboards
+			// reading them each spent 149 v2 requests a minute of the key's 60 between them at the demo's size (58 × 429 in 90 s).
+			const fed = state.via === 'agent';
+			const queued = fed ? [] : state.endpoints.order.filter(id => (state.endpoints.byId[id]?.health?.jobs.inQueue ?? 0) > 0);
 			const wanted = new Set([...(watched ? [watched] : []), ...queued]);
 			const {byEndpoint, rollouts, errors} = state.workers;
-			writes.forgetWorkers([...new Set([...Object.keys(byEndpoint), ...Object.keys(rollouts), ...Object.keys(errors)])].filter(id => !wanted.has(id)));
+			const fedLists = fed ? (state.workers.fed ?? {}) : {};
+			writes.forgetWorkers(
+				[...new Set([...Object.keys(byEndpoint), ...Object.keys(rollouts), ...Object.keys(errors)])].filter(id => !wanted.has(id) && !(id in fedLists)),
+			);
 			for (const id of polled.keys()) {
 				if (!wanted.has(id)) {
 					polled.delete(id);

@@ -4,12 +4,47 @@ import {createAgentHandshake} from '../api/agent-handshake.js';
 import {agentProtocolVersion, agentTickMs, createLineSplitter, maxHelloBytes, maxRequestBytes, protocolLine} from '../api/agent-protocol.js';
 import {accountSnapshot} from '../store/account-snapshot.js';
 import {changeEvents} from '../store/change-events.js';
+import {workerEvents} from '../store/fed-workers.js';
 import type {PodtopStore} from '../store/create-store.js';
+import type {PodtopState} from '../store/state.js';
+import {defaultCadence, shownPodListMs} from '../poll/cadence.js';
 import {createClientLines, createTurns, type AgentHistory, type Client} from './client-lines.js';
 import type {LogHub} from './log-hub.js';
+import {createPodPacing} from './pod-pacing.js';
 import {prepareSocketPath, protectSocket} from './socket-file.js';
 
 export type {AgentHistory} from './client-lines.js';
+
+/** Text is written a megabyte (of characters) at a time, so that a client reading a large snapshot is seen to read (`handedOver` moves a slice at a time). */
+const sliceLength = 1024 * 1024;
+
+/** The text in slices of `sliceLength`, none ending between the two halves of a surrogate pair. */
+function slices(text: string): string[] {
+	if (text.length <= sliceLength) {
+		return [text];
+	}
+
+	const parts: string[] = [];
+	let start = 0;
+	while (start < text.length) {
+		let end = Math.min(text.length, start + sliceLength);
+		// A character past the 16-bit range starts at end - 1: it is two code units, and goes whole into the next slice.
+		if (end < text.length && text.codePointAt(end - 1)! > 0xff_ff) {
+			end -= 1;
+		}
+
+		parts.push(text.slice(start, end));
+		start = end;
+	}
+
+	return parts;
+}
+
+/** A tick this much later than due means the agent's loop was held up. */
+const loopStallMs = 1000;
+
+/** What a socket has handed to its reader so far (its count includes what waits in its buffer). */
+const handedOver = (socket: Socket) => socket.bytesWritten - socket.writableLength;
 
 export type AgentServer = {
 	readonly socketPath: string;
@@ -40,6 +75,8 @@ type Options = {
 	readonly about?: () => Readonly<Record<string, unknown>>;
 	/** The agent's shared log streams: clients follow logs through it (one upstream stream per log, however many follow it). */
 	readonly logs?: LogHub;
+	/** How long a pod whose runtime's figures alone moved waits to be sent (`createPodPacing`): by default as long as a dashboard on its own waits to read the list again. */
+	readonly podRuntimeMs?: () => number;
 };
 
 /**
@@ -60,6 +97,7 @@ export async function serveAgent({
 	history,
 	about = () => ({}),
 	logs,
+	podRuntimeMs = () => shownPodListMs(defaultCadence, store.getState().pods.order.length),
 }: Options): Promise<AgentServer> {
 	await prepareSocketPath(socketPath, gid);
 	const clients = new Set<Client>();
@@ -85,12 +123,32 @@ export async function serveAgent({
 			return;
 		}
 
-		if (!client.socket.write(text) && client.pendingSince === undefined) {
+		let written = true;
+		for (const slice of slices(text)) {
+			written = client.socket.write(slice);
+		}
+
+		if (!written && client.pendingSince === undefined) {
 			client.pendingSince = Date.now();
+			client.handed = handedOver(client.socket);
 			client.socket.once('drain', () => {
 				client.pendingSince = undefined;
 			});
 		}
+	};
+
+	/**
+	The account's snapshot as text, made once for every client that attaches while the store holds the same state: at 10,000
+	pods it is 8 MB and 270 ms of the agent's loop, and twenty dashboards started together attach within the same second.
+	*/
+	let snapshot: {readonly state: PodtopState; readonly text: string} | undefined;
+	const accountText = () => {
+		const state = store.getState();
+		if (snapshot?.state !== state) {
+			snapshot = {state, text: JSON.stringify(accountSnapshot(state))};
+		}
+
+		return snapshot.text;
 	};
 
 	const greet = (socket: Socket) => {
@@ -124,16 +182,16 @@ export async function serveAgent({
 				clients.delete(client);
 				reader.close();
 			});
-			const features = [...(history?.features() ?? []), ...(logs ? (['logs'] as const) : [])];
+			const features = [...(history?.features() ?? []), ...(logs ? (['logs'] as const) : []), 'workers' as const, 'balance' as const];
 			const at = new Date().toISOString();
-			send(
-				client,
-				protocolLine(
-					client.feed
-						? {...about(), type: 'snapshot', at, protocol: agentProtocolVersion, features, account: accountSnapshot(store.getState())}
-						: {...about(), type: 'attached', at, protocol: agentProtocolVersion, features},
-				),
-			);
+			if (client.feed) {
+				// The greeting with the account spliced in as its last field: the same text as one `protocolLine`.
+				const greeting = protocolLine({...about(), type: 'snapshot', at, protocol: agentProtocolVersion, features});
+				send(client, `${greeting.slice(0, -2)},"account":${accountText()}}\n`);
+			} else {
+				send(client, protocolLine({...about(), type: 'attached', at, protocol: agentProtocolVersion, features}));
+			}
+
 			log(`${name} attached${client.feed ? '' : ' for history'} (${clients.size} in all)`);
 			onLines(read(rest));
 		};
@@ -187,27 +245,69 @@ export async function serveAgent({
 	});
 	protectSocket(socketPath, gid);
 
+	const toFeeds = (text: string) => {
+		for (const client of clients) {
+			if (client.feed) {
+				send(client, text);
+			}
+		}
+	};
+
+	const pacing = createPodPacing();
 	const unsubscribe = store.subscribe((next, previous) => {
 		if (clients.size === 0) {
 			return;
 		}
 
-		const events = changeEvents(previous, next, new Date().toISOString()).filter(event => event.type !== 'job');
+		const at = new Date().toISOString();
+		const events = pacing.take(
+			[
+				...changeEvents(previous, next, at).filter(event => event.type !== 'job'),
+				...workerEvents(previous, next, at),
+				...(previous.balance === next.balance ? [] : [{type: 'balance', at, balance: next.balance ?? null}]),
+			],
+			podId => previous.pods.byId[podId]?.record,
+		);
 		if (events.length > 0) {
-			const text = events.map(event => protocolLine(event)).join('');
+			toFeeds(events.map(event => protocolLine(event)).join(''));
+		}
+	});
+	let paced: NodeJS.Timeout | undefined;
+	const flushPods = () => {
+		const events = pacing.flush();
+		if (events.length > 0 && clients.size > 0) {
+			toFeeds(events.map(event => protocolLine(event)).join(''));
+		}
+
+		paced = setTimeout(flushPods, podRuntimeMs());
+	};
+
+	paced = setTimeout(flushPods, podRuntimeMs());
+
+	let lastTick = Date.now();
+	const ticker = setInterval(() => {
+		// Kept for the attachments of one second at most.
+		snapshot = undefined;
+		const now = Date.now();
+		// A tick this late: the agent's own loop was held up (clients in its process cannot read while it is), so the wait is not counted against them.
+		const stalled = now - lastTick - tickMs;
+		lastTick = now;
+		if (stalled > loopStallMs) {
 			for (const client of clients) {
-				if (client.feed) {
-					send(client, text);
+				if (client.pendingSince !== undefined) {
+					client.pendingSince += stalled;
 				}
 			}
 		}
-	});
 
-	const ticker = setInterval(() => {
-		const now = Date.now();
 		const text = protocolLine({type: 'tick', at: new Date(now).toISOString(), connection: store.getState().connection});
 		for (const client of clients) {
-			if (client.pendingSince !== undefined && now - client.pendingSince > drainTimeoutMs) {
+			const handed = handedOver(client.socket);
+			if (client.pendingSince !== undefined && handed > (client.handed ?? 0)) {
+				// Reading, if slower than it is sent to: its buffer is bounded by `maxBufferBytes`.
+				client.pendingSince = now;
+				client.handed = handed;
+			} else if (client.pendingSince !== undefined && now - client.pendingSince > drainTimeoutMs) {
 				drop(client, `nothing read for ${Math.round((now - client.pendingSince) / 1000)} s`);
 			} else if (client.feed || client.following) {
 				send(client, text);
@@ -222,6 +322,8 @@ export async function serveAgent({
 		async close() {
 			closing ??= (async () => {
 				clearInterval(ticker);
+				clearTimeout(paced);
+				snapshot = undefined;
 				unsubscribe();
 				logs?.close();
 				for (const client of clients) {

@@ -35,7 +35,10 @@ export type Client = {
 	readonly name: string;
 	/** Sent the snapshot, events and ticks (false: a connection for history requests only). */
 	readonly feed: boolean;
+	/** Since when its output has waited to drain, with no slice of it read by the client. */
 	pendingSince?: number;
+	/** What it had read when last looked at (`handedOver`). */
+	handed?: number;
 	/** Logs it follows through the agent now (it is sent ticks while it follows any, so it knows the agent lives). */
 	following?: number;
 };

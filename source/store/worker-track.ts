@@ -136,4 +136,6 @@ export type WorkersState = {
 	readonly errors: Readonly<Record<string, string>>;
 	/** Why no worker is listed at all: the management API in use does not publish them (GraphQL). */
 	readonly unavailable?: string;
+	/** The endpoints whose lists an agent feeds this process, with the time of the agent's read (a read of its own may be newer). */
+	readonly fed?: Readonly<Record<string, number>>;
 };

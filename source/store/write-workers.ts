@@ -1,7 +1,7 @@
 import {deepEqual} from '../lib/deep-equal.js';
 import type {Rollout, WorkerList} from '../model/worker.js';
 import type {GetState, SetState} from './state.js';
-import {trackWorkers, type WorkersState} from './worker-track.js';
+import {trackWorkers, type EndpointWorkers, type WorkersState} from './worker-track.js';
 
 export const emptyWorkers: WorkersState = {byEndpoint: {}, rollouts: {}, errors: {}};
 
@@ -13,6 +13,11 @@ export type WorkerWrites = {
 	readonly setWorkersUnavailable: (reason: string | undefined) => void;
 	/** Endpoints no longer watched (not open, no queue): their lists are let go. */
 	readonly forgetWorkers: (endpointIds: readonly string[]) => void;
+	/**
+	An endpoint's workers as the agent feeding this process read them (`readFedWorkers`), unless this process read them later itself
+	(its open endpoint); undefined: the agent let them go, and so does this process unless it read them later.
+	*/
+	readonly setFedWorkers: (endpointId: string, workers: EndpointWorkers | undefined) => void;
 };
 
 const without = <T>(record: Readonly<Record<string, T>>, keys: readonly string[]): Record<string, T> => {
@@ -77,8 +82,33 @@ export function workerWrites(set: SetState, get: GetState): WorkerWrites {
 			const {workers} = get();
 			const known = endpointIds.filter(id => id in workers.byEndpoint || id in workers.rollouts || id in workers.errors);
 			if (known.length > 0) {
-				update({byEndpoint: without(workers.byEndpoint, known), rollouts: without(workers.rollouts, known), errors: without(workers.errors, known)});
+				update({
+					byEndpoint: without(workers.byEndpoint, known),
+					rollouts: without(workers.rollouts, known),
+					errors: without(workers.errors, known),
+					...(workers.fed ? {fed: without(workers.fed, known)} : {}),
+				});
 			}
+		},
+		setFedWorkers(endpointId, fed) {
+			const {workers} = get();
+			const held = workers.byEndpoint[endpointId];
+			const fedAt = workers.fed?.[endpointId];
+			if (!fed) {
+				if (fedAt !== undefined) {
+					// Read later by this process (its open endpoint): its own to let go.
+					const own = held !== undefined && held.list.readAt > fedAt;
+					update({byEndpoint: own ? workers.byEndpoint : without(workers.byEndpoint, [endpointId]), fed: without(workers.fed ?? {}, [endpointId])});
+				}
+
+				return;
+			}
+
+			if (held && held.list.readAt > fed.list.readAt) {
+				return;
+			}
+
+			update({byEndpoint: {...workers.byEndpoint, [endpointId]: fed}, fed: {...workers.fed, [endpointId]: fed.list.readAt}});
 		},
 	};
 }
