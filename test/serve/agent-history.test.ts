@@ -151,7 +151,7 @@ describe('history from the agent, over its socket', () => {
 		const watcher = rawClient(secret);
 		const asker = rawClient(secret, {feed: false});
 		await waitFor(() => watcher.lines.some(line => line.type === 'snapshot') && asker.lines.some(line => line.type === 'attached'));
-		expect(watcher.lines[0].features).toEqual(['history', 'record', 'bills', 'logs']);
+		expect(watcher.lines[0].features).toEqual(['history', 'record', 'bills', 'logs', 'workers', 'balance']);
 
 		const garbled = rawClient(secret, {feed: false});
 		garbled.write('{"type":"history","id":1,"method":"span","args":[]\n');
