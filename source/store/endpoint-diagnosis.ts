@@ -1,6 +1,21 @@
 import {formatDuration} from '../format/duration.js';
+import type {GpuTypeRecord} from '../model/gpu-type.js';
 import {diagnose, type Diagnosis} from './diagnosis.js';
-import type {PodtopState} from './state.js';
+import type {Collection, PodtopState} from './state.js';
+import type {GpuState} from './types.js';
+
+/** The GPU types' records, by the collection they were read from: one list for every endpoint diagnosed, not one each. */
+const gpuRecords = new WeakMap<Collection<GpuState>, readonly GpuTypeRecord[]>();
+
+function gpuRecordsOf(gpus: Collection<GpuState>): readonly GpuTypeRecord[] {
+	let records = gpuRecords.get(gpus);
+	if (!records) {
+		records = gpus.order.map(id => gpus.byId[id]!.record);
+		gpuRecords.set(gpus, records);
+	}
+
+	return records;
+}
 
 /** An endpoint's diagnosis from what the store holds now; undefined for an endpoint it does not hold. */
 export function endpointDiagnosis(state: PodtopState, endpointId: string, now: number): Diagnosis | undefined {
@@ -15,7 +30,7 @@ export function endpointDiagnosis(state: PodtopState, endpointId: string, now: n
 		history: endpoint.history,
 		workers: state.workers.byEndpoint[endpointId],
 		rollout: state.workers.rollouts[endpointId],
-		gpus: state.gpus.order.map(id => state.gpus.byId[id]!.record),
+		gpus: gpuRecordsOf(state.gpus),
 		now,
 	});
 }

@@ -3,7 +3,9 @@ import type {Health} from '../../source/api/job-types.js';
 import type {EndpointRecord} from '../../source/model/endpoint.js';
 import type {GpuTypeRecord} from '../../source/model/gpu-type.js';
 import type {WorkerList, WorkerRecord} from '../../source/model/worker.js';
+import {createPodtopStore} from '../../source/store/create-store.js';
 import {diagnose, unservedFor, type DiagnosisInput} from '../../source/store/diagnosis.js';
+import {endpointDiagnosis} from '../../source/store/endpoint-diagnosis.js';
 import type {HealthSample} from '../../source/store/types.js';
 import {trackWorkers} from '../../source/store/worker-track.js';
 
@@ -152,5 +154,48 @@ describe('the diagnosis of a waiting queue', () => {
 		expect(unservedFor(served, now)).toBe(50_000);
 		expect(unservedFor([...served.slice(0, -1), {...served.at(-1)!, inProgress: 1}], now)).toBeUndefined();
 		expect(unservedFor([], now)).toBeUndefined();
+	});
+});
+
+describe('what a diagnosis reads', () => {
+	test('the pools’ stock only when a finding says it; one list of GPU types for every endpoint of a state', () => {
+		let read = 0;
+		const counted = new Proxy(gpus, {
+			get(target, key) {
+				if (key === 'filter') {
+					read++;
+				}
+
+				return Reflect.get(target, key) as unknown;
+			},
+		});
+		expect(kinds({gpus: counted, health: health(0, {running: 1})})).toEqual([]);
+		expect(kinds({gpus: counted, health: health(3, {running: 1})})).toEqual([]);
+		expect(read).toBe(0);
+		expect(kinds({gpus: counted, health: health(3, {throttled: 1})})).toEqual(['no-capacity']);
+		expect(read).toBe(1);
+
+		const {store, writes} = createPodtopStore({mode: 'live', apiHost: 'example', keyFingerprint: '••••abcd'});
+		writes.setEndpoints([endpoint, {...endpoint, id: 'ep2'}], now);
+		writes.setGpuTypes(gpus, now);
+		const state = store.getState();
+		let looked = 0;
+		const spied = {
+			...state,
+			gpus: {
+				...state.gpus,
+				byId: new Proxy(state.gpus.byId, {
+					get(target, id: string) {
+						looked++;
+						return target[id];
+					},
+				}),
+			},
+		};
+		expect(endpointDiagnosis(spied, 'ep1', now)).toEqual(endpointDiagnosis(state, 'ep1', now));
+		looked = 0;
+		endpointDiagnosis(spied, 'ep1', now);
+		endpointDiagnosis(spied, 'ep2', now);
+		expect(looked).toBe(0);
 	});
 });
