@@ -253,3 +253,27 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
 	);
 	return {endpointId: input.endpoint.id, queue: input.health?.jobs.inQueue, findings, unservedMs, workersReadAt: input.workers?.list.readAt};
 }
+
+/**
+Until when the same input's verdict (the kinds found, and `stuck`) holds as time passes, from `input.now` on: the
+moment a queue unserved reaches a minute, or a restart or a worker gone leaves the crash window; those are the
+findings that read the clock (a finding made to read it must be bounded here). Its texts' figures move on regardless.
+*/
+export function verdictSteadyUntil(input: DiagnosisInput, unservedMs: number | undefined): number {
+	const {now, workers} = input;
+	let until = unservedMs !== undefined && unservedMs < notServingAfterMs ? now - unservedMs + notServingAfterMs : Infinity;
+	for (const worker of workers?.list.workers ?? []) {
+		const restartAt = workers!.tracks[worker.id]?.lastRestartAt;
+		if (restartAt !== undefined && restartAt + crashWindowMs >= now) {
+			until = Math.min(until, restartAt + crashWindowMs);
+		}
+	}
+
+	for (const gone of workers?.gone ?? []) {
+		if (gone.at + crashWindowMs >= now) {
+			until = Math.min(until, gone.at + crashWindowMs);
+		}
+	}
+
+	return until;
+}

@@ -1,6 +1,6 @@
 import {formatDuration} from '../format/duration.js';
 import type {GpuTypeRecord} from '../model/gpu-type.js';
-import {diagnose, type Diagnosis} from './diagnosis.js';
+import {diagnose, notServingAfterMs, type Diagnosis, type DiagnosisInput} from './diagnosis.js';
 import type {Collection, PodtopState} from './state.js';
 import type {GpuState} from './types.js';
 
@@ -17,14 +17,14 @@ function gpuRecordsOf(gpus: Collection<GpuState>): readonly GpuTypeRecord[] {
 	return records;
 }
 
-/** An endpoint's diagnosis from what the store holds now; undefined for an endpoint it does not hold. */
-export function endpointDiagnosis(state: PodtopState, endpointId: string, now: number): Diagnosis | undefined {
+/** What an endpoint's diagnosis reads from what the store holds now; undefined for an endpoint it does not hold. */
+export function diagnosisInput(state: PodtopState, endpointId: string, now: number): DiagnosisInput | undefined {
 	const endpoint = state.endpoints.byId[endpointId];
 	if (!endpoint) {
 		return undefined;
 	}
 
-	return diagnose({
+	return {
 		endpoint: endpoint.record,
 		health: endpoint.health,
 		history: endpoint.history,
@@ -32,7 +32,13 @@ export function endpointDiagnosis(state: PodtopState, endpointId: string, now: n
 		rollout: state.workers.rollouts[endpointId],
 		gpus: gpuRecordsOf(state.gpus),
 		now,
-	});
+	};
+}
+
+/** An endpoint's diagnosis from what the store holds now; undefined for an endpoint it does not hold. */
+export function endpointDiagnosis(state: PodtopState, endpointId: string, now: number): Diagnosis | undefined {
+	const input = diagnosisInput(state, endpointId, now);
+	return input && diagnose(input);
 }
 
 /** The diagnosis in a word or two for a column: the verdict, `stuck` when jobs wait unserved and nothing explains it, else empty. */
@@ -42,7 +48,7 @@ export function diagnosisWord(diagnosis: Diagnosis | undefined): string {
 		return verdict.word;
 	}
 
-	return diagnosis?.unservedMs !== undefined && diagnosis.unservedMs >= 60_000 ? 'stuck' : '';
+	return diagnosis?.unservedMs !== undefined && diagnosis.unservedMs >= notServingAfterMs ? 'stuck' : '';
 }
 
 /** The diagnosis in full, a line each: the queue and how long it went unserved, then every finding, most likely first. */

@@ -1,9 +1,22 @@
-import {describe, expect, test} from 'vitest';
+import {describe, expect, test, vi} from 'vitest';
 import type {Health} from '../../source/api/job-types.js';
 import type {PodRecord} from '../../source/model/pod.js';
 import {createDiagnosisRows} from '../../source/history/diagnosis-rows.js';
 import {createPodtopStore} from '../../source/store/create-store.js';
+import * as diagnosis from '../../source/store/diagnosis.js';
 import type {PodtopState} from '../../source/store/state.js';
+
+vi.mock('../../source/store/diagnosis.js', async original => {
+	const module = await original<typeof diagnosis>();
+	return {...module, diagnose: vi.fn(module.diagnose)};
+});
+
+/** The endpoints diagnosed since the last call. */
+function diagnosed(): string[] {
+	const ids = vi.mocked(diagnosis.diagnose).mock.calls.map(([input]) => input.endpoint.id);
+	vi.mocked(diagnosis.diagnose).mockClear();
+	return ids;
+}
 
 const start = Date.UTC(2026, 10, 1, 12);
 
@@ -28,7 +41,7 @@ function spied(state: PodtopState, endpoints: PodtopState['endpoints']): PodtopS
 }
 
 describe('the diagnoses as timeline rows', () => {
-	test('a write that leaves the endpoints as they were looks only at those with jobs waiting; a changed endpoint, or time passing, is diagnosed again', () => {
+	test('a write that leaves the endpoints as they were looks only at those with jobs waiting; diagnosed again only when its inputs change or the time passed can change its verdict', () => {
 		const {store, writes} = createPodtopStore({mode: 'live', apiHost: 'example', keyFingerprint: '••••abcd'});
 		writes.setEndpoints(
 			['ep1', 'ep2', 'ep3'].map(id => ({id, name: `endpoint ${id}`, workersMin: 0, workersMax: 3})),
@@ -41,6 +54,7 @@ describe('the diagnoses as timeline rows', () => {
 		const rows = createDiagnosisRows();
 		const first = store.getState();
 		const told = rows(undefined, first, start + 10_000);
+		expect(diagnosed()).toEqual(['ep1', 'ep2', 'ep3']);
 		expect(told.events).toEqual([]);
 		told.commit();
 
@@ -68,7 +82,10 @@ describe('the diagnoses as timeline rows', () => {
 		// The same inputs a minute on: the queue that waits unserved is now stuck, said once.
 		writes.setPods([pod('p1', 40)], start + 80_000);
 		const fourth = store.getState();
+		// Diagnosed at 10 s, ep1's queue (unserved since 0 s) cannot turn stuck before 60 s: not diagnosed at 20 and 30 s.
+		expect(diagnosed()).toEqual([]);
 		const stuck = rows(spied(third, endpoints), spied(fourth, endpoints), start + 80_000);
+		expect(diagnosed()).toEqual(['ep1']);
 		expect(stuck.events.map(event => [event.subject, event.data?.word])).toEqual([['ep1', 'stuck']]);
 		stuck.commit();
 
@@ -80,5 +97,6 @@ describe('the diagnoses as timeline rows', () => {
 		const sixth = store.getState();
 		const both = rows(fourth, sixth, start + 160_000);
 		expect(both.events.map(event => [event.subject, event.data?.word])).toEqual([['ep2', 'stuck']]);
+		expect(diagnosed()).toEqual(['ep2']);
 	});
 });
