@@ -202,21 +202,27 @@ function poolStock({endpoint, workers, gpus}: DiagnosisInput): {
 	return {text, allNone: stocked === 0, centers: {stocked, all: centers.size}};
 }
 
+/** How many of the endpoint's data centers have one of its pools' GPU types free, when the catalog says. */
+function centersText({centers}: ReturnType<typeof poolStock>): string {
+	if (!centers) {
+		return '';
+	}
+
+	return centers.stocked === 0
+		? `; none free in ${centers.all === 1 ? 'its data center' : `any of its ${centers.all} data centers`}`
+		: `; free in ${centers.stocked} of its ${plural(centers.all, 'data center')}`;
+}
+
 function noCapacity(input: DiagnosisInput): Finding | undefined {
 	const {health, workers} = input;
 	const throttled = workers ? workers.list.workers.filter(worker => worker.status === 'THROTTLED').length : (health?.workers.throttled ?? 0);
-	const stock = poolStock(input);
-	const centers = stock.centers
-		? stock.centers.stocked === 0
-			? `; none free in ${stock.centers.all === 1 ? 'its data center' : `any of its ${stock.centers.all} data centers`}`
-			: `; free in ${stock.centers.stocked} of its ${plural(stock.centers.all, 'data center')}`
-		: '';
 	if (throttled > 0) {
+		const stock = poolStock(input);
 		return {
 			kind: 'no-capacity',
 			word: 'no capacity',
 			short: 'no gpu',
-			text: `no capacity: ${plural(throttled, 'worker')} THROTTLED, waiting for a GPU${centers}; ${stock.text}`,
+			text: `no capacity: ${plural(throttled, 'worker')} THROTTLED, waiting for a GPU${centersText(stock)}; ${stock.text}`,
 		};
 	}
 
@@ -224,8 +230,19 @@ function noCapacity(input: DiagnosisInput): Finding | undefined {
 	const none = workers
 		? workers.list.workers.length === 0
 		: health !== undefined && health.workers.running + health.workers.idle + health.workers.initializing === 0;
-	return queue > 0 && none && stock.allNone
-		? {kind: 'no-capacity', word: 'no capacity', short: 'no gpu', text: `no capacity: no worker up while ${jobsWait(queue)}${centers}; ${stock.text}`}
+	// The pools' stock is read only when it is said (it was half of every endpoint's diagnosis at 500 endpoints).
+	if (queue === 0 || !none) {
+		return undefined;
+	}
+
+	const stock = poolStock(input);
+	return stock.allNone
+		? {
+				kind: 'no-capacity',
+				word: 'no capacity',
+				short: 'no gpu',
+				text: `no capacity: no worker up while ${jobsWait(queue)}${centersText(stock)}; ${stock.text}`,
+			}
 		: undefined;
 }
 
@@ -296,4 +313,28 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
 		(finding): finding is Finding => finding !== undefined,
 	);
 	return {endpointId: input.endpoint.id, queue: input.health?.jobs.inQueue, findings, unservedMs, workersReadAt: input.workers?.list.readAt};
+}
+
+/**
+Until when the same input's verdict (the kinds found, and `stuck`) holds as time passes, from `input.now` on: the
+moment a queue unserved reaches a minute, or a restart or a worker gone leaves the crash window; those are the
+findings that read the clock (a finding made to read it must be bounded here). Its texts' figures move on regardless.
+*/
+export function verdictSteadyUntil(input: DiagnosisInput, unservedMs: number | undefined): number {
+	const {now, workers} = input;
+	let until = unservedMs !== undefined && unservedMs < notServingAfterMs ? now - unservedMs + notServingAfterMs : Infinity;
+	for (const worker of workers?.list.workers ?? []) {
+		const restartAt = workers!.tracks[worker.id]?.lastRestartAt;
+		if (restartAt !== undefined && restartAt + crashWindowMs >= now) {
+			until = Math.min(until, restartAt + crashWindowMs);
+		}
+	}
+
+	for (const gone of workers?.gone ?? []) {
+		if (gone.at + crashWindowMs >= now) {
+			until = Math.min(until, gone.at + crashWindowMs);
+		}
+	}
+
+	return until;
 }

@@ -3,7 +3,10 @@ import type {Health} from '../../source/api/job-types.js';
 import type {EndpointRecord} from '../../source/model/endpoint.js';
 import type {GpuTypeRecord} from '../../source/model/gpu-type.js';
 import type {WorkerList, WorkerRecord} from '../../source/model/worker.js';
-import {diagnose, unservedFor, type DiagnosisInput} from '../../source/store/diagnosis.js';
+import {createPodtopStore} from '../../source/store/create-store.js';
+import {crashWindowMs, diagnose, unservedFor, verdictSteadyUntil, type DiagnosisInput} from '../../source/store/diagnosis.js';
+import {diagnosisVerdict} from '../../source/store/diagnosis-verdict.js';
+import {endpointDiagnosis} from '../../source/store/endpoint-diagnosis.js';
 import type {HealthSample} from '../../source/store/types.js';
 import {trackWorkers} from '../../source/store/worker-track.js';
 
@@ -152,5 +155,86 @@ describe('the diagnosis of a waiting queue', () => {
 		expect(unservedFor(served, now)).toBe(50_000);
 		expect(unservedFor([...served.slice(0, -1), {...served.at(-1)!, inProgress: 1}], now)).toBeUndefined();
 		expect(unservedFor([], now)).toBeUndefined();
+	});
+});
+
+describe('what a diagnosis reads', () => {
+	test('the pools’ stock only when a finding says it; one list of GPU types for every endpoint of a state', () => {
+		let read = 0;
+		const counted = new Proxy(gpus, {
+			get(target, key) {
+				if (key === 'filter') {
+					read++;
+				}
+
+				return Reflect.get(target, key) as unknown;
+			},
+		});
+		expect(kinds({gpus: counted, health: health(0, {running: 1})})).toEqual([]);
+		expect(kinds({gpus: counted, health: health(3, {running: 1})})).toEqual([]);
+		expect(read).toBe(0);
+		expect(kinds({gpus: counted, health: health(3, {throttled: 1})})).toEqual(['no-capacity']);
+		expect(read).toBe(1);
+
+		const {store, writes} = createPodtopStore({mode: 'live', apiHost: 'example', keyFingerprint: '••••abcd'});
+		writes.setEndpoints([endpoint, {...endpoint, id: 'ep2'}], now);
+		writes.setGpuTypes(gpus, now);
+		const state = store.getState();
+		let looked = 0;
+		const spied = {
+			...state,
+			gpus: {
+				...state.gpus,
+				byId: new Proxy(state.gpus.byId, {
+					get(target, id: string) {
+						looked++;
+						return target[id];
+					},
+				}),
+			},
+		};
+		expect(endpointDiagnosis(spied, 'ep1', now)).toEqual(endpointDiagnosis(state, 'ep1', now));
+		looked = 0;
+		endpointDiagnosis(spied, 'ep1', now);
+		endpointDiagnosis(spied, 'ep2', now);
+		expect(looked).toBe(0);
+	});
+});
+
+describe('how long a verdict holds', () => {
+	const verdict = (more: Partial<DiagnosisInput>) => diagnosisVerdict(diagnose(input(more)));
+
+	test('the same input keeps its verdict until the time given, and may change it there: a queue turning stuck, restarts and workers gone leaving the window', () => {
+		const restarted = trackWorkers(
+			trackWorkers(undefined, list([worker('a', 'RUNNING', {uptimeSeconds: 40, startedAt: 1_000_000})], now - 120_000), true),
+			list([worker('a', 'RUNNING', {uptimeSeconds: 3, startedAt: 1_050_000})], now - 100_000),
+			true,
+		);
+		const gone = trackWorkers(
+			trackWorkers(undefined, list([worker('a', 'RUNNING', {uptimeSeconds: 50})], now - 400_000), true),
+			list([worker('b', 'IDLE', {uptimeSeconds: 5, startedAt: 2_000_000})], now - 300_000),
+			true,
+		);
+		const cases: Array<Partial<DiagnosisInput>> = [
+			{health: health(5), history: waiting(5, now - 20_000, now)},
+			{health: health(5, {running: 1}), history: waiting(5, now - 30_000, now), workers: gone},
+			{health: health(0, {running: 1}), workers: restarted},
+			{health: health(2, {running: 1}), history: waiting(2, now - 10_000, now), workers: restarted},
+			{health: health(0)},
+		];
+		const changedAt = [now + 40_000, now + 30_000, now - 100_000 + crashWindowMs, now + 50_000, Infinity];
+		for (const [index, more] of cases.entries()) {
+			const at = {...input(more), now};
+			const until = verdictSteadyUntil(at, diagnose(at).unservedMs);
+			expect(until).toBe(changedAt[index]);
+			for (let later = now; later < Math.min(until, now + 30 * 60_000); later += 5000) {
+				expect(verdict({...more, now: later})).toBe(verdict(more));
+			}
+
+			// A bound may be early (a worker gone or restarted already made a crash loop when the queue's minute adds to it), never late.
+			if (index === 0 || index === 2) {
+				expect(verdict({...more, now: until + 1})).not.toBe(verdict(more));
+			}
+		}
 	});
 });
