@@ -20,8 +20,26 @@ export const endedRestMs = 10 * 60_000;
 /** How often the choice is made again without a new worker list (workers age out of young). */
 export const troubledEveryMs = 30_000;
 
-/** v2's budget is tight: podtop sends slower than its share (a 429, its share spent, another tool spending the key). The agent opens no stream of its own then. */
-const budgetTight = (state: PodtopState) => state.budgets[v2BudgetKey]?.slowed !== undefined;
+/**
+v2's budget is tight: a 429, podtop's share spent, or another tool spending the key so that podtop's share is used up
+or a window has under a quarter left. The agent opens no stream of its own then. Another tool's few requests slow
+podtop's pace (`slowed: others` from the first foreign request) but leave room: an app sending jobs with the same key
+kept the agent from following any troubled worker at all.
+*/
+const budgetTight = (state: PodtopState) => {
+	const budget = state.budgets[v2BudgetKey];
+	const slowed = budget?.slowed;
+	if (!budget || !slowed) {
+		return false;
+	}
+
+	if (slowed.reason !== 'others') {
+		return true;
+	}
+
+	const window = budget.windows?.find(each => each.name === slowed.window);
+	return budget.used >= budget.allowed || !window || window.remaining < window.limit / 4;
+};
 
 /** Why a worker is followed, most troubled first. */
 const ranks = {unhealthy: 0, crashLoop: 1, restarted: 2, young: 3} as const;

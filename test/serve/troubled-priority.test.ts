@@ -133,3 +133,27 @@ test("the agent opens no stream of its own while v2's budget is tight, and does 
 		troubled.close();
 	}
 });
+
+test("another tool's few requests on the key slow podtop's pace, but leave the agent room to follow its troubled workers", () => {
+	const {store, writes} = storeWith('tightep1', 'w-young');
+	const follows: LogTarget[] = [];
+	const hub: LogHub = {
+		follow(target) {
+			follows.push(target);
+			return () => undefined;
+		},
+		goneWorkers: () => [],
+		upstreamCount: () => follows.length,
+		close() {},
+	};
+	// The service counted 10 more than podtop sent of a minute of 10,000 (an app sending jobs with the same key).
+	writes.setBudgets({
+		[v2BudgetKey]: {...slowed('others')[v2BudgetKey]!, used: 3, allowed: 10_000, windows: [{name: 'minute', remaining: 9987, limit: 10_000}]},
+	});
+	const troubled = followTroubledWorkers({store, hub});
+	try {
+		expect(follows).toEqual([{kind: 'worker', endpointId: 'tightep1', workerId: 'w-young'}]);
+	} finally {
+		troubled.close();
+	}
+});
