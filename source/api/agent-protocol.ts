@@ -28,7 +28,8 @@ reads in its feed (`workers` events and the snapshot's `workers`), and the accou
 snapshot's `balance`). A client ignores what it does not know, so an older client and a newer agent, or the reverse, still
 attach: with an older agent a dashboard judges the waiting endpoints on /health alone, and reads the balance and bills itself.
 */
-export type AgentFeature = 'history' | 'record' | 'logs' | 'bills' | 'workers' | 'balance';
+export const agentFeatures = ['history', 'record', 'logs', 'bills', 'workers', 'balance'] as const;
+export type AgentFeature = (typeof agentFeatures)[number];
 
 /**
 The reads a client may ask of the agent's history: the methods of `HistoryReader`, and `spend` (an agent offering
@@ -53,11 +54,11 @@ export const maxRecordEventsPerMinute = 600;
 /** An agent a client is attached to: where, what it offers, and whether it runs as this user (then it reads this user's files). */
 export type AgentPeer = {readonly socketPath: string; readonly features: readonly AgentFeature[]; readonly sameUser: boolean};
 
-const agentFeatures = new Set<AgentFeature>(['history', 'record', 'logs', 'bills', 'workers', 'balance']);
+const knownFeatures = new Set<string>(agentFeatures);
 
 /** The features named in a snapshot or `attached` line (an older agent names none). */
 export const featuresOf = (message: Readonly<Record<string, unknown>>): AgentFeature[] =>
-	Array.isArray(message.features) ? message.features.filter((feature): feature is AgentFeature => agentFeatures.has(feature as AgentFeature)) : [];
+	Array.isArray(message.features) ? message.features.filter((feature): feature is AgentFeature => knownFeatures.has(feature as string)) : [];
 
 /** A client asks to read the agent's history; answered on the same connection by the `HistoryAnswer` of the same `id`. */
 export type HistoryRequest = {readonly type: 'history'; readonly id: number; readonly method: HistoryMethod; readonly args: readonly unknown[]};
